@@ -1,0 +1,4 @@
+//! arbiter: rules on chess games the way a tournament arbiter would.
+//!
+//! The architecture (see `docs/ARCHITECTURE.md`): data flows one way,
+//! `chess` ← `pgn` ← `game` ← {`laws`, `search`} ← {`db`, `export`, `stats`} ← `pipeline` ← `cli`.
