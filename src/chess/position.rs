@@ -1,0 +1,637 @@
+//! `Position`: a checked, legal chess position (standard or Chess960) and how moves change it.
+//! It keeps bitboards by role and colour plus a mailbox, castling rights by rook square, the
+//! en passant square, both clocks and an incrementally updated Zobrist hash.
+
+use super::attacks;
+use super::bitboard::Bitboard;
+use super::moves::{Move, MoveKind, MoveList};
+use super::setup::Setup;
+use super::types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
+use super::zobrist;
+use std::fmt;
+
+/// Why a setup is not a legal position. The first problem found is reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionError {
+    MissingKing(Color),
+    TooManyKings(Color),
+    PawnsOnBackRank(Square),
+    TooManyPieces(Color),
+    /// The side that just moved is still in check.
+    OppositeCheck,
+    /// More than two checkers: no single move gives three checks at once.
+    ImpossibleCheck,
+    InvalidEnPassant(Square),
+    InvalidCastlingRights(Square),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |c: &Color| match c {
+            Color::White => "White",
+            Color::Black => "Black",
+        };
+        match self {
+            PositionError::MissingKing(c) => write!(f, "{} has no king", name(c)),
+            PositionError::TooManyKings(c) => write!(f, "{} has more than one king", name(c)),
+            PositionError::PawnsOnBackRank(sq) => {
+                write!(
+                    f,
+                    "pawn on {sq}: pawns cannot stand on the first or last rank"
+                )
+            }
+            PositionError::TooManyPieces(c) => write!(
+                f,
+                "{} has more pieces than 16 men and their promotions allow",
+                name(c)
+            ),
+            PositionError::OppositeCheck => f.write_str("the side not to move is in check"),
+            PositionError::ImpossibleCheck => {
+                f.write_str("the side to move is in a check no legal move could have given")
+            }
+            PositionError::InvalidEnPassant(sq) => write!(
+                f,
+                "en passant square {sq} could not have been made by the last move's double pawn push"
+            ),
+            PositionError::InvalidCastlingRights(sq) => write!(
+                f,
+                "castling right with the rook on {sq} has no matching king and rook on their squares"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Castling rights: for each colour and side, the square of the rook that may still castle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Castling {
+    rooks: [[Option<Square>; 2]; 2],
+}
+
+impl Castling {
+    #[inline]
+    pub fn rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
+        self.rooks[color.index()][side.index()]
+    }
+
+    pub fn has(&self, color: Color, side: CastlingSide) -> bool {
+        self.rook(color, side).is_some()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rooks.iter().flatten().all(Option::is_none)
+    }
+
+    /// All rook squares with rights.
+    pub fn rook_squares(&self) -> Bitboard {
+        let mut bb = Bitboard::EMPTY;
+        for sq in self.rooks.iter().flatten().flatten() {
+            bb.add(*sq);
+        }
+        bb
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct Position {
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    board: [Option<Piece>; 64],
+    turn: Color,
+    castling: Castling,
+    ep_square: Option<Square>,
+    halfmove_clock: u32,
+    fullmove_number: u32,
+    /// Pieces, side to move and castling rights; the en passant part is added on demand.
+    hash: u64,
+    chess960: bool,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.turn == other.turn
+            && self.castling == other.castling
+            && self.ep_square == other.ep_square
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+    }
+}
+
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", super::fen::write_fen(self))
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::new()
+    }
+}
+
+/// Error from `Position::play`: the move was not legal; the position is returned untouched.
+#[derive(Debug, Clone)]
+pub struct IllegalMove {
+    pub mv: Move,
+    pub position: Box<Position>,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {:?} in {:?}", self.mv, self.position)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+impl Position {
+    /// The standard start position.
+    pub fn new() -> Position {
+        super::fen::parse_fen(super::fen::START_FEN).expect("the start position is legal")
+    }
+
+    /// Checks an unchecked setup. `chess960` only changes how castling is written in UCI.
+    pub fn from_setup(setup: &Setup, chess960: bool) -> Result<Position, PositionError> {
+        let mut pos = Position {
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            board: [None; 64],
+            turn: setup.turn,
+            castling: Castling::default(),
+            ep_square: None,
+            halfmove_clock: setup.halfmove_clock,
+            fullmove_number: setup.fullmove_number.max(1),
+            hash: 0,
+            chess960,
+        };
+        for sq in Square::all() {
+            if let Some(p) = setup.board[sq.index()] {
+                pos.put(p, sq);
+            }
+        }
+        for color in Color::ALL {
+            match pos.pieces(color, Role::King).count() {
+                0 => return Err(PositionError::MissingKing(color)),
+                1 => {}
+                _ => return Err(PositionError::TooManyKings(color)),
+            }
+        }
+        if let Some(sq) = (pos.by_role[Role::Pawn.index()] & Bitboard::BACKRANKS).first() {
+            return Err(PositionError::PawnsOnBackRank(sq));
+        }
+        for color in Color::ALL {
+            let n = |r: Role| pos.pieces(color, r).count() as i32;
+            let promoted = (n(Role::Queen) - 1).max(0)
+                + (n(Role::Rook) - 2).max(0)
+                + (n(Role::Bishop) - 2).max(0)
+                + (n(Role::Knight) - 2).max(0);
+            if pos.by_color[color.index()].count() > 16 || n(Role::Pawn) + promoted > 8 {
+                return Err(PositionError::TooManyPieces(color));
+            }
+        }
+        let them = pos.turn.other();
+        if pos
+            .attackers(pos.king_of(them), pos.turn, pos.occupied())
+            .nonempty()
+        {
+            return Err(PositionError::OppositeCheck);
+        }
+        let checkers = pos.checkers();
+        if checkers.count() > 2 {
+            return Err(PositionError::ImpossibleCheck);
+        }
+
+        // Castling rights: each right needs the king on its back rank and an own rook on the
+        // named square of that rank; side follows from the rook's file relative to the king.
+        for sq in setup.castling_rooks {
+            let color = if sq.rank() == Rank(0) {
+                Color::White
+            } else if sq.rank() == Rank(7) {
+                Color::Black
+            } else {
+                return Err(PositionError::InvalidCastlingRights(sq));
+            };
+            let king = pos.king_of(color);
+            if pos.piece_at(sq) != Some(Piece::new(color, Role::Rook))
+                || king.rank() != color.back_rank()
+            {
+                return Err(PositionError::InvalidCastlingRights(sq));
+            }
+            let side = if sq.file() > king.file() {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
+            if pos.castling.rooks[color.index()][side.index()].is_some() {
+                return Err(PositionError::InvalidCastlingRights(sq));
+            }
+            pos.castling.rooks[color.index()][side.index()] = Some(sq);
+        }
+        if !chess960 {
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    if let Some(rook) = pos.castling.rook(color, side) {
+                        let expected_rook = match side {
+                            CastlingSide::KingSide => File::H,
+                            CastlingSide::QueenSide => File::A,
+                        };
+                        if pos.king_of(color).file() != File::E || rook.file() != expected_rook {
+                            pos.chess960 = true;
+                        }
+                    }
+                }
+            }
+        }
+
+        if let Some(ep) = setup.ep_square {
+            // The pawn that just made a double push stands in front of the ep square (from
+            // the mover's view), and the two squares it crossed are empty.
+            let (ep_rank, dir): (u8, i8) = match pos.turn {
+                Color::White => (5, -8),
+                Color::Black => (2, 8),
+            };
+            let pushed = ep.offset(dir);
+            let origin = ep.offset(-dir);
+            let ok = ep.rank() == Rank(ep_rank)
+                && pos.piece_at(ep).is_none()
+                && origin.is_some_and(|o| pos.piece_at(o).is_none())
+                && pushed.is_some_and(|p| pos.piece_at(p) == Some(Piece::new(them, Role::Pawn)));
+            if !ok {
+                return Err(PositionError::InvalidEnPassant(ep));
+            }
+            pos.ep_square = Some(ep);
+        }
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// An unchecked copy of this position.
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board,
+            turn: self.turn,
+            castling_rooks: self.castling.rook_squares(),
+            ep_square: self.ep_square,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+        }
+    }
+
+    #[inline]
+    fn put(&mut self, p: Piece, sq: Square) {
+        self.by_role[p.role.index()].add(sq);
+        self.by_color[p.color.index()].add(sq);
+        self.board[sq.index()] = Some(p);
+        self.hash ^= zobrist::piece_key(p, sq);
+    }
+
+    #[inline]
+    fn take(&mut self, sq: Square) -> Option<Piece> {
+        let p = self.board[sq.index()]?;
+        self.by_role[p.role.index()].remove(sq);
+        self.by_color[p.color.index()].remove(sq);
+        self.board[sq.index()] = None;
+        self.hash ^= zobrist::piece_key(p, sq);
+        Some(p)
+    }
+
+    // ---- accessors -------------------------------------------------------------------
+
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    #[inline]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    #[inline]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    #[inline]
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.by_color[color.index()] & self.by_role[role.index()]
+    }
+
+    #[inline]
+    pub fn king_of(&self, color: Color) -> Square {
+        // Every checked position has exactly one king per side.
+        self.pieces(color, Role::King).first().unwrap_or(Square::A1)
+    }
+
+    #[inline]
+    pub fn castling(&self) -> &Castling {
+        &self.castling
+    }
+
+    /// The en passant target square as recorded (after any double push with an enemy pawn
+    /// beside it, or as given in FEN); `legal_ep_square` says whether capturing is legal.
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    #[inline]
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    pub fn set_chess960(&mut self, chess960: bool) {
+        self.chess960 = chess960;
+    }
+
+    /// Pieces of `by` that attack `sq`, with the given occupancy.
+    #[inline]
+    pub fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        let them = self.by_color[by.index()];
+        let rq = self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()];
+        let bq = self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()];
+        them & ((attacks::rook_attacks(sq, occupied) & rq)
+            | (attacks::bishop_attacks(sq, occupied) & bq)
+            | (attacks::knight_attacks(sq) & self.by_role[Role::Knight.index()])
+            | (attacks::king_attacks(sq) & self.by_role[Role::King.index()])
+            | (attacks::pawn_attacks(by.other(), sq) & self.by_role[Role::Pawn.index()]))
+    }
+
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attackers(sq, by, self.occupied()).nonempty()
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.attackers(self.king_of(self.turn), self.turn.other(), self.occupied())
+    }
+
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().nonempty()
+    }
+
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_legal(&mut list);
+        list
+    }
+
+    pub fn has_legal_moves(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// Art. 5.1.1: the king is in check and there is no legal move.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Art. 5.2.1: no legal move and the king is not in check.
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Is this move legal here?
+    pub fn is_legal(&self, m: Move) -> bool {
+        let mut list = MoveList::new();
+        self.generate_legal_from(
+            &mut list,
+            Bitboard::from_square(m.from()),
+            Bitboard::from_square(m.to()),
+        );
+        list.contains(m)
+    }
+
+    /// The en passant square, only if an en passant capture is actually legal (Art. 9.2.2).
+    pub fn legal_ep_square(&self) -> Option<Square> {
+        let ep = self.ep_square?;
+        let candidates =
+            attacks::pawn_attacks(self.turn.other(), ep) & self.pieces(self.turn, Role::Pawn);
+        candidates
+            .into_iter()
+            .any(|from| self.ep_is_legal(from, ep))
+            .then_some(ep)
+    }
+
+    // ---- hashing -----------------------------------------------------------------------
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for sq in self.occupied() {
+            if let Some(p) = self.board[sq.index()] {
+                h ^= zobrist::piece_key(p, sq);
+            }
+        }
+        if self.turn == Color::Black {
+            h ^= zobrist::black_to_move_key();
+        }
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if let Some(r) = self.castling.rook(color, side) {
+                    h ^= zobrist::castling_key(color, r.file());
+                }
+            }
+        }
+        h
+    }
+
+    /// Zobrist hash of the position as Art. 9.2.2 (2017) defines sameness: placement, side to
+    /// move, castling rights, and the en passant file only when an en passant capture is legal.
+    /// Two positions with equal keys are the same position for repetition purposes.
+    #[inline]
+    pub fn repetition_key(&self) -> u64 {
+        match self.ep_square {
+            None => self.hash,
+            Some(_) => match self.legal_ep_square() {
+                Some(ep) => self.hash ^ zobrist::en_passant_key(ep.file()),
+                None => self.hash,
+            },
+        }
+    }
+
+    /// The position's hash (the same as `repetition_key`: positions that are the same under
+    /// the Laws hash alike, which is also what a transposition table wants).
+    #[inline]
+    pub fn zobrist(&self) -> u64 {
+        self.repetition_key()
+    }
+
+    /// Recomputes the hash from scratch (tests compare it with the incremental one).
+    pub fn zobrist_from_scratch(&self) -> u64 {
+        let mut h = self.compute_hash();
+        if let Some(ep) = self.legal_ep_square() {
+            h ^= zobrist::en_passant_key(ep.file());
+        }
+        h
+    }
+
+    // ---- making moves --------------------------------------------------------------------
+
+    /// Plays a move known to be legal (from `legal_moves`, or checked with `is_legal`).
+    /// Playing an illegal move leaves a position that breaks the type's promises.
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn;
+        let from = m.from();
+        let to = m.to();
+        let Some(moving) = self.board[from.index()] else {
+            return;
+        };
+        self.ep_square = None;
+        self.halfmove_clock += 1;
+        match m.kind() {
+            MoveKind::Castle => {
+                let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
+                let rank = us.back_rank();
+                self.take(from);
+                self.take(to);
+                self.put(
+                    Piece::new(us, Role::King),
+                    Square::from_coords(side.king_to_file(), rank),
+                );
+                self.put(
+                    Piece::new(us, Role::Rook),
+                    Square::from_coords(side.rook_to_file(), rank),
+                );
+            }
+            MoveKind::EnPassant => {
+                self.take(Square::from_coords(to.file(), from.rank()));
+                self.take(from);
+                self.put(moving, to);
+                self.halfmove_clock = 0;
+            }
+            MoveKind::Normal | MoveKind::Promotion(_) => {
+                if self.take(to).is_some() {
+                    self.halfmove_clock = 0;
+                }
+                self.take(from);
+                let placed = match m.promotion_role() {
+                    Some(role) => Piece::new(us, role),
+                    None => moving,
+                };
+                self.put(placed, to);
+                if moving.role == Role::Pawn {
+                    self.halfmove_clock = 0;
+                    if from.index().abs_diff(to.index()) == 16 {
+                        let ep = Square::new(((from.index() + to.index()) / 2) as u8);
+                        if (attacks::pawn_attacks(us, ep) & self.pieces(us.other(), Role::Pawn))
+                            .nonempty()
+                        {
+                            self.ep_square = Some(ep);
+                        }
+                    }
+                }
+            }
+        }
+        // Castling rights go with a king move, a rook leaving its square, or a capture on it.
+        if !self.castling.is_empty() {
+            let before = self.castling;
+            if moving.role == Role::King {
+                self.castling.rooks[us.index()] = [None, None];
+            }
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    if let Some(r) = self.castling.rook(color, side)
+                        && (r == from || r == to)
+                    {
+                        self.castling.rooks[color.index()][side.index()] = None;
+                    }
+                }
+            }
+            if before != self.castling {
+                for color in Color::ALL {
+                    for side in CastlingSide::ALL {
+                        if let Some(r) = before.rook(color, side) {
+                            self.hash ^= zobrist::castling_key(color, r.file());
+                        }
+                        if let Some(r) = self.castling.rook(color, side) {
+                            self.hash ^= zobrist::castling_key(color, r.file());
+                        }
+                    }
+                }
+            }
+        }
+        if us == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.turn = us.other();
+        self.hash ^= zobrist::black_to_move_key();
+    }
+
+    /// Plays a move after checking it; on failure the untouched position comes back in the error.
+    pub fn play(mut self, m: Move) -> Result<Position, IllegalMove> {
+        if self.is_legal(m) {
+            self.play_unchecked(m);
+            Ok(self)
+        } else {
+            Err(IllegalMove {
+                mv: m,
+                position: Box::new(self),
+            })
+        }
+    }
+
+    /// Passes the turn (a null move, for search). Not legal chess; never used on game records.
+    pub fn play_null(&mut self) {
+        self.ep_square = None;
+        self.halfmove_clock += 1;
+        if self.turn == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.turn = self.turn.other();
+        self.hash ^= zobrist::black_to_move_key();
+    }
+
+    /// The role of the piece a move captures, if any.
+    pub fn captured_role(&self, m: Move) -> Option<Role> {
+        match m.kind() {
+            MoveKind::EnPassant => Some(Role::Pawn),
+            MoveKind::Castle => None,
+            _ => self.piece_at(m.to()).map(|p| p.role),
+        }
+    }
+
+    /// True for captures and promotions, the moves that reset nothing but change material.
+    pub fn is_capture(&self, m: Move) -> bool {
+        self.captured_role(m).is_some()
+    }
+
+    /// True if the move resets the fifty-move count (pawn move or capture, Art. 9.3).
+    pub fn is_zeroing(&self, m: Move) -> bool {
+        self.is_capture(m)
+            || self
+                .piece_at(m.from())
+                .is_some_and(|p| p.role == Role::Pawn)
+    }
+
+    /// Does the move give check?
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut after = *self;
+        after.play_unchecked(m);
+        after.is_check()
+    }
+}

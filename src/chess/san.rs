@@ -1,0 +1,813 @@
+//! Standard Algebraic Notation (PGN standard 8.2.3, FIDE Laws Appendix C): text → `San` →
+//! `Move` against a position, and `Move` → canonical SAN. Two reading modes: `Strict` takes
+//! exactly canonical SAN; `Lenient` also takes what real files contain and lists every repair
+//! it made. Ambiguous or illegal moves are errors in both modes: nothing is ever guessed.
+
+use super::bitboard::Bitboard;
+use super::moves::{Move, MoveList};
+use super::position::Position;
+use super::types::{CastlingSide, File, Rank, Role, Square};
+use std::fmt;
+
+/// A parsed SAN move, not yet tied to a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum San {
+    Normal {
+        role: Role,
+        file: Option<File>,
+        rank: Option<Rank>,
+        capture: bool,
+        to: Square,
+        promotion: Option<Role>,
+    },
+    Castle(CastlingSide),
+}
+
+/// The check/mate mark written after a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Suffix {
+    Check,
+    Mate,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SanMode {
+    Strict,
+    Lenient,
+}
+
+/// One kind of repair the lenient reader made to reach canonical SAN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Repair {
+    /// `0-0` or `o-o` for `O-O`.
+    CastlingZeros,
+    /// A capture written without `x` (`ed5`).
+    MissingCapture,
+    /// `x` on a move that captures nothing.
+    SuperfluousCapture,
+    /// More origin file/rank than needed (`Nbd7` where `Nd7` is unique).
+    OverDisambiguation,
+    /// A promotion without `=` (`e8Q`, `e8(Q)`, `e8/Q`).
+    PromotionForm,
+    /// Long algebraic (`Ng1f3`, `e2-e4`, `e2xe4`).
+    LongAlgebraic,
+    /// UCI coordinates (`e2e4`, `e7e8q`).
+    Uci,
+    /// The `e.p.` suffix.
+    EnPassantSuffix,
+    /// `+`/`#` missing, or present where wrong.
+    CheckSuffix,
+    /// Annotation glyphs glued to the move (`e4!?`).
+    AnnotationGlyph,
+    /// A `P` letter for a pawn move.
+    PawnLetter,
+}
+
+impl Repair {
+    /// Stable name, used in finding codes.
+    pub fn code(self) -> &'static str {
+        match self {
+            Repair::CastlingZeros => "castling-zeros",
+            Repair::MissingCapture => "missing-capture",
+            Repair::SuperfluousCapture => "superfluous-capture",
+            Repair::OverDisambiguation => "over-disambiguation",
+            Repair::PromotionForm => "promotion-form",
+            Repair::LongAlgebraic => "long-algebraic",
+            Repair::Uci => "uci",
+            Repair::EnPassantSuffix => "en-passant-suffix",
+            Repair::CheckSuffix => "check-suffix",
+            Repair::AnnotationGlyph => "annotation-glyph",
+            Repair::PawnLetter => "pawn-letter",
+        }
+    }
+}
+
+/// Why a SAN token could not be read or played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SanError {
+    /// Not SAN at all (in the mode used).
+    Syntax(String),
+    /// No legal move matches.
+    Illegal(String),
+    /// More than one legal move matches.
+    Ambiguous(String),
+    /// Strict mode: a legal move, but not written canonically.
+    NotCanonical { token: String, canonical: String },
+}
+
+impl fmt::Display for SanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SanError::Syntax(t) => write!(f, "{t:?} is not a move in algebraic notation"),
+            SanError::Illegal(t) => write!(f, "{t:?} is not a legal move in this position"),
+            SanError::Ambiguous(t) => {
+                write!(f, "{t:?} is ambiguous: more than one legal move matches")
+            }
+            SanError::NotCanonical { token, canonical } => {
+                write!(f, "{token:?} is not standard SAN (expected {canonical:?})")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SanError {}
+
+/// Canonical SAN text on the stack (the longest SAN, e.g. `Qh4xe1+` or `exd8=Q#`, fits).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SanText {
+    buf: [u8; 12],
+    len: u8,
+}
+
+impl SanText {
+    fn new() -> SanText {
+        SanText {
+            buf: [0; 12],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, c: char) {
+        if (self.len as usize) < self.buf.len() {
+            self.buf[self.len as usize] = c as u8;
+            self.len += 1;
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only ASCII is ever pushed.
+        std::str::from_utf8(&self.buf[..self.len as usize]).unwrap_or("")
+    }
+}
+
+impl fmt::Display for SanText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for SanText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
+/// A token resolved against a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    pub mv: Move,
+    pub canonical: SanText,
+    /// Empty when the token was canonical. Sorted, without duplicates.
+    pub repairs: Vec<Repair>,
+}
+
+// ---- writing ----------------------------------------------------------------------------
+
+/// Canonical SAN for a legal move, with `+`/`#`.
+pub fn to_san(pos: &Position, m: Move) -> SanText {
+    let mut out = san_without_suffix(pos, m);
+    let mut after = *pos;
+    after.play_unchecked(m);
+    if after.is_check() {
+        out.push(if after.has_legal_moves() { '+' } else { '#' });
+    }
+    out
+}
+
+fn san_without_suffix(pos: &Position, m: Move) -> SanText {
+    let mut out = SanText::new();
+    if let Some(side) = m.castling_side() {
+        for c in match side {
+            CastlingSide::KingSide => "O-O".chars(),
+            CastlingSide::QueenSide => "O-O-O".chars(),
+        } {
+            out.push(c);
+        }
+        return out;
+    }
+    let role = pos.piece_at(m.from()).map_or(Role::Pawn, |p| p.role);
+    let capture = pos.is_capture(m);
+    let from = m.from();
+    let to = m.to();
+    if role == Role::Pawn {
+        if capture {
+            out.push(from.file().char());
+        }
+    } else {
+        out.push(role.upper_char());
+        if role != Role::King {
+            // Disambiguate (PGN 8.2.3.4): file if it tells the pieces apart, else rank, else both.
+            let mut others = MoveList::new();
+            pos.generate_legal_from(
+                &mut others,
+                pos.pieces(pos.turn(), role) - Bitboard::from_square(from),
+                Bitboard::from_square(to),
+            );
+            let rivals: Vec<Square> = others
+                .iter()
+                .filter(|o| !o.is_castle())
+                .map(|o| o.from())
+                .collect();
+            if !rivals.is_empty() {
+                if rivals.iter().all(|r| r.file() != from.file()) {
+                    out.push(from.file().char());
+                } else if rivals.iter().all(|r| r.rank() != from.rank()) {
+                    out.push(from.rank().char());
+                } else {
+                    out.push(from.file().char());
+                    out.push(from.rank().char());
+                }
+            }
+        }
+    }
+    if capture {
+        out.push('x');
+    }
+    out.push(to.file().char());
+    out.push(to.rank().char());
+    if let Some(p) = m.promotion_role() {
+        out.push('=');
+        out.push(p.upper_char());
+    }
+    out
+}
+
+// ---- parsing -------------------------------------------------------------------------
+
+/// Splits off trailing `+`, `#`, `!`, `?` marks.
+fn split_suffix(token: &str) -> (&str, Option<Suffix>, bool) {
+    let mut body = token;
+    let mut suffix = None;
+    let mut glyph = false;
+    while let Some(c) = body.chars().last() {
+        match c {
+            '+' => suffix = suffix.or(Some(Suffix::Check)),
+            '#' => suffix = Some(Suffix::Mate),
+            '!' | '?' => glyph = true,
+            _ => break,
+        }
+        body = &body[..body.len() - 1];
+    }
+    // `++` was an old way of writing mate.
+    if token.trim_end_matches(['!', '?']).ends_with("++") {
+        suffix = Some(Suffix::Mate);
+    }
+    (body, suffix, glyph)
+}
+
+/// Strict grammar: `[NBRQK][file][rank][x]square[=NBRQ][+#]` or `O-O(-O)[+#]`.
+pub fn parse_strict(token: &str) -> Result<(San, Option<Suffix>), SanError> {
+    let syntax = || SanError::Syntax(token.chars().take(32).collect());
+    let (body, suffix) = match token.as_bytes().last() {
+        Some(b'+') => (&token[..token.len() - 1], Some(Suffix::Check)),
+        Some(b'#') => (&token[..token.len() - 1], Some(Suffix::Mate)),
+        _ => (token, None),
+    };
+    match body {
+        "O-O" => return Ok((San::Castle(CastlingSide::KingSide), suffix)),
+        "O-O-O" => return Ok((San::Castle(CastlingSide::QueenSide), suffix)),
+        _ => {}
+    }
+    let b = body.as_bytes();
+    let mut i = 0;
+    let role = match b.first() {
+        Some(&c @ (b'N' | b'B' | b'R' | b'Q' | b'K')) => {
+            i = 1;
+            Role::from_char(c as char).ok_or_else(syntax)?
+        }
+        _ => Role::Pawn,
+    };
+    // Promotion at the end.
+    let (core, promotion) = if b.len() >= 2 && b[b.len() - 2] == b'=' {
+        let p = Role::from_char(b[b.len() - 1] as char)
+            .filter(|r| {
+                !matches!(r, Role::Pawn | Role::King) && b[b.len() - 1].is_ascii_uppercase()
+            })
+            .ok_or_else(syntax)?;
+        (&b[i..b.len() - 2], Some(p))
+    } else {
+        (&b[i..], None)
+    };
+    if core.len() < 2 {
+        return Err(syntax());
+    }
+    let to = Square::parse(std::str::from_utf8(&core[core.len() - 2..]).map_err(|_| syntax())?)
+        .ok_or_else(syntax)?;
+    let mut rest = &core[..core.len() - 2];
+    let capture = rest.last() == Some(&b'x');
+    if capture {
+        rest = &rest[..rest.len() - 1];
+    }
+    let (file, rank) = match rest {
+        [] => (None, None),
+        [f @ b'a'..=b'h'] => (Some(File(f - b'a')), None),
+        [r @ b'1'..=b'8'] => (None, Some(Rank(r - b'1'))),
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] => (Some(File(f - b'a')), Some(Rank(r - b'1'))),
+        _ => return Err(syntax()),
+    };
+    if role == Role::Pawn && (rank.is_some() || capture != file.is_some()) {
+        return Err(syntax());
+    }
+    if role != Role::Pawn && promotion.is_some() {
+        return Err(syntax());
+    }
+    Ok((
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        },
+        suffix,
+    ))
+}
+
+/// What the lenient reader saw, before resolution.
+struct Loose {
+    san: San,
+    suffix: Option<Suffix>,
+    repairs: Vec<Repair>,
+    /// For long algebraic / UCI: the exact origin square.
+    from: Option<Square>,
+}
+
+fn parse_lenient(token: &str) -> Result<Loose, SanError> {
+    let syntax = || SanError::Syntax(token.chars().take(32).collect());
+    let mut repairs = Vec::new();
+    let (mut body, suffix, glyph) = split_suffix(token.trim());
+    if glyph {
+        repairs.push(Repair::AnnotationGlyph);
+    }
+    for ep in ["e.p.", "ep", "e.p"] {
+        if let Some(stripped) = body.strip_suffix(ep)
+            && stripped.len() >= 2
+        {
+            body = stripped.trim_end();
+            repairs.push(Repair::EnPassantSuffix);
+            break;
+        }
+    }
+    let (body, suffix2, _) = split_suffix(body);
+    let suffix = suffix.or(suffix2);
+    match body {
+        "O-O" | "0-0" | "o-o" => {
+            if body != "O-O" {
+                repairs.push(Repair::CastlingZeros);
+            }
+            return Ok(Loose {
+                san: San::Castle(CastlingSide::KingSide),
+                suffix,
+                repairs,
+                from: None,
+            });
+        }
+        "O-O-O" | "0-0-0" | "o-o-o" => {
+            if body != "O-O-O" {
+                repairs.push(Repair::CastlingZeros);
+            }
+            return Ok(Loose {
+                san: San::Castle(CastlingSide::QueenSide),
+                suffix,
+                repairs,
+                from: None,
+            });
+        }
+        _ => {}
+    }
+    let mut b = body.as_bytes();
+    if !b.is_ascii() || b.is_empty() {
+        return Err(syntax());
+    }
+    // Promotion piece at the end: `=Q`, `Q`, `(Q)`, `/Q`, or UCI's `q` after a full square.
+    let mut promotion = None;
+    let n = b.len();
+    let promo_letter =
+        |c: u8| Role::from_char(c as char).filter(|r| !matches!(r, Role::Pawn | Role::King));
+    if n >= 4 && b[n - 3] == b'(' && b[n - 1] == b')' {
+        promotion = Some(promo_letter(b[n - 2]).ok_or_else(syntax)?);
+        b = &b[..n - 3];
+        repairs.push(Repair::PromotionForm);
+    } else if n >= 3 && (b[n - 2] == b'=' || b[n - 2] == b'/') && promo_letter(b[n - 1]).is_some() {
+        promotion = promo_letter(b[n - 1]);
+        if b[n - 2] != b'=' || b[n - 1].is_ascii_lowercase() {
+            repairs.push(Repair::PromotionForm);
+        }
+        b = &b[..n - 2];
+    } else if n >= 3 && b[n - 2].is_ascii_digit() && promo_letter(b[n - 1]).is_some() {
+        promotion = promo_letter(b[n - 1]);
+        if b[n - 1].is_ascii_uppercase() {
+            repairs.push(Repair::PromotionForm);
+        }
+        b = &b[..n - 1];
+    }
+    // Leading piece letter (upper case only: a lower-case `b` is always the b-file).
+    let mut role = Role::Pawn;
+    if let Some(&c) = b.first()
+        && matches!(c, b'N' | b'B' | b'R' | b'Q' | b'K' | b'P')
+    {
+        role = Role::from_char(c as char).ok_or_else(syntax)?;
+        if c == b'P' {
+            repairs.push(Repair::PawnLetter);
+        }
+        b = &b[1..];
+    }
+    if b.len() < 2 {
+        return Err(syntax());
+    }
+    let to = Square::parse(std::str::from_utf8(&b[b.len() - 2..]).map_err(|_| syntax())?)
+        .ok_or_else(syntax)?;
+    let mut rest = &b[..b.len() - 2];
+    let mut capture = false;
+    let mut hyphen = false;
+    match rest.last() {
+        Some(b'x' | b':') => {
+            capture = true;
+            rest = &rest[..rest.len() - 1];
+        }
+        Some(b'-') => {
+            hyphen = true;
+            rest = &rest[..rest.len() - 1];
+        }
+        _ => {}
+    }
+    let (file, rank) = match rest {
+        [] => (None, None),
+        [f @ b'a'..=b'h'] => (Some(File(f - b'a')), None),
+        [r @ b'1'..=b'8'] => (None, Some(Rank(r - b'1'))),
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] => (Some(File(f - b'a')), Some(Rank(r - b'1'))),
+        _ => return Err(syntax()),
+    };
+    if hyphen && (file.is_none() || rank.is_none()) {
+        return Err(syntax());
+    }
+    let from = match (file, rank) {
+        (Some(f), Some(r)) => Some(Square::from_coords(f, r)),
+        _ => None,
+    };
+    if from.is_some() {
+        if role == Role::Pawn && !hyphen && !capture && !token.contains(['x', ':', '-']) {
+            // Pure coordinates (`e2e4`, `e7e8q`).
+            repairs.retain(|r| *r != Repair::PromotionForm);
+            repairs.push(Repair::Uci);
+        } else if role == Role::Pawn || hyphen {
+            repairs.push(Repair::LongAlgebraic);
+        }
+    }
+    if rank.is_some() && file.is_none() && role == Role::Pawn {
+        return Err(syntax());
+    }
+    Ok(Loose {
+        san: San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        },
+        suffix,
+        repairs,
+        from,
+    })
+}
+
+impl San {
+    /// The legal moves this SAN could denote, ignoring the capture mark.
+    fn candidates(&self, pos: &Position, exact_from: Option<Square>) -> MoveList {
+        let mut list = MoveList::new();
+        match *self {
+            San::Castle(side) => {
+                let us = pos.turn();
+                if let Some(rook) = pos.castling().rook(us, side) {
+                    pos.generate_legal_from(
+                        &mut list,
+                        Bitboard::from_square(pos.king_of(us)),
+                        Bitboard::from_square(rook),
+                    );
+                    list.retain(|m| m.is_castle());
+                }
+            }
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                let mut from_mask = pos.pieces(pos.turn(), role);
+                if let Some(f) = file {
+                    from_mask &= Bitboard::from_file(f);
+                }
+                if let Some(r) = rank {
+                    from_mask &= Bitboard::from_rank(r);
+                }
+                if let Some(sq) = exact_from {
+                    from_mask &= Bitboard::from_square(sq);
+                }
+                // A pawn without an origin file can only push: a capture is never guessed.
+                if role == Role::Pawn && file.is_none() {
+                    from_mask &= Bitboard::from_file(to.file());
+                }
+                let _ = capture;
+                pos.generate_legal_from(&mut list, from_mask, Bitboard::from_square(to));
+                list.retain(|m| !m.is_castle() && m.promotion_role() == promotion);
+            }
+        }
+        list
+    }
+}
+
+/// Reads one SAN token in a position.
+pub fn resolve(pos: &Position, token: &str, mode: SanMode) -> Result<Resolved, SanError> {
+    let owned = || token.chars().take(32).collect::<String>();
+    let (san, suffix, mut repairs, exact_from) = match mode {
+        SanMode::Strict => {
+            let (san, suffix) = parse_strict(token)?;
+            (san, suffix, Vec::new(), None)
+        }
+        SanMode::Lenient => match parse_lenient(token) {
+            Ok(l) => (l.san, l.suffix, l.repairs, l.from),
+            Err(e) => {
+                // A king move written as UCI castling (`e1g1`) is handled by the UCI reader.
+                if let Ok(m) =
+                    super::uci::parse_uci(pos, token.trim_end_matches(['+', '#', '!', '?']))
+                {
+                    let canonical = to_san(pos, m);
+                    return Ok(Resolved {
+                        mv: m,
+                        canonical,
+                        repairs: vec![Repair::Uci],
+                    });
+                }
+                return Err(e);
+            }
+        },
+    };
+    let list = san.candidates(pos, exact_from);
+    let mv = match list.as_slice() {
+        [] => {
+            // UCI king-to-g1 castling spelled as coordinates.
+            if mode == SanMode::Lenient
+                && let Ok(m) =
+                    super::uci::parse_uci(pos, token.trim_end_matches(['+', '#', '!', '?']))
+            {
+                let canonical = to_san(pos, m);
+                return Ok(Resolved {
+                    mv: m,
+                    canonical,
+                    repairs: vec![Repair::Uci],
+                });
+            }
+            return Err(SanError::Illegal(owned()));
+        }
+        [m] => *m,
+        _ => return Err(SanError::Ambiguous(owned())),
+    };
+    let canonical = to_san(pos, mv);
+    match mode {
+        SanMode::Strict => {
+            if canonical.as_str() != token {
+                return Err(SanError::NotCanonical {
+                    token: owned(),
+                    canonical: canonical.to_string(),
+                });
+            }
+        }
+        SanMode::Lenient => {
+            if let San::Normal {
+                capture,
+                file,
+                rank,
+                ..
+            } = san
+            {
+                let is_capture = pos.is_capture(mv);
+                if capture && !is_capture {
+                    repairs.push(Repair::SuperfluousCapture);
+                }
+                if !capture
+                    && is_capture
+                    && !repairs.contains(&Repair::Uci)
+                    && !repairs.contains(&Repair::LongAlgebraic)
+                {
+                    repairs.push(Repair::MissingCapture);
+                }
+                let plain = san_without_suffix(pos, mv);
+                let given = (file.is_some() as u8) + (rank.is_some() as u8);
+                let needed = disambiguation_len(plain.as_str());
+                if given > needed
+                    && !repairs.contains(&Repair::Uci)
+                    && !repairs.contains(&Repair::LongAlgebraic)
+                {
+                    repairs.push(Repair::OverDisambiguation);
+                }
+            }
+            let actual = match canonical.as_str().as_bytes().last() {
+                Some(b'+') => Some(Suffix::Check),
+                Some(b'#') => Some(Suffix::Mate),
+                _ => None,
+            };
+            if actual != suffix {
+                repairs.push(Repair::CheckSuffix);
+            }
+            repairs.sort_unstable();
+            repairs.dedup();
+            if repairs.is_empty() && canonical.as_str() != token {
+                // Anything else that differs (spacing, `++`) still counts as repaired.
+                repairs.push(Repair::CheckSuffix);
+            }
+        }
+    }
+    Ok(Resolved {
+        mv,
+        canonical,
+        repairs,
+    })
+}
+
+/// How many disambiguation characters canonical SAN (without suffix) carries.
+fn disambiguation_len(san: &str) -> u8 {
+    let b = san.as_bytes();
+    if b.first().is_none_or(|c| !c.is_ascii_uppercase()) || san.starts_with('O') {
+        // Pawn captures carry their file as part of the form, not as disambiguation.
+        return if b.get(1) == Some(&b'x') { 1 } else { 0 };
+    }
+    let core = san.split('=').next().unwrap_or(san);
+    let core = core.trim_end_matches(['+', '#']);
+    // Piece letter + [disambiguation] + [x] + square.
+    let len = core.len() - 1 - 2 - core.contains('x') as usize;
+    len as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::fen::parse_fen;
+
+    fn lenient(fen: &str, token: &str) -> Result<Resolved, SanError> {
+        resolve(&parse_fen(fen).unwrap(), token, SanMode::Lenient)
+    }
+
+    const START: &str = crate::chess::fen::START_FEN;
+
+    #[test]
+    fn writes_canonical_san() {
+        let pos = parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap();
+        let mut all: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| to_san(&pos, *m).to_string())
+            .collect();
+        all.sort();
+        for expected in [
+            "O-O", "O-O-O", "Qxf6", "Nxf7", "dxe6", "Bxa6", "Qxh3", "gxh3", "Rb1", "Kf1",
+        ] {
+            assert!(
+                all.contains(&expected.to_string()),
+                "{expected} missing from {all:?}"
+            );
+        }
+        // Rooks on a1 and e1 both reach b1..d1: disambiguate by file.
+        let pos = parse_fen("4k3/8/8/8/8/8/8/R3RK2 w - - 0 1").unwrap();
+        let sans: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| to_san(&pos, *m).to_string())
+            .collect();
+        assert!(sans.contains(&"Rad1".to_string()) && sans.contains(&"Red1".to_string()));
+        assert!(sans.contains(&"Re8+".to_string()));
+        // Mate suffix.
+        let pos = parse_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+        let m = resolve(&pos, "Ra8#", SanMode::Strict).unwrap();
+        assert_eq!(m.canonical.as_str(), "Ra8#");
+        // Knights on the same file: disambiguate by rank.
+        let pos = parse_fen("4k3/8/8/1N6/8/1N6/8/4K3 w - - 0 1").unwrap();
+        assert!(resolve(&pos, "N5d4", SanMode::Strict).is_ok());
+        assert!(resolve(&pos, "Nbd4", SanMode::Strict).is_err());
+    }
+
+    #[test]
+    fn lenient_repairs_are_reported() {
+        let cases: &[(&str, &str, &str, &[Repair])] = &[
+            (START, "e4", "e4", &[]),
+            (START, "e2-e4", "e4", &[Repair::LongAlgebraic]),
+            (START, "e2e4", "e4", &[Repair::Uci]),
+            (START, "Ng1f3", "Nf3", &[Repair::LongAlgebraic]),
+            (START, "Ng1-f3", "Nf3", &[Repair::LongAlgebraic]),
+            (START, "Ngf3", "Nf3", &[Repair::OverDisambiguation]),
+            (START, "e4!?", "e4", &[Repair::AnnotationGlyph]),
+            (START, "e4+", "e4", &[Repair::CheckSuffix]),
+            (START, "Pe4", "e4", &[Repair::PawnLetter]),
+            (
+                "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
+                "ed5",
+                "exd5",
+                &[Repair::MissingCapture],
+            ),
+            (
+                "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
+                "e4xd5",
+                "exd5",
+                &[Repair::LongAlgebraic],
+            ),
+            (
+                "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1",
+                "exd5!",
+                "exd5",
+                &[Repair::AnnotationGlyph],
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+                "0-0",
+                "O-O",
+                &[Repair::CastlingZeros],
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+                "e1g1",
+                "O-O",
+                &[Repair::Uci],
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
+                "Kxf1",
+                "Kf1",
+                &[Repair::SuperfluousCapture],
+            ),
+            (
+                "8/4P3/8/8/8/8/8/k3K3 w - - 0 1",
+                "e8Q",
+                "e8=Q",
+                &[Repair::PromotionForm],
+            ),
+            (
+                "8/4P3/8/8/8/8/8/k3K3 w - - 0 1",
+                "e8(Q)",
+                "e8=Q",
+                &[Repair::PromotionForm],
+            ),
+            (
+                "8/4P3/8/8/8/8/8/k3K3 w - - 0 1",
+                "e8/N",
+                "e8=N",
+                &[Repair::PromotionForm],
+            ),
+            (
+                "8/4P3/8/8/8/8/8/k3K3 w - - 0 1",
+                "e7e8q",
+                "e8=Q",
+                &[Repair::Uci],
+            ),
+            (
+                "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",
+                "exd6e.p.",
+                "exd6",
+                &[Repair::EnPassantSuffix],
+            ),
+            (
+                "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",
+                "exd6 e.p.",
+                "exd6",
+                &[Repair::EnPassantSuffix],
+            ),
+        ];
+        for (fen, token, canonical, repairs) in cases {
+            let r = lenient(fen, token).unwrap_or_else(|e| panic!("{token}: {e}"));
+            assert_eq!(r.canonical.as_str(), *canonical, "{token}");
+            assert_eq!(r.repairs.as_slice(), *repairs, "{token}");
+        }
+    }
+
+    #[test]
+    fn never_guesses() {
+        // Pawn capture vs bishop: `bxc3` is the b-pawn, `Bxc3` the bishop.
+        let fen = "4k3/8/8/8/8/2p5/1P6/B3K3 w - - 0 1";
+        assert_eq!(lenient(fen, "bxc3").unwrap().canonical.as_str(), "bxc3");
+        assert_eq!(lenient(fen, "Bxc3").unwrap().canonical.as_str(), "Bxc3");
+        // A bare destination never means a pawn capture.
+        assert_eq!(
+            lenient("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "d5"),
+            Err(SanError::Illegal("d5".into()))
+        );
+        // Two knights reach d2: ambiguous in both modes.
+        let fen = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1";
+        assert_eq!(lenient(fen, "Nd2"), Err(SanError::Ambiguous("Nd2".into())));
+        // A promotion without the piece is not a queen.
+        assert!(lenient("8/4P3/8/8/8/8/8/k3K3 w - - 0 1", "e8").is_err());
+        assert!(matches!(lenient(START, "Zq9"), Err(SanError::Syntax(_))));
+        assert!(matches!(lenient(START, "e5"), Err(SanError::Illegal(_))));
+    }
+
+    #[test]
+    fn strict_takes_only_canonical_san() {
+        let pos = parse_fen(START).unwrap();
+        for bad in ["e2e4", "0-0", "Ngf3", "e4!", "Pe4", "nf3", "e4+"] {
+            assert!(resolve(&pos, bad, SanMode::Strict).is_err(), "{bad}");
+        }
+        assert!(resolve(&pos, "Nf3", SanMode::Strict).is_ok());
+    }
+}

@@ -1,0 +1,57 @@
+//! The command line: clap parses flags into plain structs (no I/O), and each subcommand lives
+//! in its own file. `run` returns the process exit code; `main.rs` only calls it.
+
+use clap::{Parser, Subcommand};
+
+pub mod bench;
+pub mod perft;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "arbiter",
+    version,
+    about = "Rules on chess games the way a tournament arbiter would"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count leaf nodes of the legal move tree (move generator test).
+    Perft(perft::PerftArgs),
+    /// Benchmarks with fixed inputs.
+    Bench(bench::BenchArgs),
+}
+
+/// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Perft(args) => perft::run(&args),
+        Command::Bench(args) => bench::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(e) => {
+            eprintln!("arbiter: {e}");
+            2
+        }
+    }
+}
+
+/// Writes a line to stdout, turning a closed pipe into an error the caller can end on quietly.
+#[macro_export]
+macro_rules! outln {
+    ($out:expr) => { writeln!($out) };
+    ($out:expr, $($arg:tt)*) => { writeln!($out, $($arg)*) };
+}
