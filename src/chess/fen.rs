@@ -305,7 +305,8 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9",
-            "2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1",
+            "2r1kr2/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1",
+            "1r2k1rr/8/8/8/8/8/8/1R2K1RR w GQgq - 0 1",
             "8/8/8/8/8/8/8/K6k b - - 99 200",
         ] {
             let pos = parse_fen(fen).unwrap();
@@ -339,7 +340,7 @@ mod tests {
             FenError::Position(PawnsOnBackRank(Square::A8))
         );
         assert_eq!(
-            err("k7/8/8/8/8/8/8/K6R w - - 0 1"),
+            err("k6R/8/8/8/8/8/8/K7 w - - 0 1"),
             FenError::Position(OppositeCheck)
         );
         assert_eq!(

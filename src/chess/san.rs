@@ -454,6 +454,8 @@ fn parse_lenient(token: &str) -> Result<Loose, SanError> {
         } else if role == Role::Pawn || hyphen {
             repairs.push(Repair::LongAlgebraic);
         }
+        // A piece move with its full origin square (`Ng1f3`) is long algebraic unless both
+        // coordinates are needed; that is decided against the position.
     }
     if rank.is_some() && file.is_none() && role == Role::Pawn {
         return Err(syntax());
@@ -598,11 +600,12 @@ pub fn resolve(pos: &Position, token: &str, mode: SanMode) -> Result<Resolved, S
                 let plain = san_without_suffix(pos, mv);
                 let given = (file.is_some() as u8) + (rank.is_some() as u8);
                 let needed = disambiguation_len(plain.as_str());
-                if given > needed
-                    && !repairs.contains(&Repair::Uci)
-                    && !repairs.contains(&Repair::LongAlgebraic)
-                {
-                    repairs.push(Repair::OverDisambiguation);
+                if given > needed && !repairs.contains(&Repair::Uci) {
+                    repairs.push(if given == 2 {
+                        Repair::LongAlgebraic
+                    } else {
+                        Repair::OverDisambiguation
+                    });
                 }
             }
             let actual = match canonical.as_str().as_bytes().last() {
@@ -672,7 +675,7 @@ mod tests {
             );
         }
         // Rooks on a1 and e1 both reach b1..d1: disambiguate by file.
-        let pos = parse_fen("4k3/8/8/8/8/8/8/R3RK2 w - - 0 1").unwrap();
+        let pos = parse_fen("7k/8/8/8/8/8/8/R3RK2 w - - 0 1").unwrap();
         let sans: Vec<String> = pos
             .legal_moves()
             .iter()
@@ -785,7 +788,7 @@ mod tests {
     #[test]
     fn never_guesses() {
         // Pawn capture vs bishop: `bxc3` is the b-pawn, `Bxc3` the bishop.
-        let fen = "4k3/8/8/8/8/2p5/1P6/B3K3 w - - 0 1";
+        let fen = "4k3/8/8/B7/8/2p5/1P6/4K3 w - - 0 1";
         assert_eq!(lenient(fen, "bxc3").unwrap().canonical.as_str(), "bxc3");
         assert_eq!(lenient(fen, "Bxc3").unwrap().canonical.as_str(), "Bxc3");
         // A bare destination never means a pawn capture.

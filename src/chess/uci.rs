@@ -78,7 +78,7 @@ mod tests {
         assert!(m.is_castle());
         assert_eq!(parse_uci(&pos, "e1h1").unwrap(), m);
         assert_eq!(to_uci(&pos, m), "e1g1");
-        let c960 = parse_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1").unwrap();
+        let c960 = parse_fen("r3k2r/8/8/8/8/8/8/1R2K1R1 w GBkq - 0 1").unwrap();
         assert!(c960.is_chess960());
         let m = parse_uci(&c960, "e1g1").unwrap();
         assert!(m.is_castle());
