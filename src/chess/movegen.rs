@@ -85,7 +85,7 @@ impl Position {
         // The king must not hide behind itself from a slider: test with it lifted off.
         let occupied = self.occupied() - Bitboard::from_square(king);
         for to in attacks::king_attacks(king) & dests {
-            if self.attackers(to, them, occupied).is_empty() {
+            if !self.is_attacked_with(to, them, occupied) {
                 list.push(Move::normal(king, to));
             }
         }
@@ -114,7 +114,7 @@ impl Position {
             // The castling rook is lifted too: it may be screening a square of the king's path.
             if king_path
                 .into_iter()
-                .any(|sq| self.attackers(sq, them, others).nonempty())
+                .any(|sq| self.is_attacked_with(sq, them, others))
             {
                 continue;
             }

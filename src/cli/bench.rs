@@ -2,7 +2,6 @@
 //! Wiki at fixed depths, one thread; prints nodes, time and Mnps per position and in total.
 
 use crate::chess::Position;
-use crate::chess::attacks;
 use crate::chess::perft::perft;
 use clap::{Args, ValueEnum};
 use std::io::{self, Write};
@@ -60,7 +59,6 @@ pub const PERFT_BENCH: [(&str, &str, u32, u64); 6] = [
 
 pub fn run(args: &BenchArgs) -> io::Result<i32> {
     let BenchKind::Perft = args.what;
-    attacks::init();
     let mut out = io::stdout().lock();
     let runs = args.runs.max(1);
     let (mut all_nodes, mut all_secs) = (0u64, 0f64);
