@@ -88,12 +88,12 @@ fn chess960_castling_follows_guidelines_ii() {
     let pinned = Position::from_fen("7k/8/8/8/8/8/8/rRK5 w B - 0 1").unwrap();
     assert!(parse_uci(&pinned, "c1b1").is_err());
     // King and rook may swap squares (king f1 → g1, rook g1 → f1).
-    let swap = Position::from_fen("6k1/8/8/8/8/8/8/5KR1 w G - 0 1").unwrap();
+    let swap = Position::from_fen("k7/8/8/8/8/8/8/5KR1 w G - 0 1").unwrap();
     let m = parse_uci(&swap, "f1g1").unwrap();
     assert!(m.is_castle());
     let mut after = swap;
     after.play_unchecked(m);
-    assert_eq!(after.fen(), "6k1/8/8/8/8/8/8/5RK1 b - - 1 1");
+    assert_eq!(after.fen(), "k7/8/8/8/8/8/8/5RK1 b - - 1 1");
     // Perft from Chess960 position 0 (BBQNNRKR), known counts.
     let p0 = arbiter::chess::chess960::start_position(0).unwrap();
     assert_eq!(perft(&p0, 1), 20);
