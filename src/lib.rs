@@ -2,3 +2,6 @@
 //!
 //! The architecture (see `docs/ARCHITECTURE.md`): data flows one way,
 //! `chess` ← `pgn` ← `game` ← {`laws`, `search`} ← {`db`, `export`, `stats`} ← `pipeline` ← `cli`.
+
+pub mod pgn;
+pub mod pipeline;
