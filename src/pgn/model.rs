@@ -18,8 +18,8 @@ pub struct Pos {
 /// allocation per move. Tokens longer than [`SanToken::CAPACITY`] are refused by the parser.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SanToken {
-    len: u8,
-    bytes: [u8; SanToken::CAPACITY],
+    /// The text, zero-padded, then its length in the last byte.
+    bytes: [u8; 16],
 }
 
 impl SanToken {
@@ -34,17 +34,39 @@ impl SanToken {
         if text.len() > Self::CAPACITY || !text.is_ascii() {
             return None;
         }
-        let mut bytes = [0u8; Self::CAPACITY];
-        bytes[..text.len()].copy_from_slice(text);
-        Some(SanToken {
-            len: text.len() as u8,
-            bytes,
-        })
+        let mut window = [0u8; 16];
+        window[..text.len()].copy_from_slice(text);
+        Some(SanToken::from_window(window, text.len()))
+    }
+
+    /// Build from 16 bytes whose first `len` (at most 15, all ASCII) are the token. Done
+    /// as one 128-bit value: byte-wise building caused store-forwarding stalls in the parser.
+    #[inline]
+    pub(crate) fn from_window(window: [u8; 16], len: usize) -> SanToken {
+        let len = len.min(Self::CAPACITY);
+        let value = u128::from_le_bytes(window);
+        let mask = if len == 0 {
+            0
+        } else {
+            u128::MAX >> (128 - 8 * len)
+        };
+        let value = (value & mask) | ((len as u128) << 120);
+        SanToken {
+            bytes: value.to_le_bytes(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes[15] as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     pub fn as_str(&self) -> &str {
         // Only ASCII is ever stored, so this cannot fail; fall back to "" rather than panic.
-        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or("")
+        std::str::from_utf8(&self.bytes[..self.len().min(Self::CAPACITY)]).unwrap_or("")
     }
 
     /// `--` and `Z0`: the two spellings of a null move.
@@ -141,17 +163,25 @@ impl fmt::Display for Marker {
     }
 }
 
-/// One move token with what is attached to it. `variations` are alternatives to this move,
-/// each a line of moves starting at the same ply.
-#[derive(Debug)]
-pub struct MoveNode {
-    pub san: SanToken,
-    pub pos: Pos,
+/// What may be attached to a move besides its text; boxed because most moves have none,
+/// which keeps [`MoveNode`] small (the parser's speed depends on it).
+#[derive(Debug, Default)]
+pub struct Annotations {
     pub nags: Vec<u8>,
     /// Only used at the start of a variation: `( {why} 12... Nf6 )`.
     pub comments_before: Vec<Comment>,
     pub comments_after: Vec<Comment>,
+    /// Alternatives to this move, each a line of moves starting at the same ply.
     pub variations: Vec<Vec<MoveNode>>,
+}
+
+/// One move token (text as written, never checked here) with where it was found and what is
+/// attached to it.
+#[derive(Debug)]
+pub struct MoveNode {
+    pub san: SanToken,
+    pub pos: Pos,
+    annotations: Option<Box<Annotations>>,
 }
 
 impl MoveNode {
@@ -159,16 +189,38 @@ impl MoveNode {
         MoveNode {
             san,
             pos,
-            nags: Vec::new(),
-            comments_before: Vec::new(),
-            comments_after: Vec::new(),
-            variations: Vec::new(),
+            annotations: None,
         }
+    }
+
+    pub fn annotations(&self) -> Option<&Annotations> {
+        self.annotations.as_deref()
+    }
+
+    /// The annotations, created empty on first use.
+    pub fn annotations_mut(&mut self) -> &mut Annotations {
+        self.annotations.get_or_insert_with(Box::default)
+    }
+
+    pub fn nags(&self) -> &[u8] {
+        self.annotations.as_ref().map_or(&[], |a| &a.nags)
+    }
+
+    pub fn comments_before(&self) -> &[Comment] {
+        self.annotations.as_ref().map_or(&[], |a| &a.comments_before)
+    }
+
+    pub fn comments_after(&self) -> &[Comment] {
+        self.annotations.as_ref().map_or(&[], |a| &a.comments_after)
+    }
+
+    pub fn variations(&self) -> &[Vec<MoveNode>] {
+        self.annotations.as_ref().map_or(&[], |a| &a.variations)
     }
 
     /// The typed commands of the comments after this move (`[%clk]`, `[%eval]`, ...).
     pub fn commands(&self) -> impl Iterator<Item = &Command> {
-        self.comments_after.iter().flat_map(|c| c.commands.iter())
+        self.comments_after().iter().flat_map(|c| c.commands.iter())
     }
 }
 
@@ -176,13 +228,18 @@ impl MoveNode {
 // the stack. Flatten the tree onto the heap instead.
 impl Drop for MoveNode {
     fn drop(&mut self) {
-        if self.variations.is_empty() {
+        let Some(a) = &mut self.annotations else {
+            return;
+        };
+        if a.variations.is_empty() {
             return;
         }
-        let mut stack: Vec<Vec<MoveNode>> = std::mem::take(&mut self.variations);
+        let mut stack: Vec<Vec<MoveNode>> = std::mem::take(&mut a.variations);
         while let Some(mut line) = stack.pop() {
             for node in line.iter_mut() {
-                stack.append(&mut node.variations);
+                if let Some(a) = &mut node.annotations {
+                    stack.append(&mut a.variations);
+                }
             }
         }
     }
@@ -197,14 +254,14 @@ fn same_lines(a: &[MoveNode], b: &[MoveNode]) -> bool {
         }
         for (m, n) in x.iter().zip(y) {
             if m.san != n.san
-                || m.nags != n.nags
-                || m.comments_before != n.comments_before
-                || m.comments_after != n.comments_after
-                || m.variations.len() != n.variations.len()
+                || m.nags() != n.nags()
+                || m.comments_before() != n.comments_before()
+                || m.comments_after() != n.comments_after()
+                || m.variations().len() != n.variations().len()
             {
                 return false;
             }
-            for (v, w) in m.variations.iter().zip(&n.variations) {
+            for (v, w) in m.variations().iter().zip(n.variations()) {
                 stack.push((v, w));
             }
         }

@@ -3,9 +3,25 @@
 
 use super::model::Marker;
 
+const fn delimiter_table() -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = is_delimiter_slow(b as u8);
+        b += 1;
+    }
+    table
+}
+
+static DELIMITERS: [bool; 256] = delimiter_table();
+
 /// Bytes that end a move token.
 #[inline]
 pub fn is_delimiter(b: u8) -> bool {
+    DELIMITERS[b as usize]
+}
+
+const fn is_delimiter_slow(b: u8) -> bool {
     matches!(
         b,
         b' ' | b'\t'

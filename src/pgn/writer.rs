@@ -213,8 +213,8 @@ pub fn write_game(game: &Game, options: &WriteOptions, out: &mut String) {
         let node = &top.line[top.i];
         match top.vars_done {
             None => {
-                if options.comments && !node.comments_before.is_empty() {
-                    for c in &node.comments_before {
+                if options.comments && !node.comments_before().is_empty() {
+                    for c in node.comments_before() {
                         lines.comment(c);
                     }
                     top.force_number = true;
@@ -230,24 +230,24 @@ pub fn write_game(game: &Game, options: &WriteOptions, out: &mut String) {
                 top.force_number = false;
                 lines.word(node.san.as_str());
                 if options.nags {
-                    for nag in &node.nags {
+                    for nag in node.nags() {
                         lines.word(&format!("${nag}"));
                     }
                 }
-                if options.comments && !node.comments_after.is_empty() {
-                    for c in &node.comments_after {
+                if options.comments && !node.comments_after().is_empty() {
+                    for c in node.comments_after() {
                         lines.comment(c);
                     }
                     top.force_number = true;
                 }
                 top.vars_done = Some(0);
             }
-            Some(k) if options.variations && k < node.variations.len() => {
+            Some(k) if options.variations && k < node.variations().len() => {
                 top.vars_done = Some(k + 1);
                 let ply0 = top.ply0 + top.i as u64;
                 lines.prefix = true;
                 stack.push(Frame {
-                    line: &node.variations[k],
+                    line: &node.variations()[k],
                     i: 0,
                     ply0,
                     force_number: true,
