@@ -168,6 +168,8 @@ impl fmt::Display for Marker {
 #[derive(Debug, Default)]
 pub struct Annotations {
     pub nags: Vec<u8>,
+    /// NAGs written before the move, as Informant-style sources do (`( $142 12. Nf3 )`).
+    pub nags_before: Vec<u8>,
     /// Only used at the start of a variation: `( {why} 12... Nf6 )`.
     pub comments_before: Vec<Comment>,
     pub comments_after: Vec<Comment>,
@@ -204,6 +206,10 @@ impl MoveNode {
 
     pub fn nags(&self) -> &[u8] {
         self.annotations.as_ref().map_or(&[], |a| &a.nags)
+    }
+
+    pub fn nags_before(&self) -> &[u8] {
+        self.annotations.as_ref().map_or(&[], |a| &a.nags_before)
     }
 
     pub fn comments_before(&self) -> &[Comment] {
@@ -255,6 +261,7 @@ fn same_lines(a: &[MoveNode], b: &[MoveNode]) -> bool {
         for (m, n) in x.iter().zip(y) {
             if m.san != n.san
                 || m.nags() != n.nags()
+                || m.nags_before() != n.nags_before()
                 || m.comments_before() != n.comments_before()
                 || m.comments_after() != n.comments_after()
                 || m.variations().len() != n.variations().len()

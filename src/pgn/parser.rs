@@ -46,10 +46,12 @@ pub fn parse_game_bytes(bytes: &[u8], game_number: u64, byte_offset: u64, line: 
         },
         not_utf8: false,
         tag_bits: 0,
+        counts: Vec::new(),
     };
     p.tags();
     p.movetext();
     p.check_tags();
+    p.summarize_suppressed();
     p.game
 }
 
@@ -144,6 +146,7 @@ fn shown(token: &[u8]) -> String {
 struct Frame {
     moves: Vec<MoveNode>,
     before: Vec<Comment>,
+    nags_before: Vec<u8>,
     /// Ply of this line's first move (1 is White's first move of the game).
     start_ply: u32,
     open: Pos,
@@ -160,7 +163,11 @@ struct GameParser<'a> {
     game: Game,
     not_utf8: bool,
     tag_bits: u64,
+    counts: Vec<(&'static str, u32)>,
 }
+
+/// Findings of one code kept per game; further ones are summed up in one last finding.
+const MAX_SAME_FINDINGS: u32 = 8;
 
 impl<'a> GameParser<'a> {
     #[inline]
@@ -181,6 +188,21 @@ impl<'a> GameParser<'a> {
         token: Option<String>,
         message: String,
     ) {
+        // A game in another notation (German `Sf3`) or pasted HTML would otherwise yield one
+        // finding per token; keep the first few of each code and count the rest.
+        let seen = match self.counts.iter_mut().find(|(c, _)| *c == code) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                self.counts.push((code, 1));
+                1
+            }
+        };
+        if seen > MAX_SAME_FINDINGS {
+            return;
+        }
         self.game.findings.push(Finding {
             code,
             severity,
@@ -192,6 +214,23 @@ impl<'a> GameParser<'a> {
             token,
             message,
         });
+    }
+
+    fn summarize_suppressed(&mut self) {
+        for (code, n) in std::mem::take(&mut self.counts) {
+            if n > MAX_SAME_FINDINGS
+                && let Some(last) = self.game.findings.iter().rev().find(|f| f.code == code)
+            {
+                let mut summary = last.clone();
+                summary.token = None;
+                summary.ply = None;
+                summary.message = format!(
+                    "{} more findings like the one before were not listed",
+                    n - MAX_SAME_FINDINGS
+                );
+                self.game.findings.push(summary);
+            }
+        }
     }
 
     fn note_decoding(&mut self, lossy: bool, at: Pos) {
@@ -345,6 +384,7 @@ impl<'a> GameParser<'a> {
             // once avoids regrowing and copying the vector several times per game.
             moves: Vec::with_capacity((self.b.len() - self.i) / 8),
             before: Vec::new(),
+            nags_before: Vec::new(),
             start_ply: 1,
             open: self.pos_at(self.i),
             orphan: false,
@@ -416,6 +456,7 @@ impl<'a> GameParser<'a> {
                         Frame {
                             moves: Vec::new(),
                             before: Vec::new(),
+                            nags_before: Vec::new(),
                             start_ply,
                             open: at,
                             orphan,
@@ -538,6 +579,17 @@ impl<'a> GameParser<'a> {
             let end = self.pos_at(self.b.len());
             self.close_variation(&mut cur, child, end);
         }
+        if !cur.nags_before.is_empty() {
+            let at = self.pos_at(self.b.len());
+            self.finding(
+                code::MISPLACED_NAG,
+                Severity::Warning,
+                at,
+                None,
+                None,
+                "annotations with no move after them; they were dropped".into(),
+            );
+        }
         if !cur.before.is_empty() {
             // Comments with no move after them, and no move before: the game's only text.
             self.game.leading_comments.append(&mut cur.before);
@@ -635,6 +687,11 @@ impl<'a> GameParser<'a> {
         {
             node.annotations_mut().comments_before = std::mem::take(&mut cur.before);
         }
+        if !cur.nags_before.is_empty()
+            && let Some(node) = cur.moves.last_mut()
+        {
+            node.annotations_mut().nags_before = std::mem::take(&mut cur.nags_before);
+        }
     }
 
     fn attach_comment(&mut self, cur: &mut Frame, top: bool, after_result: bool, comment: Comment) {
@@ -652,6 +709,8 @@ impl<'a> GameParser<'a> {
     fn attach_nag(&mut self, cur: &mut Frame, nag: u8, at: Pos, token: &[u8]) {
         match cur.moves.last_mut() {
             Some(last) => last.annotations_mut().nags.push(nag),
+            // Kept for the move that follows (Informant style: `$142 12. Nf3`).
+            None if nag > 6 => cur.nags_before.push(nag),
             None => self.finding(
                 code::MISPLACED_NAG,
                 Severity::Warning,
@@ -783,4 +842,271 @@ pub fn is_supported_variant(name: &str) -> bool {
             | "fischerrandom"
             | "frc"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::model::{Command, EvalScore, TimeSpan};
+
+    fn parse(text: &str) -> Game {
+        parse_game_bytes(text.as_bytes(), 1, 0, 1)
+    }
+
+    fn sans(moves: &[MoveNode]) -> Vec<&str> {
+        moves.iter().map(|m| m.san.as_str()).collect()
+    }
+
+    fn codes(game: &Game) -> Vec<&'static str> {
+        game.findings
+            .iter()
+            .map(|f| f.code)
+            .filter(|&c| c != code::MISSING_TAG)
+            .collect()
+    }
+
+    #[test]
+    fn tags_with_escapes_and_any_names() {
+        let g = parse("[Event \"A \\\"B\\\" \\\\ C\"]\n[My_Tag-2 \"x\"]\n[Site \"\"]\n*");
+        assert_eq!(g.tag("Event"), Some("A \"B\" \\ C"));
+        assert_eq!(g.tag("My_Tag-2"), Some("x"));
+        assert_eq!(g.tag("Site"), Some(""));
+        assert!(!g.is_rejected());
+    }
+
+    #[test]
+    fn unescaped_quotes_are_read_leniently() {
+        let g = parse("[Event \"Tournament \\\"]\n[White \"The \"best\" one\"]\n*");
+        assert_eq!(g.tag("Event"), Some("Tournament \\"));
+        assert_eq!(g.tag("White"), Some("The \"best\" one"));
+        assert_eq!(codes(&g), vec![code::MALFORMED_TAG, code::MALFORMED_TAG, code::EMPTY_GAME]);
+        assert!(!g.is_rejected());
+    }
+
+    #[test]
+    fn move_numbers_in_every_spacing() {
+        let g = parse("1.e4 e5 2. Nf3 2...Nc6 3 . Bb5 3... a6 4.Ba4 *");
+        assert_eq!(sans(&g.moves), vec!["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4"]);
+        assert_eq!(g.result, Some(Marker::Unknown));
+        assert_eq!(codes(&g), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn every_token_is_located() {
+        let g = parse_game_bytes(b"[Event \"x\"]\n\n1. e4 {c}\n  e5 *", 3, 1000, 40);
+        assert_eq!(g.moves[0].pos, Pos { line: 42, column: 4, byte: 1016 });
+        assert_eq!(g.moves[1].pos, Pos { line: 43, column: 3, byte: 1025 });
+    }
+
+    #[test]
+    fn crlf_and_cr_count_as_one_line() {
+        let g = parse("1. e4\r\n\r\ne5\r\rNf3 *");
+        assert_eq!(g.moves[1].pos.line, 3);
+        assert_eq!(g.moves[2].pos.line, 5);
+        assert_eq!(g.moves[2].pos.column, 1);
+    }
+
+    #[test]
+    fn unreadable_token_is_an_error_with_its_location() {
+        let g = parse("1. e4 e5\n2. Zq9 Nc6 *");
+        let f = g.findings.iter().find(|f| f.code == code::UNREADABLE_TOKEN).unwrap();
+        assert_eq!(f.severity, Severity::Error);
+        assert_eq!((f.line, f.column, f.byte, f.ply), (2, 4, 12, Some(3)));
+        assert_eq!(f.token.as_deref(), Some("Zq9"));
+        assert!(g.is_rejected());
+        // The game goes on after the bad token: nothing else is lost.
+        assert_eq!(sans(&g.moves), vec!["e4", "e5", "Nc6"]);
+    }
+
+    #[test]
+    fn nags_and_glyphs() {
+        let g = parse("1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5!? a6?! 4. Ba4 $14 $255 *");
+        let nags: Vec<&[u8]> = g.moves.iter().map(|m| m.nags()).collect();
+        assert_eq!(nags, vec![&[1][..], &[2], &[3], &[4], &[5], &[6], &[14, 255]]);
+        let g = parse("1. e4 $256 *");
+        assert_eq!(codes(&g), vec![code::BAD_NAG]);
+    }
+
+    #[test]
+    fn null_moves_are_recognised() {
+        let g = parse("1. e4 -- 2. Nf3 Z0 *");
+        assert!(g.moves[1].san.is_null());
+        assert!(g.moves[3].san.is_null());
+        assert_eq!(codes(&g), vec![code::NULL_MOVE, code::NULL_MOVE]);
+        assert_eq!(g.findings.iter().find(|f| f.code == code::NULL_MOVE).unwrap().ply, Some(2));
+    }
+
+    #[test]
+    fn comments_of_every_kind() {
+        let g = parse("{start} 1. e4 {multi\n  line [ ( ; %} e5 ; to the end {\n2. Nf3 *");
+        assert_eq!(g.leading_comments[0].text, "start");
+        assert_eq!(g.moves[0].comments_after()[0].text, "multi line [ ( ; %");
+        assert_eq!(g.moves[1].comments_after()[0].text, "to the end {");
+        assert_eq!(sans(&g.moves), vec!["e4", "e5", "Nf3"]);
+    }
+
+    #[test]
+    fn percent_escape_line_in_column_one_is_skipped() {
+        let g = parse("1. e4\n% anything {\ne5 *");
+        assert_eq!(sans(&g.moves), vec!["e4", "e5"]);
+    }
+
+    #[test]
+    fn variations_nest() {
+        let g = parse("1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) 2... d6) (1... e6) 2. Nf3 *");
+        assert_eq!(sans(&g.moves), vec!["e4", "e5", "Nf3"]);
+        let vars = g.moves[1].variations();
+        assert_eq!(vars.len(), 2);
+        assert_eq!(sans(&vars[0]), vec!["c5", "Nf3", "d6"]);
+        assert_eq!(sans(&vars[0][1].variations()[0]), vec!["c3", "d5"]);
+        assert_eq!(sans(&vars[1]), vec!["e6"]);
+        assert!(!g.is_rejected());
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow_the_stack() {
+        let depth = 100_000;
+        let mut text = String::from("1. e4 ");
+        for _ in 0..depth {
+            text.push_str("( e4 ");
+        }
+        for _ in 0..depth {
+            text.push(')');
+        }
+        text.push_str(" *");
+        let g = parse(&text);
+        assert!(!g.is_rejected(), "{:?}", g.findings.first());
+        let mut depth_seen = 0;
+        let mut line = &g.moves;
+        while let Some(v) = line[0].variations().first() {
+            depth_seen += 1;
+            line = v;
+        }
+        assert_eq!(depth_seen, depth);
+        let copy = parse(&text);
+        assert!(g == copy);
+        drop(g);
+    }
+
+    #[test]
+    fn unbalanced_variations_are_errors() {
+        let g = parse("1. e4 (1. d4 *");
+        assert_eq!(
+            codes(&g),
+            vec![code::RESULT_IN_VARIATION, code::UNCLOSED_VARIATION, code::MISSING_RESULT_MARKER]
+        );
+        assert_eq!(g.moves[0].variations().len(), 1);
+        let g = parse("1. e4 ) e5 *");
+        assert_eq!(codes(&g), vec![code::UNOPENED_VARIATION]);
+        let g = parse("( 1. d4 ) 1. e4 *");
+        assert_eq!(codes(&g), vec![code::MISPLACED_VARIATION]);
+    }
+
+    #[test]
+    fn termination_markers() {
+        for (text, marker) in [
+            ("1-0", Marker::WhiteWins),
+            ("0-1", Marker::BlackWins),
+            ("1/2-1/2", Marker::Draw),
+            ("*", Marker::Unknown),
+        ] {
+            let g = parse(&format!("[Result \"{text}\"]\n1. e4 {text}"));
+            assert_eq!(g.result, Some(marker));
+            assert_eq!(codes(&g), Vec::<&str>::new());
+        }
+        let g = parse("1. O-O 0-0 *");
+        assert_eq!(sans(&g.moves), vec!["O-O", "0-0"]);
+    }
+
+    #[test]
+    fn result_problems() {
+        let g = parse("[Result \"1-0\"]\n1. e4 0-1");
+        assert_eq!(codes(&g), vec![code::RESULT_MISMATCH]);
+        let g = parse("[Result \"1-0\"]\n1. e4");
+        assert_eq!(codes(&g), vec![code::MISSING_RESULT_MARKER]);
+        let g = parse("[Result \"white\"]\n1. e4 *");
+        assert_eq!(codes(&g), vec![code::BAD_RESULT_TAG]);
+        let g = parse("1. e4 * 2. d4");
+        assert_eq!(codes(&g), vec![code::TEXT_AFTER_RESULT]);
+        let g = parse("1. e4 (1. d4 1-0) *");
+        assert_eq!(codes(&g), vec![code::RESULT_IN_VARIATION]);
+        let g = parse("1. e4 1-0 {White won}");
+        assert_eq!(g.trailing_comments[0].text, "White won");
+    }
+
+    #[test]
+    fn missing_seven_tag_roster_is_info() {
+        let g = parse("[Event \"x\"]\n1. e4 *");
+        let missing: Vec<_> = g
+            .findings
+            .iter()
+            .filter(|f| f.code == code::MISSING_TAG)
+            .map(|f| f.token.clone().unwrap())
+            .collect();
+        assert_eq!(missing, vec!["Site", "Date", "Round", "White", "Black", "Result"]);
+        assert!(g.findings.iter().all(|f| f.severity == Severity::Info));
+    }
+
+    #[test]
+    fn variants() {
+        for ok in ["Standard", "Chess960", "chess 960", "Fischerandom", "From Position"] {
+            assert!(!parse(&format!("[Variant \"{ok}\"]\n1. e4 *")).is_rejected(), "{ok}");
+        }
+        let g = parse("[Variant \"Crazyhouse\"]\n1. e4 *");
+        assert!(g.is_rejected());
+        assert!(g.has_finding(code::UNSUPPORTED_VARIANT));
+    }
+
+    #[test]
+    fn not_utf8_is_read_as_windows_1252() {
+        let g = parse_game_bytes(b"[White \"J\xf6rg\"]\n1. e4 {\x93quoted\x94} *", 1, 0, 1);
+        assert_eq!(g.tag("White"), Some("Jörg"));
+        assert_eq!(g.moves[0].comments_after()[0].text, "\u{201C}quoted\u{201D}");
+        assert_eq!(g.findings.iter().filter(|f| f.code == code::NOT_UTF8).count(), 1);
+        assert!(!g.is_rejected());
+    }
+
+    #[test]
+    fn commands_are_typed() {
+        let g = parse("1. e4 { [%eval 0.25] [%clk 0:03:00] } e5 {[%eval #-3,12] [%emt 0:00:05]} *");
+        let first: Vec<_> = g.moves[0].commands().cloned().collect();
+        assert_eq!(
+            first,
+            vec![
+                Command::Eval { score: EvalScore::Centipawns(25), depth: None },
+                Command::Clock(TimeSpan { millis: 180_000 })
+            ]
+        );
+        let second: Vec<_> = g.moves[1].commands().cloned().collect();
+        assert_eq!(
+            second,
+            vec![
+                Command::Eval { score: EvalScore::Mate(-3), depth: Some(12) },
+                Command::Emt(TimeSpan { millis: 5_000 })
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_game() {
+        let g = parse("[Event \"x\"]\n\n*");
+        assert_eq!(codes(&g), vec![code::EMPTY_GAME]);
+        assert!(!g.is_rejected());
+    }
+
+    #[test]
+    fn prefix_nags_are_kept() {
+        let g = parse("1. e4 e5 ( $142 1... c5 ) *");
+        assert_eq!(g.moves[1].variations()[0][0].nags_before(), &[142]);
+        assert_eq!(codes(&g), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn repeated_findings_are_capped() {
+        let text = format!("1. e4 {} *", "Sf3 ".repeat(50));
+        let g = parse(&text);
+        let n = g.findings.iter().filter(|f| f.code == code::UNREADABLE_TOKEN).count();
+        assert_eq!(n, MAX_SAME_FINDINGS as usize + 1);
+        assert!(g.findings.last().unwrap().message.starts_with("42 more findings"));
+    }
 }

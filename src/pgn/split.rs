@@ -531,3 +531,162 @@ pub fn split_bytes(bytes: &[u8]) -> (Vec<RawGame>, Vec<Finding>) {
     let games = splitter.by_ref().filter_map(Result::ok).collect();
     (games, splitter.take_trailing_findings())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(input: &[u8]) -> Vec<String> {
+        split_bytes(input)
+            .0
+            .into_iter()
+            .map(|g| String::from_utf8(g.bytes).unwrap())
+            .collect()
+    }
+
+    /// A reader that hands out a few bytes at a time, to cross every chunk boundary.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(buf.len()).min(self.1);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn two_games_with_locations() {
+        let input = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+        let (games, trailing) = split_bytes(input);
+        assert!(trailing.is_empty());
+        assert_eq!(games.len(), 2);
+        assert_eq!((games[0].game_number, games[0].byte_offset, games[0].line), (1, 0, 1));
+        assert_eq!((games[1].game_number, games[1].byte_offset, games[1].line), (2, 22, 5));
+        assert_eq!(games[1].bytes, b"[Event \"b\"]\n\n1. d4 *\n");
+    }
+
+    #[test]
+    fn missing_blank_line_before_next_event_does_not_merge() {
+        let input = b"[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *\n";
+        assert_eq!(texts(input), vec!["[Event \"a\"]\n1. e4 *\n", "[Event \"b\"]\n1. d4 *\n"]);
+    }
+
+    #[test]
+    fn tag_sections_without_moves_are_separate_games() {
+        let input = b"[Event \"a\"]\n[Result \"*\"]\n[Event \"b\"]\n\n[Event \"c\"]\n";
+        assert_eq!(texts(input).len(), 3);
+    }
+
+    #[test]
+    fn blank_lines_or_comment_between_tags_and_moves_do_not_split() {
+        let input = b"[Event \"a\"]\n\n\n\n1. e4 *\n";
+        assert_eq!(texts(input).len(), 1);
+        let input = b"[Event \"a\"]\n\n{ a comment\n[with a bracket] }\n\n1. e4 *\n";
+        assert_eq!(texts(input).len(), 1);
+    }
+
+    #[test]
+    fn bracket_inside_a_comment_does_not_start_a_game() {
+        let input = b"[Event \"a\"]\n\n1. e4 { see\n[Event \"x\"] here } e5 *\n";
+        assert_eq!(texts(input).len(), 1);
+        // A `{` inside a `;` comment opens nothing.
+        let input = b"[Event \"a\"]\n\n1. e4 ; {\n*\n[Event \"b\"]\n*\n";
+        assert_eq!(texts(input).len(), 2);
+    }
+
+    #[test]
+    fn garbage_between_games_is_skipped_with_a_finding() {
+        let input = b"[Event \"a\"]\n\n1. e4 1-0\n\nThis is not chess.\nNor is this.\n\n[Event \"b\"]\n\n*\n";
+        let (games, trailing) = split_bytes(input);
+        assert_eq!(games.len(), 2);
+        assert!(trailing.is_empty());
+        let f = &games[1].findings[0];
+        assert_eq!(f.code, code::GARBAGE_SKIPPED);
+        assert_eq!((f.game_number, f.line, f.byte), (2, 5, 24));
+        assert_eq!(f.token.as_deref(), Some("This is not chess."));
+        assert_eq!(f.message, "skipped 33 bytes of text that is not part of a game");
+        assert_eq!(games[0].bytes, b"[Event \"a\"]\n\n1. e4 1-0\n\n");
+    }
+
+    #[test]
+    fn garbage_after_the_last_game_is_a_trailing_finding() {
+        let (games, trailing) = split_bytes(b"[Event \"a\"]\n\n*\nThe end.\n");
+        assert_eq!(games.len(), 1);
+        assert_eq!(trailing.len(), 1);
+        assert_eq!(trailing[0].code, code::GARBAGE_SKIPPED);
+        assert_eq!(trailing[0].game_number, 0);
+    }
+
+    #[test]
+    fn games_without_tags_are_split_after_their_result() {
+        let input = b"1. e4 e5 1-0\n1. d4 d5 0-1\n\n1.c4 *\n";
+        assert_eq!(texts(input), vec!["1. e4 e5 1-0\n", "1. d4 d5 0-1\n\n", "1.c4 *\n"]);
+    }
+
+    #[test]
+    fn a_comment_after_the_result_stays_with_its_game() {
+        let input = b"[Event \"a\"]\n\n1. e4 1-0\n{ and so on }\n[Event \"b\"]\n*\n";
+        assert_eq!(texts(input)[0], "[Event \"a\"]\n\n1. e4 1-0\n{ and so on }\n");
+    }
+
+    #[test]
+    fn bom_crlf_and_cr_are_reported_once() {
+        let input = b"\xEF\xBB\xBF[Event \"a\"]\r\n\r\n1. e4 *\r\n[Event \"b\"]\r\n*\r\n";
+        let (games, _) = split_bytes(input);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].byte_offset, 3);
+        let codes: Vec<_> = games[0].findings.iter().map(|f| f.code).collect();
+        assert_eq!(codes, vec![code::BOM, code::CRLF]);
+        assert!(games[1].findings.is_empty());
+        assert_eq!(games[1].line, 4);
+
+        let (games, _) = split_bytes(b"[Event \"a\"]\r\r1. e4 *\r[Event \"b\"]\r*\r");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[1].line, 4);
+        assert_eq!(games[0].findings[0].code, code::CR);
+    }
+
+    #[test]
+    fn percent_escape_lines_are_ignored() {
+        let input = b"% [Event \"not a game\"]\n[Event \"a\"]\n\n1. e4 *\n";
+        assert_eq!(texts(input).len(), 1);
+    }
+
+    #[test]
+    fn tiny_reads_give_the_same_games() {
+        let input = b"\xEF\xBB\xBF[Event \"a\"]\r\n\r\n1. e4 { x\r\n[y] } *\r\n\r\nnoise\r\n[Event \"b\"]\r\n*";
+        let whole = split_bytes(input).0;
+        for step in [1, 2, 3, 7] {
+            let mut splitter = Splitter::new(Trickle(input, step));
+            let games: Vec<RawGame> = splitter.by_ref().map(Result::unwrap).collect();
+            assert_eq!(games.len(), 2);
+            assert_eq!(games[1].bytes, whole[1].bytes, "step {step}");
+            assert_eq!(games[1].line, whole[1].line);
+        }
+    }
+
+    #[test]
+    fn oversized_games_are_cut_and_rejected() {
+        let mut input = b"[Event \"a\"]\n\n".to_vec();
+        for _ in 0..100 {
+            input.extend_from_slice(b"1. e4 e5 2. Nf3 Nc6\n");
+        }
+        input.extend_from_slice(b"*\n[Event \"b\"]\n\n*\n");
+        let games: Vec<RawGame> = Splitter::new(&input[..])
+            .with_max_game_bytes(200)
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(games.len(), 2);
+        assert!(games[0].bytes.len() <= 220);
+        assert_eq!(games[0].findings[0].code, code::GAME_TOO_LARGE);
+        assert_eq!(games[1].bytes, b"[Event \"b\"]\n\n*\n");
+    }
+
+    #[test]
+    fn empty_and_blank_inputs_have_no_games() {
+        assert!(split_bytes(b"").0.is_empty());
+        assert!(split_bytes(b"\n\n  \n").0.is_empty());
+    }
+}
