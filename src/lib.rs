@@ -5,3 +5,5 @@
 
 pub mod chess;
 pub mod cli;
+pub mod pgn;
+pub mod pipeline;

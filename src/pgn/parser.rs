@@ -1,0 +1,1112 @@
+//! Parsing one game's bytes: the tag section with nom, then the movetext with a token loop
+//! whose variations live on an explicit stack (any nesting depth, linear time, no recursion).
+//! Never fails and never panics: whatever is wrong becomes a located finding on the game.
+
+use std::borrow::Cow;
+
+use memchr::{memchr, memchr2};
+use nom::bytes::complete::take_while1;
+use nom::character::complete::{char, space0};
+use nom::{IResult, Parser};
+
+use super::commands::parse_commands;
+use super::decode::{decode, decode_collapsed, is_space};
+use super::finding::{Finding, Severity, code};
+use super::model::{Comment, Game, Marker, MoveNode, Pos, SanToken};
+use super::split::RawGame;
+use super::token::{is_delimiter, is_move_like, marker_at};
+
+/// The Seven Tag Roster, in its export order.
+pub const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Parse one raw game from the splitter.
+pub fn parse_game(raw: &RawGame) -> Game {
+    let mut game = parse_game_bytes(&raw.bytes, raw.game_number, raw.byte_offset, raw.line);
+    if !raw.findings.is_empty() {
+        let mut findings = raw.findings.clone();
+        findings.append(&mut game.findings);
+        game.findings = findings;
+    }
+    game
+}
+
+/// Parse one game's bytes, located at `byte_offset` and `line` in its file.
+pub fn parse_game_bytes(bytes: &[u8], game_number: u64, byte_offset: u64, line: u64) -> Game {
+    let mut p = GameParser {
+        b: bytes,
+        i: 0,
+        line,
+        line_start: 0,
+        base: byte_offset,
+        game: Game {
+            game_number,
+            byte_offset,
+            line,
+            ..Game::default()
+        },
+        not_utf8: false,
+        tag_bits: 0,
+        counts: Vec::new(),
+    };
+    p.tags();
+    p.movetext();
+    p.check_tags();
+    p.summarize_suppressed();
+    p.game
+}
+
+/// A tag value between quotes, with `\"` and `\\` unescaped; any other backslash is kept.
+fn quoted(input: &[u8]) -> IResult<&[u8], Cow<'_, [u8]>> {
+    let (input, _) = char('"').parse(input)?;
+    let mut owned: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while i < input.len() {
+        match input[i] {
+            b'"' => {
+                let value = match owned {
+                    Some(v) => Cow::Owned(v),
+                    None => Cow::Borrowed(&input[..i]),
+                };
+                return Ok((&input[i + 1..], value));
+            }
+            b'\\' if matches!(input.get(i + 1), Some(b'"' | b'\\')) => {
+                let v = owned.get_or_insert_with(|| input[..i].to_vec());
+                v.push(input[i + 1]);
+                i += 2;
+                continue;
+            }
+            b'\n' | b'\r' => break,
+            c => {
+                if let Some(v) = &mut owned {
+                    v.push(c);
+                }
+            }
+        }
+        i += 1;
+    }
+    Err(nom::Err::Error(nom::error::Error::new(
+        input,
+        nom::error::ErrorKind::Char,
+    )))
+}
+
+fn tag_name(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while1(|c: u8| !is_space(c) && !matches!(c, b'"' | b'[' | b']')).parse(input)
+}
+
+/// `[Name "value"]`, strictly.
+fn tag_pair(input: &[u8]) -> IResult<&[u8], (&[u8], Cow<'_, [u8]>)> {
+    let (input, _) = char('[').parse(input)?;
+    let (input, _) = space0.parse(input)?;
+    let (input, name) = tag_name(input)?;
+    let (input, _) = space0.parse(input)?;
+    let (input, value) = quoted(input)?;
+    let (input, _) = space0.parse(input)?;
+    let (input, _) = char(']').parse(input)?;
+    Ok((input, (name, value)))
+}
+
+/// A tag line that the strict parser refused, read leniently: the value runs from the first
+/// quote to the last quote before the final `]` (real files hold `"The "best" game"`).
+fn lenient_tag(line: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (rest, _) = char::<&[u8], nom::error::Error<&[u8]>>('[').parse(line).ok()?;
+    let (rest, _) = space0::<&[u8], nom::error::Error<&[u8]>>.parse(rest).ok()?;
+    let (rest, name) = tag_name(rest).ok()?;
+    let close = rest.iter().rposition(|&b| b == b']')?;
+    let inner = &rest[..close];
+    let open = memchr(b'"', inner)?;
+    let last = inner.iter().rposition(|&b| b == b'"')?;
+    if last <= open || !inner[last + 1..].iter().all(|&b| is_space(b)) {
+        return None;
+    }
+    if !inner[..open].iter().all(|&b| is_space(b)) {
+        return None;
+    }
+    Some((name, &inner[open + 1..last]))
+}
+
+fn glyph_nag(glyph: &[u8]) -> Option<u8> {
+    match glyph {
+        b"!" => Some(1),
+        b"?" => Some(2),
+        b"!!" => Some(3),
+        b"??" => Some(4),
+        b"!?" => Some(5),
+        b"?!" => Some(6),
+        _ => None,
+    }
+}
+
+fn shown(token: &[u8]) -> String {
+    let cut = &token[..token.len().min(40)];
+    decode(cut).0
+}
+
+/// A line of moves being built: the main line or a variation.
+struct Frame {
+    moves: Vec<MoveNode>,
+    before: Vec<Comment>,
+    nags_before: Vec<u8>,
+    /// Ply of this line's first move (1 is White's first move of the game).
+    start_ply: u32,
+    open: Pos,
+    /// Opened where no move could own it; its content is dropped on close.
+    orphan: bool,
+}
+
+struct GameParser<'a> {
+    b: &'a [u8],
+    i: usize,
+    line: u64,
+    line_start: usize,
+    base: u64,
+    game: Game,
+    not_utf8: bool,
+    tag_bits: u64,
+    counts: Vec<(&'static str, u32)>,
+}
+
+/// Findings of one code kept per game; further ones are summed up in one last finding.
+const MAX_SAME_FINDINGS: u32 = 8;
+
+impl<'a> GameParser<'a> {
+    #[inline]
+    fn pos_at(&self, i: usize) -> Pos {
+        Pos {
+            line: self.line,
+            column: (i - self.line_start + 1) as u32,
+            byte: self.base + i as u64,
+        }
+    }
+
+    fn finding(
+        &mut self,
+        code: &'static str,
+        severity: Severity,
+        at: Pos,
+        ply: Option<u32>,
+        token: Option<String>,
+        message: String,
+    ) {
+        // A game in another notation (German `Sf3`) or pasted HTML would otherwise yield one
+        // finding per token; keep the first few of each code and count the rest.
+        let seen = match self.counts.iter_mut().find(|(c, _)| *c == code) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                self.counts.push((code, 1));
+                1
+            }
+        };
+        if seen > MAX_SAME_FINDINGS {
+            return;
+        }
+        self.game.findings.push(Finding {
+            code,
+            severity,
+            game_number: self.game.game_number,
+            line: at.line,
+            column: at.column,
+            byte: at.byte,
+            ply,
+            token,
+            message,
+        });
+    }
+
+    fn summarize_suppressed(&mut self) {
+        for (code, n) in std::mem::take(&mut self.counts) {
+            if n > MAX_SAME_FINDINGS
+                && let Some(last) = self.game.findings.iter().rev().find(|f| f.code == code)
+            {
+                let mut summary = last.clone();
+                summary.token = None;
+                summary.ply = None;
+                summary.message = format!(
+                    "{} more findings like the one before were not listed",
+                    n - MAX_SAME_FINDINGS
+                );
+                self.game.findings.push(summary);
+            }
+        }
+    }
+
+    fn note_decoding(&mut self, lossy: bool, at: Pos) {
+        if lossy && !self.not_utf8 {
+            self.not_utf8 = true;
+            self.finding(
+                code::NOT_UTF8,
+                Severity::Warning,
+                at,
+                None,
+                None,
+                "text is not UTF-8; it was read as Windows-1252".into(),
+            );
+        }
+    }
+
+    /// Account for line ends in `self.b[from..to]`, which is being skipped in one piece.
+    fn count_lines(&mut self, from: usize, to: usize) {
+        let mut k = from;
+        while let Some(j) = memchr2(b'\n', b'\r', &self.b[k..to]) {
+            let e = k + j;
+            k = if self.b[e] == b'\r' && self.b.get(e + 1) == Some(&b'\n') {
+                e + 2
+            } else {
+                e + 1
+            };
+            self.line += 1;
+            self.line_start = k;
+            if k >= to {
+                break;
+            }
+        }
+    }
+
+    fn end_of_line(&self, from: usize) -> usize {
+        memchr2(b'\n', b'\r', &self.b[from..]).map_or(self.b.len(), |j| from + j)
+    }
+
+    /// Skip whitespace, line ends and `%` escape lines.
+    #[inline]
+    fn skip_space(&mut self) {
+        while self.i < self.b.len() {
+            match self.b[self.i] {
+                b' ' | b'\t' | 0x0B | 0x0C => self.i += 1,
+                b'\n' => {
+                    self.i += 1;
+                    self.line += 1;
+                    self.line_start = self.i;
+                }
+                b'\r' => {
+                    self.i += if self.b.get(self.i + 1) == Some(&b'\n') { 2 } else { 1 };
+                    self.line += 1;
+                    self.line_start = self.i;
+                }
+                b'%' if self.i == self.line_start => self.i = self.end_of_line(self.i),
+                _ => return,
+            }
+        }
+    }
+
+    fn tags(&mut self) {
+        loop {
+            self.skip_space();
+            if self.b.get(self.i) != Some(&b'[') {
+                return;
+            }
+            let at = self.pos_at(self.i);
+            let eol = self.end_of_line(self.i);
+            let line = &self.b[self.i..eol];
+            match tag_pair(line) {
+                Ok((rest, (name, value))) => {
+                    self.push_tag(name, &value, at);
+                    // Another tag may follow on the same line.
+                    self.i = eol - rest.len();
+                }
+                Err(_) => {
+                    if let Some((name, value)) = lenient_tag(line) {
+                        self.push_tag(name, value, at);
+                        self.finding(
+                            code::MALFORMED_TAG,
+                            Severity::Warning,
+                            at,
+                            None,
+                            Some(shown(line)),
+                            "tag value with unescaped quotes or backslashes; read up to the last quote"
+                                .into(),
+                        );
+                    } else {
+                        self.finding(
+                            code::MALFORMED_TAG,
+                            Severity::Error,
+                            at,
+                            None,
+                            Some(shown(line)),
+                            "unreadable tag pair; it was dropped".into(),
+                        );
+                    }
+                    self.i = eol;
+                }
+            }
+        }
+    }
+
+    fn push_tag(&mut self, name: &[u8], value: &[u8], at: Pos) {
+        let (name, lossy_name) = decode(name);
+        let (value, lossy_value) = decode(value);
+        self.note_decoding(lossy_name || lossy_value, at);
+        // A cheap signature filters out almost every name before the linear duplicate scan.
+        let bit = 1u64 << ((name.len() as u64 * 31 + u64::from(name.as_bytes().first().copied().unwrap_or(0))) % 64);
+        let maybe_seen = self.tag_bits & bit != 0;
+        self.tag_bits |= bit;
+        if maybe_seen && self.game.tags.iter().any(|(n, _)| *n == name) {
+            self.finding(
+                code::DUPLICATE_TAG,
+                Severity::Warning,
+                at,
+                None,
+                Some(name.clone()),
+                format!("tag {name} appears more than once; the first is used"),
+            );
+        }
+        self.game.tags.push((name, value));
+    }
+
+    fn comment(&mut self, text: &[u8], at: Pos) -> Comment {
+        let (text, lossy) = decode_collapsed(text);
+        self.note_decoding(lossy, at);
+        let commands = if text.contains("[%") {
+            let (commands, bad) = parse_commands(&text);
+            if let Some(bad) = bad {
+                self.finding(
+                    code::BAD_COMMAND,
+                    Severity::Warning,
+                    at,
+                    None,
+                    Some(bad),
+                    "comment command with arguments that do not parse; kept as text".into(),
+                );
+            }
+            commands
+        } else {
+            Vec::new()
+        };
+        Comment { text, commands }
+    }
+
+    fn movetext(&mut self) {
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut cur = Frame {
+            // Real games hold about one move per 6 to 10 bytes of movetext; reserving that
+            // once avoids regrowing and copying the vector several times per game.
+            moves: Vec::with_capacity((self.b.len() - self.i) / 8),
+            before: Vec::new(),
+            nags_before: Vec::new(),
+            start_ply: 1,
+            open: self.pos_at(self.i),
+            orphan: false,
+        };
+        let mut result: Option<(Marker, Pos)> = None;
+        loop {
+            self.skip_space();
+            let Some(&c) = self.b.get(self.i) else { break };
+            let start = self.i;
+            let at = self.pos_at(start);
+            if result.is_some() && c != b'{' && c != b';' {
+                let eol = self.end_of_line(start);
+                self.finding(
+                    code::TEXT_AFTER_RESULT,
+                    Severity::Warning,
+                    at,
+                    None,
+                    Some(shown(&self.b[start..eol])),
+                    format!(
+                        "{} bytes after the termination marker were skipped",
+                        self.b.len() - start
+                    ),
+                );
+                break;
+            }
+            match c {
+                b'{' => {
+                    let (end, next) = match memchr(b'}', &self.b[start + 1..]) {
+                        Some(j) => (start + 1 + j, start + 2 + j),
+                        None => {
+                            self.finding(
+                                code::UNTERMINATED_COMMENT,
+                                Severity::Error,
+                                at,
+                                None,
+                                None,
+                                "comment opened with { is never closed".into(),
+                            );
+                            (self.b.len(), self.b.len())
+                        }
+                    };
+                    let comment = self.comment(&self.b[start + 1..end], at);
+                    self.count_lines(start, end);
+                    self.i = next;
+                    self.attach_comment(&mut cur, stack.is_empty(), result.is_some(), comment);
+                }
+                b';' => {
+                    let eol = self.end_of_line(start);
+                    let comment = self.comment(&self.b[start + 1..eol], at);
+                    self.i = eol;
+                    self.attach_comment(&mut cur, stack.is_empty(), result.is_some(), comment);
+                }
+                b'(' => {
+                    self.i += 1;
+                    let orphan = cur.moves.is_empty();
+                    if orphan {
+                        self.finding(
+                            code::MISPLACED_VARIATION,
+                            Severity::Error,
+                            at,
+                            None,
+                            Some("(".into()),
+                            "a variation opens before any move it could replace".into(),
+                        );
+                    }
+                    let start_ply = cur.start_ply + cur.moves.len().saturating_sub(1) as u32;
+                    let parent = std::mem::replace(
+                        &mut cur,
+                        Frame {
+                            moves: Vec::new(),
+                            before: Vec::new(),
+                            nags_before: Vec::new(),
+                            start_ply,
+                            open: at,
+                            orphan,
+                        },
+                    );
+                    stack.push(parent);
+                }
+                b')' => {
+                    self.i += 1;
+                    match stack.pop() {
+                        Some(parent) => {
+                            let child = std::mem::replace(&mut cur, parent);
+                            self.close_variation(&mut cur, child, at);
+                        }
+                        None => self.finding(
+                            code::UNOPENED_VARIATION,
+                            Severity::Error,
+                            at,
+                            None,
+                            Some(")".into()),
+                            "a variation closes that was never opened".into(),
+                        ),
+                    }
+                }
+                b'$' => {
+                    let digits = self.b[start + 1..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
+                    let end = start + 1 + digits;
+                    self.i = end;
+                    let value = std::str::from_utf8(&self.b[start + 1..end])
+                        .ok()
+                        .and_then(|s| s.parse::<u32>().ok());
+                    match value {
+                        Some(n) if n <= 255 => self.attach_nag(&mut cur, n as u8, at, &self.b[start..end]),
+                        _ => {
+                            let token = shown(&self.b[start..end]);
+                            self.finding(
+                                code::BAD_NAG,
+                                Severity::Warning,
+                                at,
+                                Some(cur.start_ply + cur.moves.len() as u32),
+                                Some(token),
+                                "a NAG must be $0 to $255; it was dropped".into(),
+                            );
+                        }
+                    }
+                }
+                b'!' | b'?' => {
+                    let len = self.b[start..]
+                        .iter()
+                        .take_while(|&&b| b == b'!' || b == b'?')
+                        .count();
+                    self.i = start + len;
+                    let glyph = &self.b[start..start + len];
+                    match glyph_nag(glyph) {
+                        Some(n) => self.attach_nag(&mut cur, n, at, glyph),
+                        None => self.finding(
+                            code::BAD_NAG,
+                            Severity::Warning,
+                            at,
+                            None,
+                            Some(shown(glyph)),
+                            "unknown annotation glyph; it was dropped".into(),
+                        ),
+                    }
+                }
+                b'.' => {
+                    // Dots of a move number written apart from it: `1 ... e5`.
+                    self.i += self.b[start..].iter().take_while(|&&b| b == b'.').count();
+                }
+                _ => {
+                    if matches!(c, b'0' | b'1' | b'*')
+                        && let Some((marker, len)) = marker_at(&self.b[start..])
+                    {
+                        self.i += len;
+                        if stack.is_empty() {
+                            result = Some((marker, at));
+                        } else {
+                            self.finding(
+                                code::RESULT_IN_VARIATION,
+                                Severity::Warning,
+                                at,
+                                None,
+                                Some(marker.as_str().into()),
+                                "termination marker inside a variation; ignored".into(),
+                            );
+                        }
+                        continue;
+                    }
+                    if c.is_ascii_digit() && !self.b[start..].starts_with(b"0-0") {
+                        let digits = self.b[start..]
+                            .iter()
+                            .take_while(|b| b.is_ascii_digit())
+                            .count();
+                        let after = start + digits;
+                        let dots = self.b[after..].iter().take_while(|&&b| b == b'.').count();
+                        if dots > 0 || self.b.get(after).is_none_or(|&b| is_delimiter(b)) {
+                            // A move number; the writer derives its own.
+                            self.i = after + dots;
+                            continue;
+                        }
+                    }
+                    self.move_token(&mut cur, start, at);
+                }
+            }
+        }
+        while let Some(parent) = stack.pop() {
+            let child = std::mem::replace(&mut cur, parent);
+            let open = child.open;
+            self.finding(
+                code::UNCLOSED_VARIATION,
+                Severity::Error,
+                open,
+                None,
+                Some("(".into()),
+                "a variation is never closed".into(),
+            );
+            let end = self.pos_at(self.b.len());
+            self.close_variation(&mut cur, child, end);
+        }
+        if !cur.nags_before.is_empty() {
+            let at = self.pos_at(self.b.len());
+            self.finding(
+                code::MISPLACED_NAG,
+                Severity::Warning,
+                at,
+                None,
+                None,
+                "annotations with no move after them; they were dropped".into(),
+            );
+        }
+        if !cur.before.is_empty() {
+            // Comments with no move after them, and no move before: the game's only text.
+            self.game.leading_comments.append(&mut cur.before);
+        }
+        self.game.moves = cur.moves;
+        match result {
+            Some((marker, _)) => self.game.result = Some(marker),
+            None => {
+                let at = self.pos_at(self.b.len());
+                self.finding(
+                    code::MISSING_RESULT_MARKER,
+                    Severity::Warning,
+                    at,
+                    None,
+                    None,
+                    "the game has no termination marker (1-0, 0-1, 1/2-1/2 or *)".into(),
+                );
+            }
+        }
+        if self.game.moves.is_empty() {
+            let at = Pos {
+                line: self.game.line,
+                column: 1,
+                byte: self.base,
+            };
+            self.finding(
+                code::EMPTY_GAME,
+                Severity::Warning,
+                at,
+                None,
+                None,
+                "the game has no moves".into(),
+            );
+        }
+    }
+
+    fn move_token(&mut self, cur: &mut Frame, start: usize, at: Pos) {
+        let len = self.b[start..]
+            .iter()
+            .position(|&b| is_delimiter(b))
+            .unwrap_or(self.b.len() - start)
+            .max(1);
+        let end = start + len;
+        let token = &self.b[start..end];
+        self.i = end;
+        let ply = cur.start_ply + cur.moves.len() as u32;
+        if !is_move_like(token) {
+            self.finding(
+                code::UNREADABLE_TOKEN,
+                Severity::Error,
+                at,
+                Some(ply),
+                Some(shown(token)),
+                "this is not a move, move number, NAG, comment or result".into(),
+            );
+            return;
+        }
+        let san = if len > SanToken::CAPACITY {
+            None
+        } else if start + 16 <= self.b.len() {
+            let mut window = [0u8; 16];
+            window.copy_from_slice(&self.b[start..start + 16]);
+            Some(SanToken::from_window(window, len))
+        } else {
+            SanToken::from_ascii(token)
+        };
+        let Some(san) = san else {
+            self.finding(
+                code::TOKEN_TOO_LONG,
+                Severity::Error,
+                at,
+                Some(ply),
+                Some(shown(token)),
+                format!("a move token may be at most {} bytes", SanToken::CAPACITY),
+            );
+            return;
+        };
+        if san.is_null() {
+            self.finding(
+                code::NULL_MOVE,
+                Severity::Warning,
+                at,
+                Some(ply),
+                Some(san.as_str().into()),
+                "null move: the side to move passes".into(),
+            );
+        }
+        // `resize_with` reserves before the node is built, so it is written straight into the
+        // vector; with `push` it was built on the stack first and copied back with loads that
+        // straddled smaller stores (store-forwarding stalls: a fifth of the parse time).
+        let len = cur.moves.len();
+        cur.moves.resize_with(len + 1, || MoveNode::new(san, at));
+        if !cur.before.is_empty()
+            && let Some(node) = cur.moves.last_mut()
+        {
+            node.annotations_mut().comments_before = std::mem::take(&mut cur.before);
+        }
+        if !cur.nags_before.is_empty()
+            && let Some(node) = cur.moves.last_mut()
+        {
+            node.annotations_mut().nags_before = std::mem::take(&mut cur.nags_before);
+        }
+    }
+
+    fn attach_comment(&mut self, cur: &mut Frame, top: bool, after_result: bool, comment: Comment) {
+        if after_result {
+            self.game.trailing_comments.push(comment);
+        } else if let Some(last) = cur.moves.last_mut() {
+            last.annotations_mut().comments_after.push(comment);
+        } else if top {
+            self.game.leading_comments.push(comment);
+        } else {
+            cur.before.push(comment);
+        }
+    }
+
+    fn attach_nag(&mut self, cur: &mut Frame, nag: u8, at: Pos, token: &[u8]) {
+        match cur.moves.last_mut() {
+            Some(last) => last.annotations_mut().nags.push(nag),
+            // Kept for the move that follows (Informant style: `$142 12. Nf3`).
+            None if nag > 6 => cur.nags_before.push(nag),
+            None => self.finding(
+                code::MISPLACED_NAG,
+                Severity::Warning,
+                at,
+                None,
+                Some(shown(token)),
+                "an annotation before any move; it was dropped".into(),
+            ),
+        }
+    }
+
+    fn close_variation(&mut self, parent: &mut Frame, mut child: Frame, at: Pos) {
+        if child.orphan {
+            return;
+        }
+        if child.moves.is_empty() {
+            self.finding(
+                code::EMPTY_VARIATION,
+                Severity::Warning,
+                child.open,
+                None,
+                None,
+                "a variation without moves; it was dropped with its comments".into(),
+            );
+            return;
+        }
+        if !child.before.is_empty() {
+            // Only possible when comments close the line after its last move.
+            if let Some(last) = child.moves.last_mut() {
+                last.annotations_mut().comments_after.append(&mut child.before);
+            }
+        }
+        let _ = at;
+        if let Some(owner) = parent.moves.last_mut() {
+            owner.annotations_mut().variations.push(std::mem::take(&mut child.moves));
+        }
+    }
+
+    fn check_tags(&mut self) {
+        let at = Pos {
+            line: self.game.line,
+            column: 1,
+            byte: self.base,
+        };
+        let mut present = [false; 7];
+        let mut result_tag = None;
+        let mut variant = None;
+        for (name, value) in &self.game.tags {
+            if let Some(k) = SEVEN_TAG_ROSTER.iter().position(|s| s == name) {
+                if k == 6 && !present[6] {
+                    result_tag = Some(value.clone());
+                }
+                present[k] = true;
+            } else if name == "Variant" && variant.is_none() {
+                variant = Some(value.clone());
+            }
+        }
+        for (k, name) in SEVEN_TAG_ROSTER.iter().enumerate() {
+            if !present[k] {
+                self.finding(
+                    code::MISSING_TAG,
+                    Severity::Info,
+                    at,
+                    None,
+                    Some((*name).into()),
+                    format!("the Seven Tag Roster tag {name} is missing"),
+                );
+            }
+        }
+        if let Some(value) = result_tag {
+            match Marker::from_text(&value) {
+                None => self.finding(
+                    code::BAD_RESULT_TAG,
+                    Severity::Warning,
+                    at,
+                    None,
+                    Some(value.clone()),
+                    "the Result tag is not 1-0, 0-1, 1/2-1/2 or *".into(),
+                ),
+                Some(tagged) => {
+                    if let Some(marker) = self.game.result
+                        && marker != tagged
+                    {
+                        self.finding(
+                            code::RESULT_MISMATCH,
+                            Severity::Warning,
+                            at,
+                            None,
+                            Some(marker.as_str().into()),
+                            format!(
+                                "the Result tag says {tagged} but the movetext ends with {marker}"
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(variant) = variant
+            && !is_supported_variant(&variant)
+        {
+            self.finding(
+                code::UNSUPPORTED_VARIANT,
+                Severity::Error,
+                at,
+                None,
+                Some(variant.clone()),
+                format!("variant {variant:?} is not standard chess or Chess960; the game is not judged"),
+            );
+        }
+    }
+}
+
+/// Standard chess and Chess960 under the names real files use for them.
+pub fn is_supported_variant(name: &str) -> bool {
+    let key: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    matches!(
+        key.as_str(),
+        "" | "standard"
+            | "normal"
+            | "chess"
+            | "fromposition"
+            | "chess960"
+            | "960"
+            | "fischerandom"
+            | "fischerrandom"
+            | "frc"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::model::{Command, EvalScore, TimeSpan};
+
+    fn parse(text: &str) -> Game {
+        parse_game_bytes(text.as_bytes(), 1, 0, 1)
+    }
+
+    fn sans(moves: &[MoveNode]) -> Vec<&str> {
+        moves.iter().map(|m| m.san.as_str()).collect()
+    }
+
+    fn codes(game: &Game) -> Vec<&'static str> {
+        game.findings
+            .iter()
+            .map(|f| f.code)
+            .filter(|&c| c != code::MISSING_TAG)
+            .collect()
+    }
+
+    #[test]
+    fn tags_with_escapes_and_any_names() {
+        let g = parse("[Event \"A \\\"B\\\" \\\\ C\"]\n[My_Tag-2 \"x\"]\n[Site \"\"]\n*");
+        assert_eq!(g.tag("Event"), Some("A \"B\" \\ C"));
+        assert_eq!(g.tag("My_Tag-2"), Some("x"));
+        assert_eq!(g.tag("Site"), Some(""));
+        assert!(!g.is_rejected());
+    }
+
+    #[test]
+    fn unescaped_quotes_are_read_leniently() {
+        let g = parse("[Event \"Tournament \\\"]\n[White \"The \"best\" one\"]\n*");
+        assert_eq!(g.tag("Event"), Some("Tournament \\"));
+        assert_eq!(g.tag("White"), Some("The \"best\" one"));
+        assert_eq!(codes(&g), vec![code::MALFORMED_TAG, code::MALFORMED_TAG, code::EMPTY_GAME]);
+        assert!(!g.is_rejected());
+    }
+
+    #[test]
+    fn move_numbers_in_every_spacing() {
+        let g = parse("1.e4 e5 2. Nf3 2...Nc6 3 . Bb5 3... a6 4.Ba4 *");
+        assert_eq!(sans(&g.moves), vec!["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4"]);
+        assert_eq!(g.result, Some(Marker::Unknown));
+        assert_eq!(codes(&g), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn every_token_is_located() {
+        let g = parse_game_bytes(b"[Event \"x\"]\n\n1. e4 {c}\n  e5 *", 3, 1000, 40);
+        assert_eq!(g.moves[0].pos, Pos { line: 42, column: 4, byte: 1016 });
+        assert_eq!(g.moves[1].pos, Pos { line: 43, column: 3, byte: 1025 });
+    }
+
+    #[test]
+    fn crlf_and_cr_count_as_one_line() {
+        let g = parse("1. e4\r\n\r\ne5\r\rNf3 *");
+        assert_eq!(g.moves[1].pos.line, 3);
+        assert_eq!(g.moves[2].pos.line, 5);
+        assert_eq!(g.moves[2].pos.column, 1);
+    }
+
+    #[test]
+    fn unreadable_token_is_an_error_with_its_location() {
+        let g = parse("1. e4 e5\n2. Zq9 Nc6 *");
+        let f = g.findings.iter().find(|f| f.code == code::UNREADABLE_TOKEN).unwrap();
+        assert_eq!(f.severity, Severity::Error);
+        assert_eq!((f.line, f.column, f.byte, f.ply), (2, 4, 12, Some(3)));
+        assert_eq!(f.token.as_deref(), Some("Zq9"));
+        assert!(g.is_rejected());
+        // The game goes on after the bad token: nothing else is lost.
+        assert_eq!(sans(&g.moves), vec!["e4", "e5", "Nc6"]);
+    }
+
+    #[test]
+    fn nags_and_glyphs() {
+        let g = parse("1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5!? a6?! 4. Ba4 $14 $255 *");
+        let nags: Vec<&[u8]> = g.moves.iter().map(|m| m.nags()).collect();
+        assert_eq!(nags, vec![&[1][..], &[2], &[3], &[4], &[5], &[6], &[14, 255]]);
+        let g = parse("1. e4 $256 *");
+        assert_eq!(codes(&g), vec![code::BAD_NAG]);
+    }
+
+    #[test]
+    fn null_moves_are_recognised() {
+        let g = parse("1. e4 -- 2. Nf3 Z0 *");
+        assert!(g.moves[1].san.is_null());
+        assert!(g.moves[3].san.is_null());
+        assert_eq!(codes(&g), vec![code::NULL_MOVE, code::NULL_MOVE]);
+        assert_eq!(g.findings.iter().find(|f| f.code == code::NULL_MOVE).unwrap().ply, Some(2));
+    }
+
+    #[test]
+    fn comments_of_every_kind() {
+        let g = parse("{start} 1. e4 {multi\n  line [ ( ; %} e5 ; to the end {\n2. Nf3 *");
+        assert_eq!(g.leading_comments[0].text, "start");
+        assert_eq!(g.moves[0].comments_after()[0].text, "multi line [ ( ; %");
+        assert_eq!(g.moves[1].comments_after()[0].text, "to the end {");
+        assert_eq!(sans(&g.moves), vec!["e4", "e5", "Nf3"]);
+    }
+
+    #[test]
+    fn percent_escape_line_in_column_one_is_skipped() {
+        let g = parse("1. e4\n% anything {\ne5 *");
+        assert_eq!(sans(&g.moves), vec!["e4", "e5"]);
+    }
+
+    #[test]
+    fn variations_nest() {
+        let g = parse("1. e4 e5 (1... c5 2. Nf3 (2. c3 d5) 2... d6) (1... e6) 2. Nf3 *");
+        assert_eq!(sans(&g.moves), vec!["e4", "e5", "Nf3"]);
+        let vars = g.moves[1].variations();
+        assert_eq!(vars.len(), 2);
+        assert_eq!(sans(&vars[0]), vec!["c5", "Nf3", "d6"]);
+        assert_eq!(sans(&vars[0][1].variations()[0]), vec!["c3", "d5"]);
+        assert_eq!(sans(&vars[1]), vec!["e6"]);
+        assert!(!g.is_rejected());
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow_the_stack() {
+        let depth = 100_000;
+        let mut text = String::from("1. e4 ");
+        for _ in 0..depth {
+            text.push_str("( e4 ");
+        }
+        for _ in 0..depth {
+            text.push(')');
+        }
+        text.push_str(" *");
+        let g = parse(&text);
+        assert!(!g.is_rejected(), "{:?}", g.findings.first());
+        let mut depth_seen = 0;
+        let mut line = &g.moves;
+        while let Some(v) = line[0].variations().first() {
+            depth_seen += 1;
+            line = v;
+        }
+        assert_eq!(depth_seen, depth);
+        let copy = parse(&text);
+        assert!(g == copy);
+        drop(g);
+    }
+
+    #[test]
+    fn unbalanced_variations_are_errors() {
+        let g = parse("1. e4 (1. d4 *");
+        assert_eq!(
+            codes(&g),
+            vec![code::RESULT_IN_VARIATION, code::UNCLOSED_VARIATION, code::MISSING_RESULT_MARKER]
+        );
+        assert_eq!(g.moves[0].variations().len(), 1);
+        let g = parse("1. e4 ) e5 *");
+        assert_eq!(codes(&g), vec![code::UNOPENED_VARIATION]);
+        let g = parse("( 1. d4 ) 1. e4 *");
+        assert_eq!(codes(&g), vec![code::MISPLACED_VARIATION]);
+    }
+
+    #[test]
+    fn termination_markers() {
+        for (text, marker) in [
+            ("1-0", Marker::WhiteWins),
+            ("0-1", Marker::BlackWins),
+            ("1/2-1/2", Marker::Draw),
+            ("*", Marker::Unknown),
+        ] {
+            let g = parse(&format!("[Result \"{text}\"]\n1. e4 {text}"));
+            assert_eq!(g.result, Some(marker));
+            assert_eq!(codes(&g), Vec::<&str>::new());
+        }
+        let g = parse("1. O-O 0-0 *");
+        assert_eq!(sans(&g.moves), vec!["O-O", "0-0"]);
+    }
+
+    #[test]
+    fn result_problems() {
+        let g = parse("[Result \"1-0\"]\n1. e4 0-1");
+        assert_eq!(codes(&g), vec![code::RESULT_MISMATCH]);
+        let g = parse("[Result \"1-0\"]\n1. e4");
+        assert_eq!(codes(&g), vec![code::MISSING_RESULT_MARKER]);
+        let g = parse("[Result \"white\"]\n1. e4 *");
+        assert_eq!(codes(&g), vec![code::BAD_RESULT_TAG]);
+        let g = parse("1. e4 * 2. d4");
+        assert_eq!(codes(&g), vec![code::TEXT_AFTER_RESULT]);
+        let g = parse("1. e4 (1. d4 1-0) *");
+        assert_eq!(codes(&g), vec![code::RESULT_IN_VARIATION]);
+        let g = parse("1. e4 1-0 {White won}");
+        assert_eq!(g.trailing_comments[0].text, "White won");
+    }
+
+    #[test]
+    fn missing_seven_tag_roster_is_info() {
+        let g = parse("[Event \"x\"]\n1. e4 *");
+        let missing: Vec<_> = g
+            .findings
+            .iter()
+            .filter(|f| f.code == code::MISSING_TAG)
+            .map(|f| f.token.clone().unwrap())
+            .collect();
+        assert_eq!(missing, vec!["Site", "Date", "Round", "White", "Black", "Result"]);
+        assert!(g.findings.iter().all(|f| f.severity == Severity::Info));
+    }
+
+    #[test]
+    fn variants() {
+        for ok in ["Standard", "Chess960", "chess 960", "Fischerandom", "From Position"] {
+            assert!(!parse(&format!("[Variant \"{ok}\"]\n1. e4 *")).is_rejected(), "{ok}");
+        }
+        let g = parse("[Variant \"Crazyhouse\"]\n1. e4 *");
+        assert!(g.is_rejected());
+        assert!(g.has_finding(code::UNSUPPORTED_VARIANT));
+    }
+
+    #[test]
+    fn not_utf8_is_read_as_windows_1252() {
+        let g = parse_game_bytes(b"[White \"J\xf6rg\"]\n1. e4 {\x93quoted\x94} *", 1, 0, 1);
+        assert_eq!(g.tag("White"), Some("Jörg"));
+        assert_eq!(g.moves[0].comments_after()[0].text, "\u{201C}quoted\u{201D}");
+        assert_eq!(g.findings.iter().filter(|f| f.code == code::NOT_UTF8).count(), 1);
+        assert!(!g.is_rejected());
+    }
+
+    #[test]
+    fn commands_are_typed() {
+        let g = parse("1. e4 { [%eval 0.25] [%clk 0:03:00] } e5 {[%eval #-3,12] [%emt 0:00:05]} *");
+        let first: Vec<_> = g.moves[0].commands().cloned().collect();
+        assert_eq!(
+            first,
+            vec![
+                Command::Eval { score: EvalScore::Centipawns(25), depth: None },
+                Command::Clock(TimeSpan { millis: 180_000 })
+            ]
+        );
+        let second: Vec<_> = g.moves[1].commands().cloned().collect();
+        assert_eq!(
+            second,
+            vec![
+                Command::Eval { score: EvalScore::Mate(-3), depth: Some(12) },
+                Command::Emt(TimeSpan { millis: 5_000 })
+            ]
+        );
+    }
+
+    #[test]
+    fn empty_game() {
+        let g = parse("[Event \"x\"]\n\n*");
+        assert_eq!(codes(&g), vec![code::EMPTY_GAME]);
+        assert!(!g.is_rejected());
+    }
+
+    #[test]
+    fn prefix_nags_are_kept() {
+        let g = parse("1. e4 e5 ( $142 1... c5 ) *");
+        assert_eq!(g.moves[1].variations()[0][0].nags_before(), &[142]);
+        assert_eq!(codes(&g), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn repeated_findings_are_capped() {
+        let text = format!("1. e4 {} *", "Sf3 ".repeat(50));
+        let g = parse(&text);
+        let n = g.findings.iter().filter(|f| f.code == code::UNREADABLE_TOKEN).count();
+        assert_eq!(n, MAX_SAME_FINDINGS as usize + 1);
+        assert!(g.findings.last().unwrap().message.starts_with("42 more findings"));
+    }
+}

@@ -1,0 +1,692 @@
+//! Splitting a byte stream into raw games with a line-oriented byte scan (memchr), reading
+//! large chunks from any `Read` and keeping only the game in progress in memory. No parsing
+//! happens here beyond what finding the game boundaries needs.
+
+use std::fmt;
+use std::io::{self, Read};
+
+use memchr::{memchr, memchr2};
+
+use super::finding::{Finding, Severity, code};
+use super::token::{ends_with_marker, starts_movetext};
+
+/// Bytes requested from the reader at a time.
+const CHUNK: usize = 1 << 20;
+/// A game larger than this is cut off and rejected, so memory stays bounded.
+pub const DEFAULT_MAX_GAME_BYTES: usize = 16 << 20;
+
+/// One game's bytes as found in the file, with where it starts. `findings` holds what the
+/// splitter noticed on its way to and through this game (BOM, line ends, skipped garbage).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawGame {
+    pub bytes: Vec<u8>,
+    /// 1-based number of the game in its file.
+    pub game_number: u64,
+    pub byte_offset: u64,
+    /// 1-based line of the game's first byte.
+    pub line: u64,
+    pub findings: Vec<Finding>,
+}
+
+/// Reading the underlying stream failed.
+#[derive(Debug)]
+pub struct SplitError {
+    /// Offset in the (decompressed) stream where reading failed.
+    pub byte: u64,
+    pub source: io::Error,
+}
+
+impl fmt::Display for SplitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "read error at byte {}: {}", self.byte, self.source)
+    }
+}
+
+impl std::error::Error for SplitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Nothing seen yet in this file.
+    Start,
+    /// Inside a tag section.
+    Tags,
+    /// Inside movetext (after tags, or a game without tags).
+    Movetext,
+    /// Skipping text that belongs to no game.
+    Garbage,
+    /// Skipping the rest of a game that was too large.
+    Skip,
+}
+
+enum Action {
+    /// The line belongs to whatever is in progress.
+    Same,
+    /// The line starts a new game.
+    Game,
+    /// The line is text outside any game.
+    Garbage,
+}
+
+/// Where the lines of the stream stand: the state that decides game boundaries.
+struct LineScanner {
+    state: State,
+    blank_after_tags: bool,
+    seen_event: bool,
+    in_comment: bool,
+    /// The last token outside comments in the movetext was a termination marker.
+    terminated: bool,
+}
+
+impl LineScanner {
+    fn classify(&mut self, line: &[u8]) -> Action {
+        if self.state == State::Movetext && self.in_comment {
+            if let Some(i) = memchr(b'}', line) {
+                self.in_comment = false;
+                self.scan_movetext(&line[i + 1..]);
+            }
+            return Action::Same;
+        }
+        if line.first() == Some(&b'%') {
+            return Action::Same;
+        }
+        let Some(first) = line.iter().position(|&b| b != b' ' && b != b'\t') else {
+            if self.state == State::Tags {
+                self.blank_after_tags = true;
+            }
+            return Action::Same;
+        };
+        let text = &line[first..];
+        if text[0] == b'[' {
+            let is_event = text.starts_with(b"[Event ") || text.starts_with(b"[Event\"");
+            if self.state == State::Tags && !self.blank_after_tags && !(is_event && self.seen_event)
+            {
+                self.seen_event |= is_event;
+                return Action::Same;
+            }
+            self.state = State::Tags;
+            self.blank_after_tags = false;
+            self.seen_event = is_event;
+            self.in_comment = false;
+            self.terminated = false;
+            return Action::Game;
+        }
+        match self.state {
+            State::Tags => {
+                self.state = State::Movetext;
+                self.scan_movetext(text);
+                Action::Same
+            }
+            State::Movetext if !self.terminated => {
+                self.scan_movetext(text);
+                Action::Same
+            }
+            State::Movetext => {
+                if starts_movetext(text, false) {
+                    self.start_tagless(text);
+                    Action::Game
+                } else if text[0] == b'{' || text[0] == b';' {
+                    // A comment after the result stays with its game.
+                    self.scan_movetext(text);
+                    Action::Same
+                } else {
+                    self.state = State::Garbage;
+                    Action::Garbage
+                }
+            }
+            State::Start | State::Garbage => {
+                if starts_movetext(text, true) {
+                    self.start_tagless(text);
+                    Action::Game
+                } else {
+                    self.state = State::Garbage;
+                    Action::Garbage
+                }
+            }
+            State::Skip => Action::Same,
+        }
+    }
+
+    fn start_tagless(&mut self, text: &[u8]) {
+        self.state = State::Movetext;
+        self.in_comment = false;
+        self.terminated = false;
+        self.seen_event = false;
+        self.scan_movetext(text);
+    }
+
+    /// Follow `{}` and `;` comments through a movetext line, and note whether its last
+    /// token outside comments is a termination marker.
+    fn scan_movetext(&mut self, mut rest: &[u8]) {
+        loop {
+            match memchr2(b'{', b';', rest) {
+                None => {
+                    self.note_text(rest);
+                    return;
+                }
+                Some(i) => {
+                    self.note_text(&rest[..i]);
+                    if rest[i] == b';' {
+                        return;
+                    }
+                    match memchr(b'}', &rest[i + 1..]) {
+                        Some(j) => rest = &rest[i + 1 + j + 1..],
+                        None => {
+                            self.in_comment = true;
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn note_text(&mut self, text: &[u8]) {
+        let text = super::decode::trim(text);
+        if !text.is_empty() {
+            self.terminated = ends_with_marker(text);
+        }
+    }
+}
+
+struct Current {
+    start: usize,
+    offset: u64,
+    line: u64,
+    number: u64,
+    findings: Vec<Finding>,
+}
+
+struct GarbageRun {
+    line: u64,
+    byte: u64,
+    end: u64,
+    first: String,
+}
+
+/// Splits any byte stream into [`RawGame`]s. Iterate it; after the end, findings that
+/// belong to no game (garbage after the last game) are in [`Splitter::take_trailing_findings`].
+pub struct Splitter<R> {
+    reader: R,
+    buf: Vec<u8>,
+    buf_offset: u64,
+    pos: usize,
+    line: u64,
+    eof: bool,
+    started: bool,
+    failed: bool,
+    finished: bool,
+    scan: LineScanner,
+    current: Option<Current>,
+    next_number: u64,
+    orphans: Vec<Finding>,
+    garbage: Option<GarbageRun>,
+    saw_crlf: bool,
+    saw_cr: bool,
+    max_game: usize,
+}
+
+impl<R: Read> Splitter<R> {
+    pub fn new(reader: R) -> Splitter<R> {
+        Splitter {
+            reader,
+            buf: Vec::with_capacity(CHUNK),
+            buf_offset: 0,
+            pos: 0,
+            line: 1,
+            eof: false,
+            started: false,
+            failed: false,
+            finished: false,
+            scan: LineScanner {
+                state: State::Start,
+                blank_after_tags: false,
+                seen_event: false,
+                in_comment: false,
+                terminated: false,
+            },
+            current: None,
+            next_number: 1,
+            orphans: Vec::new(),
+            garbage: None,
+            saw_crlf: false,
+            saw_cr: false,
+            max_game: DEFAULT_MAX_GAME_BYTES,
+        }
+    }
+
+    /// Games larger than this many bytes are cut off and rejected (`pgn.game-too-large`).
+    pub fn with_max_game_bytes(mut self, max: usize) -> Splitter<R> {
+        self.max_game = max.max(1);
+        self
+    }
+
+    /// Findings about text after the last game; complete once iteration has ended.
+    pub fn take_trailing_findings(&mut self) -> Vec<Finding> {
+        std::mem::take(&mut self.orphans)
+    }
+
+    fn refill(&mut self) -> Result<(), SplitError> {
+        let keep = self.current.as_ref().map_or(self.pos, |c| c.start.min(self.pos));
+        if keep > 0 {
+            self.buf.drain(..keep);
+            self.buf_offset += keep as u64;
+            self.pos -= keep;
+            if let Some(c) = &mut self.current {
+                c.start -= keep;
+            }
+        }
+        let len = self.buf.len();
+        self.buf.resize(len + CHUNK, 0);
+        loop {
+            match self.reader.read(&mut self.buf[len..]) {
+                Ok(n) => {
+                    self.buf.truncate(len + n);
+                    self.eof = n == 0;
+                    break;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(source) => {
+                    self.buf.truncate(len);
+                    self.failed = true;
+                    return Err(SplitError {
+                        byte: self.buf_offset + len as u64,
+                        source,
+                    });
+                }
+            }
+        }
+        if !self.started {
+            // A reader that hands out fewer than 3 bytes first hides a BOM; rare enough.
+            self.started = true;
+            if self.buf.starts_with(b"\xEF\xBB\xBF") {
+                self.pos = 3;
+                self.orphans.push(self.finding_here(
+                    code::BOM,
+                    Severity::Info,
+                    0,
+                    "the file starts with a UTF-8 byte-order mark; it is ignored".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn finding_here(&self, code: &'static str, severity: Severity, at: usize, message: String) -> Finding {
+        Finding {
+            code,
+            severity,
+            game_number: 0,
+            line: self.line,
+            column: 1,
+            byte: self.buf_offset + at as u64,
+            ply: None,
+            token: None,
+            message,
+        }
+    }
+
+    fn push_finding(&mut self, finding: Finding) {
+        match &mut self.current {
+            Some(c) => {
+                let mut finding = finding;
+                finding.game_number = c.number;
+                c.findings.push(finding);
+            }
+            None => self.orphans.push(finding),
+        }
+    }
+
+    /// Close the game in progress (its bytes end at `end`), if any.
+    fn close_game(&mut self, end: usize) -> Option<RawGame> {
+        let c = self.current.take()?;
+        Some(RawGame {
+            bytes: self.buf[c.start..end].to_vec(),
+            game_number: c.number,
+            byte_offset: c.offset,
+            line: c.line,
+            findings: c.findings,
+        })
+    }
+
+    fn close_garbage(&mut self) {
+        if let Some(run) = self.garbage.take() {
+            self.orphans.push(Finding {
+                code: code::GARBAGE_SKIPPED,
+                severity: Severity::Warning,
+                game_number: 0,
+                line: run.line,
+                column: 1,
+                byte: run.byte,
+                ply: None,
+                token: Some(run.first),
+                message: format!(
+                    "skipped {} bytes of text that is not part of a game",
+                    run.end - run.byte
+                ),
+            });
+        }
+    }
+
+    fn open_game(&mut self, start: usize, line: u64) {
+        self.close_garbage();
+        let number = self.next_number;
+        self.next_number += 1;
+        let mut findings = std::mem::take(&mut self.orphans);
+        for f in &mut findings {
+            f.game_number = number;
+        }
+        self.current = Some(Current {
+            start,
+            offset: self.buf_offset + start as u64,
+            line,
+            number,
+            findings,
+        });
+    }
+
+    fn step(&mut self) -> Result<Option<RawGame>, SplitError> {
+        loop {
+            if self.pos == self.buf.len() && self.eof {
+                return Ok(self.finish());
+            }
+            let found = memchr2(b'\n', b'\r', &self.buf[self.pos..]);
+            let (line_end, term) = match found {
+                Some(i) => {
+                    let e = self.pos + i;
+                    if self.buf[e] == b'\n' {
+                        (e, 1)
+                    } else if e + 1 < self.buf.len() {
+                        (e, if self.buf[e + 1] == b'\n' { 2 } else { 1 })
+                    } else if !self.eof {
+                        self.refill()?;
+                        continue;
+                    } else {
+                        (e, 1)
+                    }
+                }
+                None if self.buf.len() - self.pos > self.max_game => (self.buf.len(), 0),
+                None if !self.eof => {
+                    self.refill()?;
+                    continue;
+                }
+                None => (self.buf.len(), 0),
+            };
+            if term > 0 && self.buf[line_end] == b'\r' {
+                if term == 2 && !self.saw_crlf {
+                    self.saw_crlf = true;
+                    let f = self.finding_here(
+                        code::CRLF,
+                        Severity::Info,
+                        line_end,
+                        "lines end with CR LF".into(),
+                    );
+                    self.push_finding(f);
+                } else if term == 1 && !self.saw_cr {
+                    self.saw_cr = true;
+                    let f = self.finding_here(
+                        code::CR,
+                        Severity::Info,
+                        line_end,
+                        "lines end with a lone CR".into(),
+                    );
+                    self.push_finding(f);
+                }
+            }
+            let line_start = self.pos;
+            let line_no = self.line;
+            let action = self.scan.classify(&self.buf[line_start..line_end]);
+            self.pos = line_end + term;
+            if term > 0 {
+                self.line += 1;
+            }
+            let mut out = None;
+            match action {
+                Action::Same => {
+                    if let Some(run) = &mut self.garbage {
+                        run.end = self.buf_offset + self.pos as u64;
+                    }
+                }
+                Action::Game => {
+                    out = self.close_game(line_start);
+                    self.open_game(line_start, line_no);
+                }
+                Action::Garbage => {
+                    out = self.close_game(line_start);
+                    let end = self.buf_offset + self.pos as u64;
+                    match &mut self.garbage {
+                        Some(run) => run.end = end,
+                        None => {
+                            let text = &self.buf[line_start..line_end];
+                            let shown = &text[..text.len().min(40)];
+                            self.garbage = Some(GarbageRun {
+                                line: line_no,
+                                byte: self.buf_offset + line_start as u64,
+                                end,
+                                first: String::from_utf8_lossy(shown).into_owned(),
+                            });
+                        }
+                    }
+                }
+            }
+            if out.is_none()
+                && let Some(c) = &self.current
+                && self.pos - c.start > self.max_game
+            {
+                let max = self.max_game;
+                let mut game = self.close_game(self.pos);
+                if let Some(g) = &mut game {
+                    g.findings.push(Finding {
+                        code: code::GAME_TOO_LARGE,
+                        severity: Severity::Error,
+                        game_number: g.game_number,
+                        line: g.line,
+                        column: 1,
+                        byte: g.byte_offset,
+                        ply: None,
+                        token: None,
+                        message: format!(
+                            "the game is larger than {max} bytes; it is cut off there and the rest skipped"
+                        ),
+                    });
+                }
+                self.scan.state = State::Skip;
+                out = game;
+            }
+            if out.is_some() {
+                return Ok(out);
+            }
+        }
+    }
+
+    fn finish(&mut self) -> Option<RawGame> {
+        if self.finished {
+            return None;
+        }
+        self.finished = true;
+        let end = self.buf.len();
+        let game = self.close_game(end);
+        self.close_garbage();
+        game
+    }
+}
+
+impl<R: Read> Iterator for Splitter<R> {
+    type Item = Result<RawGame, SplitError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed || self.finished {
+            return None;
+        }
+        self.step().transpose()
+    }
+}
+
+/// Split a whole in-memory text (convenience for tests and small inputs).
+pub fn split_bytes(bytes: &[u8]) -> (Vec<RawGame>, Vec<Finding>) {
+    let mut splitter = Splitter::new(bytes);
+    let games = splitter.by_ref().filter_map(Result::ok).collect();
+    (games, splitter.take_trailing_findings())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(input: &[u8]) -> Vec<String> {
+        split_bytes(input)
+            .0
+            .into_iter()
+            .map(|g| String::from_utf8(g.bytes).unwrap())
+            .collect()
+    }
+
+    /// A reader that hands out a few bytes at a time, to cross every chunk boundary.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(buf.len()).min(self.1);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn two_games_with_locations() {
+        let input = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+        let (games, trailing) = split_bytes(input);
+        assert!(trailing.is_empty());
+        assert_eq!(games.len(), 2);
+        assert_eq!((games[0].game_number, games[0].byte_offset, games[0].line), (1, 0, 1));
+        assert_eq!((games[1].game_number, games[1].byte_offset, games[1].line), (2, 22, 5));
+        assert_eq!(games[1].bytes, b"[Event \"b\"]\n\n1. d4 *\n");
+    }
+
+    #[test]
+    fn missing_blank_line_before_next_event_does_not_merge() {
+        let input = b"[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *\n";
+        assert_eq!(texts(input), vec!["[Event \"a\"]\n1. e4 *\n", "[Event \"b\"]\n1. d4 *\n"]);
+    }
+
+    #[test]
+    fn tag_sections_without_moves_are_separate_games() {
+        let input = b"[Event \"a\"]\n[Result \"*\"]\n[Event \"b\"]\n\n[Event \"c\"]\n";
+        assert_eq!(texts(input).len(), 3);
+    }
+
+    #[test]
+    fn blank_lines_or_comment_between_tags_and_moves_do_not_split() {
+        let input = b"[Event \"a\"]\n\n\n\n1. e4 *\n";
+        assert_eq!(texts(input).len(), 1);
+        let input = b"[Event \"a\"]\n\n{ a comment\n[with a bracket] }\n\n1. e4 *\n";
+        assert_eq!(texts(input).len(), 1);
+    }
+
+    #[test]
+    fn bracket_inside_a_comment_does_not_start_a_game() {
+        let input = b"[Event \"a\"]\n\n1. e4 { see\n[Event \"x\"] here } e5 *\n";
+        assert_eq!(texts(input).len(), 1);
+        // A `{` inside a `;` comment opens nothing.
+        let input = b"[Event \"a\"]\n\n1. e4 ; {\n*\n[Event \"b\"]\n*\n";
+        assert_eq!(texts(input).len(), 2);
+    }
+
+    #[test]
+    fn garbage_between_games_is_skipped_with_a_finding() {
+        let input = b"[Event \"a\"]\n\n1. e4 1-0\n\nThis is not chess.\nNor is this.\n\n[Event \"b\"]\n\n*\n";
+        let (games, trailing) = split_bytes(input);
+        assert_eq!(games.len(), 2);
+        assert!(trailing.is_empty());
+        let f = &games[1].findings[0];
+        assert_eq!(f.code, code::GARBAGE_SKIPPED);
+        assert_eq!((f.game_number, f.line, f.byte), (2, 5, 24));
+        assert_eq!(f.token.as_deref(), Some("This is not chess."));
+        assert_eq!(f.message, "skipped 33 bytes of text that is not part of a game");
+        assert_eq!(games[0].bytes, b"[Event \"a\"]\n\n1. e4 1-0\n\n");
+    }
+
+    #[test]
+    fn garbage_after_the_last_game_is_a_trailing_finding() {
+        let (games, trailing) = split_bytes(b"[Event \"a\"]\n\n*\nThe end.\n");
+        assert_eq!(games.len(), 1);
+        assert_eq!(trailing.len(), 1);
+        assert_eq!(trailing[0].code, code::GARBAGE_SKIPPED);
+        assert_eq!(trailing[0].game_number, 0);
+    }
+
+    #[test]
+    fn games_without_tags_are_split_after_their_result() {
+        let input = b"1. e4 e5 1-0\n1. d4 d5 0-1\n\n1.c4 *\n";
+        assert_eq!(texts(input), vec!["1. e4 e5 1-0\n", "1. d4 d5 0-1\n\n", "1.c4 *\n"]);
+    }
+
+    #[test]
+    fn a_comment_after_the_result_stays_with_its_game() {
+        let input = b"[Event \"a\"]\n\n1. e4 1-0\n{ and so on }\n[Event \"b\"]\n*\n";
+        assert_eq!(texts(input)[0], "[Event \"a\"]\n\n1. e4 1-0\n{ and so on }\n");
+    }
+
+    #[test]
+    fn bom_crlf_and_cr_are_reported_once() {
+        let input = b"\xEF\xBB\xBF[Event \"a\"]\r\n\r\n1. e4 *\r\n[Event \"b\"]\r\n*\r\n";
+        let (games, _) = split_bytes(input);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].byte_offset, 3);
+        let codes: Vec<_> = games[0].findings.iter().map(|f| f.code).collect();
+        assert_eq!(codes, vec![code::BOM, code::CRLF]);
+        assert!(games[1].findings.is_empty());
+        assert_eq!(games[1].line, 4);
+
+        let (games, _) = split_bytes(b"[Event \"a\"]\r\r1. e4 *\r[Event \"b\"]\r*\r");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[1].line, 4);
+        assert_eq!(games[0].findings[0].code, code::CR);
+    }
+
+    #[test]
+    fn percent_escape_lines_are_ignored() {
+        let input = b"% [Event \"not a game\"]\n[Event \"a\"]\n\n1. e4 *\n";
+        assert_eq!(texts(input).len(), 1);
+    }
+
+    #[test]
+    fn tiny_reads_give_the_same_games() {
+        let input = b"\xEF\xBB\xBF[Event \"a\"]\r\n\r\n1. e4 { x\r\n[y] } *\r\n\r\nnoise\r\n[Event \"b\"]\r\n*";
+        let whole = split_bytes(input).0;
+        for step in [1, 2, 3, 7] {
+            let mut splitter = Splitter::new(Trickle(input, step));
+            let games: Vec<RawGame> = splitter.by_ref().map(Result::unwrap).collect();
+            assert_eq!(games.len(), 2);
+            assert_eq!(games[1].bytes, whole[1].bytes, "step {step}");
+            assert_eq!(games[1].line, whole[1].line);
+        }
+    }
+
+    #[test]
+    fn oversized_games_are_cut_and_rejected() {
+        let mut input = b"[Event \"a\"]\n\n".to_vec();
+        for _ in 0..100 {
+            input.extend_from_slice(b"1. e4 e5 2. Nf3 Nc6\n");
+        }
+        input.extend_from_slice(b"*\n[Event \"b\"]\n\n*\n");
+        let games: Vec<RawGame> = Splitter::new(&input[..])
+            .with_max_game_bytes(200)
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(games.len(), 2);
+        assert!(games[0].bytes.len() <= 220);
+        assert_eq!(games[0].findings[0].code, code::GAME_TOO_LARGE);
+        assert_eq!(games[1].bytes, b"[Event \"b\"]\n\n*\n");
+    }
+
+    #[test]
+    fn empty_and_blank_inputs_have_no_games() {
+        assert!(split_bytes(b"").0.is_empty());
+        assert!(split_bytes(b"\n\n  \n").0.is_empty());
+    }
+}
