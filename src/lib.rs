@@ -5,5 +5,6 @@
 
 pub mod chess;
 pub mod cli;
+pub mod game;
 pub mod pgn;
 pub mod pipeline;

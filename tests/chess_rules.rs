@@ -97,7 +97,10 @@ fn chess960_castling_follows_guidelines_ii() {
     // Chess960 position 0 (BBQNNRKR): 16 pawn moves and 4 knight moves a side, no contact
     // after one move each.
     let p0 = arbiter::chess::chess960::start_position(0).unwrap();
-    assert_eq!(p0.fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+    assert_eq!(
+        p0.fen(),
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
+    );
     assert_eq!(perft(&p0, 1), 20);
     assert_eq!(perft(&p0, 2), 400);
 }

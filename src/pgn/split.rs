@@ -270,7 +270,10 @@ impl<R: Read> Splitter<R> {
     }
 
     fn refill(&mut self) -> Result<(), SplitError> {
-        let keep = self.current.as_ref().map_or(self.pos, |c| c.start.min(self.pos));
+        let keep = self
+            .current
+            .as_ref()
+            .map_or(self.pos, |c| c.start.min(self.pos));
         if keep > 0 {
             self.buf.drain(..keep);
             self.buf_offset += keep as u64;
@@ -315,7 +318,13 @@ impl<R: Read> Splitter<R> {
         Ok(())
     }
 
-    fn finding_here(&self, code: &'static str, severity: Severity, at: usize, message: String) -> Finding {
+    fn finding_here(
+        &self,
+        code: &'static str,
+        severity: Severity,
+        at: usize,
+        message: String,
+    ) -> Finding {
         Finding {
             code,
             severity,
@@ -562,15 +571,24 @@ mod tests {
         let (games, trailing) = split_bytes(input);
         assert!(trailing.is_empty());
         assert_eq!(games.len(), 2);
-        assert_eq!((games[0].game_number, games[0].byte_offset, games[0].line), (1, 0, 1));
-        assert_eq!((games[1].game_number, games[1].byte_offset, games[1].line), (2, 22, 5));
+        assert_eq!(
+            (games[0].game_number, games[0].byte_offset, games[0].line),
+            (1, 0, 1)
+        );
+        assert_eq!(
+            (games[1].game_number, games[1].byte_offset, games[1].line),
+            (2, 22, 5)
+        );
         assert_eq!(games[1].bytes, b"[Event \"b\"]\n\n1. d4 *\n");
     }
 
     #[test]
     fn missing_blank_line_before_next_event_does_not_merge() {
         let input = b"[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *\n";
-        assert_eq!(texts(input), vec!["[Event \"a\"]\n1. e4 *\n", "[Event \"b\"]\n1. d4 *\n"]);
+        assert_eq!(
+            texts(input),
+            vec!["[Event \"a\"]\n1. e4 *\n", "[Event \"b\"]\n1. d4 *\n"]
+        );
     }
 
     #[test]
@@ -606,7 +624,10 @@ mod tests {
         assert_eq!(f.code, code::GARBAGE_SKIPPED);
         assert_eq!((f.game_number, f.line, f.byte), (2, 5, 24));
         assert_eq!(f.token.as_deref(), Some("This is not chess."));
-        assert_eq!(f.message, "skipped 33 bytes of text that is not part of a game");
+        assert_eq!(
+            f.message,
+            "skipped 33 bytes of text that is not part of a game"
+        );
         assert_eq!(games[0].bytes, b"[Event \"a\"]\n\n1. e4 1-0\n\n");
     }
 
@@ -622,13 +643,19 @@ mod tests {
     #[test]
     fn games_without_tags_are_split_after_their_result() {
         let input = b"1. e4 e5 1-0\n1. d4 d5 0-1\n\n1.c4 *\n";
-        assert_eq!(texts(input), vec!["1. e4 e5 1-0\n", "1. d4 d5 0-1\n\n", "1.c4 *\n"]);
+        assert_eq!(
+            texts(input),
+            vec!["1. e4 e5 1-0\n", "1. d4 d5 0-1\n\n", "1.c4 *\n"]
+        );
     }
 
     #[test]
     fn a_comment_after_the_result_stays_with_its_game() {
         let input = b"[Event \"a\"]\n\n1. e4 1-0\n{ and so on }\n[Event \"b\"]\n*\n";
-        assert_eq!(texts(input)[0], "[Event \"a\"]\n\n1. e4 1-0\n{ and so on }\n");
+        assert_eq!(
+            texts(input)[0],
+            "[Event \"a\"]\n\n1. e4 1-0\n{ and so on }\n"
+        );
     }
 
     #[test]

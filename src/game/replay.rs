@@ -1,0 +1,429 @@
+//! Replaying one parsed game: set up the start position (FEN/SetUp/Variant tags), resolve
+//! each main-line token in strict or lenient SAN, record the repairs, and check variations
+//! from the position they branch from. Findings use the PGN reader's located `Finding`.
+
+use crate::chess::fen::parse_setup;
+use crate::chess::san::{self, Repair, SanMode, SanText};
+use crate::chess::{Move, Position, SanError};
+use crate::pgn::{Finding, Game, MoveNode, Pos, Severity};
+
+/// Finding codes of the replay stage (the catalog is in `docs/FINDINGS.md`).
+pub mod code {
+    /// The FEN tag does not describe a legal position (error).
+    pub const FEN_INVALID: &str = "setup.invalid-fen";
+    /// The FEN tag named castling rights no king and rook could use; they were dropped.
+    pub const FEN_CASTLING: &str = "setup.castling-repaired";
+    /// A FEN tag without `[SetUp "1"]` (info: the FEN is used anyway).
+    pub const SETUP_MISSING: &str = "setup.missing-setup-tag";
+    /// A move token that is not algebraic notation (error).
+    pub const UNREADABLE: &str = "move.unreadable";
+    /// No legal move matches the token (error).
+    pub const ILLEGAL: &str = "move.illegal";
+    /// More than one legal move matches the token (error).
+    pub const AMBIGUOUS: &str = "move.ambiguous";
+    /// Strict mode: a legal move not written as canonical SAN (error).
+    pub const NOT_CANONICAL: &str = "move.not-canonical";
+    /// A null move in the main line: not a chess move, the game cannot be replayed (error).
+    pub const NULL_MOVE: &str = "move.null";
+    /// A move in a variation that cannot be played there (warning: the main line is intact).
+    pub const VARIATION_ILLEGAL: &str = "variation.illegal-move";
+
+    /// Lenient repairs, one code per kind: `move.repaired.<kind>`.
+    pub fn repair(kind: crate::chess::Repair) -> &'static str {
+        use crate::chess::Repair::*;
+        match kind {
+            CastlingZeros => "move.repaired.castling-zeros",
+            MissingCapture => "move.repaired.missing-capture",
+            SuperfluousCapture => "move.repaired.superfluous-capture",
+            OverDisambiguation => "move.repaired.over-disambiguation",
+            PromotionForm => "move.repaired.promotion-form",
+            LongAlgebraic => "move.repaired.long-algebraic",
+            Uci => "move.repaired.uci",
+            EnPassantSuffix => "move.repaired.en-passant-suffix",
+            CheckSuffix => "move.repaired.check-suffix",
+            AnnotationGlyph => "move.repaired.annotation-glyph",
+            PawnLetter => "move.repaired.pawn-letter",
+        }
+    }
+}
+
+/// A game replayed through the rules core. When a main-line move fails, `moves` holds the
+/// moves before it and `complete` is false.
+#[derive(Debug, Clone)]
+pub struct Replayed {
+    pub start: Position,
+    /// The FEN tag's text, when the game did not start from the standard position.
+    pub start_fen: Option<String>,
+    pub chess960: bool,
+    pub moves: Vec<Move>,
+    /// Canonical SAN of each main-line move.
+    pub sans: Vec<SanText>,
+    pub final_position: Position,
+    pub complete: bool,
+    pub findings: Vec<Finding>,
+}
+
+impl Replayed {
+    pub fn is_rejected(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+}
+
+fn finding(
+    game: &Game,
+    code: &'static str,
+    severity: Severity,
+    at: Pos,
+    ply: Option<u32>,
+    token: Option<&str>,
+    message: String,
+) -> Finding {
+    Finding {
+        code,
+        severity,
+        game_number: game.game_number,
+        line: if at.line == 0 { game.line } else { at.line },
+        column: at.column.max(1),
+        byte: if at.line == 0 {
+            game.byte_offset
+        } else {
+            at.byte
+        },
+        ply,
+        token: token.map(str::to_owned),
+        message,
+    }
+}
+
+/// True for the Variant tag values that mean Chess960.
+pub fn is_chess960_variant(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let squashed: String = lower
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
+    matches!(
+        squashed.as_str(),
+        "chess960" | "fischerandom" | "fischerrandom" | "960"
+    )
+}
+
+/// The start position from the tags, or a finding saying why there is none.
+fn start_position(
+    game: &Game,
+    mode: SanMode,
+    findings: &mut Vec<Finding>,
+) -> Option<(Position, Option<String>, bool)> {
+    let chess960 = game.tag("Variant").is_some_and(is_chess960_variant);
+    let Some(fen) = game.tag("FEN") else {
+        return Some((Position::new(), None, chess960));
+    };
+    let at = Pos::default();
+    if game.tag("SetUp") != Some("1") {
+        findings.push(finding(
+            game,
+            code::SETUP_MISSING,
+            Severity::Info,
+            at,
+            None,
+            None,
+            "FEN tag without [SetUp \"1\"]; the FEN is used".into(),
+        ));
+    }
+    let mut setup = match parse_setup(fen) {
+        Ok(s) => s,
+        Err(e) => {
+            findings.push(finding(
+                game,
+                code::FEN_INVALID,
+                Severity::Error,
+                at,
+                None,
+                Some(fen),
+                e.to_string(),
+            ));
+            return None;
+        }
+    };
+    if mode == SanMode::Lenient {
+        let dropped = setup.drop_invalid_castling();
+        if dropped.nonempty() {
+            let squares: Vec<String> = dropped.map(|s| s.to_string()).collect();
+            findings.push(finding(
+                game,
+                code::FEN_CASTLING,
+                Severity::Warning,
+                at,
+                None,
+                Some(fen),
+                format!(
+                    "castling rights with rooks on {} dropped: no king and rook can use them",
+                    squares.join(", ")
+                ),
+            ));
+        }
+    }
+    match Position::from_setup(&setup, chess960) {
+        Ok(pos) => Some((pos, Some(fen.to_owned()), chess960 || pos.is_chess960())),
+        Err(e) => {
+            findings.push(finding(
+                game,
+                code::FEN_INVALID,
+                Severity::Error,
+                at,
+                None,
+                Some(fen),
+                e.to_string(),
+            ));
+            None
+        }
+    }
+}
+
+fn san_error_code(e: &SanError) -> &'static str {
+    match e {
+        SanError::Syntax(_) => code::UNREADABLE,
+        SanError::Illegal(_) => code::ILLEGAL,
+        SanError::Ambiguous(_) => code::AMBIGUOUS,
+        SanError::NotCanonical { .. } => code::NOT_CANONICAL,
+    }
+}
+
+/// Repairs that change nothing a reader would notice are info; the rest are warnings.
+fn repair_severity(kind: Repair) -> Severity {
+    match kind {
+        Repair::CheckSuffix | Repair::AnnotationGlyph | Repair::EnPassantSuffix => Severity::Info,
+        _ => Severity::Warning,
+    }
+}
+
+/// Replays the main line (and checks the variations) of a parsed game.
+pub fn replay(game: &Game, mode: SanMode) -> Replayed {
+    let mut findings = Vec::new();
+    let Some((start, start_fen, chess960)) = start_position(game, mode, &mut findings) else {
+        let start = Position::new();
+        return Replayed {
+            start,
+            start_fen: game.tag("FEN").map(str::to_owned),
+            chess960: false,
+            moves: Vec::new(),
+            sans: Vec::new(),
+            final_position: start,
+            complete: false,
+            findings,
+        };
+    };
+    let mut pos = start;
+    let mut moves = Vec::with_capacity(game.moves.len());
+    let mut sans = Vec::with_capacity(game.moves.len());
+    let mut complete = true;
+    for (i, node) in game.moves.iter().enumerate() {
+        let ply = i as u32 + 1;
+        let token = node.san.as_str();
+        if node.san.is_null() {
+            findings.push(finding(
+                game,
+                code::NULL_MOVE,
+                Severity::Error,
+                node.pos,
+                Some(ply),
+                Some(token),
+                "a null move is not a move of chess; the game cannot be replayed past it".into(),
+            ));
+            complete = false;
+            break;
+        }
+        // Variations replace this move: check them from the position before it.
+        if !node.variations().is_empty() {
+            check_variations(game, &pos, node, ply, mode, &mut findings);
+        }
+        match san::resolve(&pos, token, mode) {
+            Ok(r) => {
+                for kind in &r.repairs {
+                    findings.push(finding(
+                        game,
+                        code::repair(*kind),
+                        repair_severity(*kind),
+                        node.pos,
+                        Some(ply),
+                        Some(token),
+                        format!(
+                            "{token:?} read as {:?} ({})",
+                            r.canonical.as_str(),
+                            kind.code()
+                        ),
+                    ));
+                }
+                pos.play_unchecked(r.mv);
+                moves.push(r.mv);
+                sans.push(r.canonical);
+            }
+            Err(e) => {
+                findings.push(finding(
+                    game,
+                    san_error_code(&e),
+                    Severity::Error,
+                    node.pos,
+                    Some(ply),
+                    Some(token),
+                    format!("move {}{}: {e}", move_number_text(&pos), token),
+                ));
+                complete = false;
+                break;
+            }
+        }
+    }
+    Replayed {
+        start,
+        start_fen,
+        chess960,
+        moves,
+        sans,
+        final_position: pos,
+        complete,
+        findings,
+    }
+}
+
+/// `12.` or `12...` for messages.
+fn move_number_text(pos: &Position) -> String {
+    match pos.turn() {
+        crate::chess::Color::White => format!("{}. ", pos.fullmove_number()),
+        crate::chess::Color::Black => format!("{}... ", pos.fullmove_number()),
+    }
+}
+
+/// Walks every variation hanging off `node` (and their sub-variations) with an explicit
+/// stack, so deep nesting cannot overflow. Only the first bad move of each line is reported.
+fn check_variations(
+    game: &Game,
+    before: &Position,
+    node: &MoveNode,
+    ply: u32,
+    mode: SanMode,
+    findings: &mut Vec<Finding>,
+) {
+    let mut stack: Vec<(Position, &[MoveNode], u32)> = node
+        .variations()
+        .iter()
+        .map(|line| (*before, line.as_slice(), ply))
+        .collect();
+    while let Some((mut pos, line, first_ply)) = stack.pop() {
+        for (i, n) in line.iter().enumerate() {
+            let ply = first_ply + i as u32;
+            for sub in n.variations() {
+                stack.push((pos, sub.as_slice(), ply));
+            }
+            if n.san.is_null() {
+                // Null moves in variations are an annotator's "if it were the other side's turn".
+                pos.play_null();
+                continue;
+            }
+            match san::resolve(&pos, n.san.as_str(), mode) {
+                Ok(r) => pos.play_unchecked(r.mv),
+                Err(e) => {
+                    findings.push(finding(
+                        game,
+                        code::VARIATION_ILLEGAL,
+                        Severity::Warning,
+                        n.pos,
+                        Some(ply),
+                        Some(n.san.as_str()),
+                        format!("in a variation: {e}"),
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::parse_all;
+
+    fn one(text: &str) -> Game {
+        let (mut games, _) = parse_all(text.as_bytes());
+        assert_eq!(games.len(), 1);
+        games.remove(0)
+    }
+
+    fn codes(r: &Replayed) -> Vec<&'static str> {
+        r.findings.iter().map(|f| f.code).collect()
+    }
+
+    #[test]
+    fn replays_a_game_with_repairs() {
+        let g = one("[Event \"t\"]\n\n1. e4 e5 2. Ng1f3 Nc6 3. Bb5 a6 4. Bxc6 dc6 5. 0-0 *\n");
+        let r = replay(&g, SanMode::Lenient);
+        assert!(r.complete && !r.is_rejected());
+        assert_eq!(r.plies(), 9);
+        let sans: Vec<&str> = r.sans.iter().map(|s| s.as_str()).collect();
+        assert_eq!(
+            sans,
+            ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O"]
+        );
+        assert_eq!(
+            codes(&r),
+            [
+                "move.repaired.long-algebraic",
+                "move.repaired.missing-capture",
+                "move.repaired.castling-zeros"
+            ]
+        );
+        let f = &r.findings[1];
+        assert_eq!(
+            (f.ply, f.line, f.token.as_deref()),
+            (Some(8), 3, Some("dc6"))
+        );
+        // Strict mode rejects the first of them.
+        let s = replay(&g, SanMode::Strict);
+        assert!(s.is_rejected() && !s.complete);
+        assert_eq!(codes(&s), ["move.not-canonical"]);
+        assert_eq!(s.plies(), 2);
+    }
+
+    #[test]
+    fn illegal_and_unreadable_moves_are_located_errors() {
+        let g = one("[Event \"t\"]\n\n1. e4 e5 2. Ke3 *\n");
+        let r = replay(&g, SanMode::Lenient);
+        assert_eq!(codes(&r), ["move.illegal"]);
+        let f = &r.findings[0];
+        assert_eq!((f.ply, f.line, f.column), (Some(3), 3, 13));
+        assert!(f.message.contains("2. Ke3"), "{}", f.message);
+        let g = one("[Event \"t\"]\n\n1. e4 Zq9 *\n");
+        let r = replay(&g, SanMode::Lenient);
+        assert!(r.is_rejected());
+    }
+
+    #[test]
+    fn fen_and_chess960_tags() {
+        let g = one(
+            "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1\"]\n\n1. O-O *\n",
+        );
+        let r = replay(&g, SanMode::Lenient);
+        assert!(r.chess960 && r.complete, "{:?}", r.findings);
+        assert_eq!(r.final_position.fen(), "rk5r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+        let bad = one("[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n");
+        assert_eq!(
+            codes(&replay(&bad, SanMode::Lenient)),
+            ["setup.invalid-fen"]
+        );
+    }
+
+    #[test]
+    fn variations_are_checked_from_their_branch_point() {
+        let g = one(
+            "[Event \"t\"]\n\n1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 (1... Ke7) 2. Nf3 *\n",
+        );
+        let r = replay(&g, SanMode::Lenient);
+        assert!(r.complete);
+        assert_eq!(codes(&r), ["variation.illegal-move"]);
+        assert_eq!(r.findings[0].token.as_deref(), Some("Ke7"));
+    }
+}
