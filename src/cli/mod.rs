@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 
 pub mod bench;
+pub mod check;
 pub mod perft;
 
 #[derive(Parser, Debug)]
@@ -19,6 +20,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Replay every game of PGN files, report findings and a summary.
+    Check(check::CheckArgs),
     /// Count leaf nodes of the legal move tree (move generator test).
     Perft(perft::PerftArgs),
     /// Benchmarks with fixed inputs.
@@ -36,6 +39,7 @@ pub fn run() -> i32 {
         }
     };
     let result = match cli.command {
+        Command::Check(args) => check::run_check(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Bench(args) => bench::run(&args),
     };

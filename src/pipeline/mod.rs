@@ -1,4 +1,14 @@
 //! Moving games through the program: sources of bytes (files, stdin, decompression,
-//! progress counting), and later the parallel work and the sinks.
+//! progress counting), the parallel driver that keeps input order, the per-game work on the
+//! workers, and the sinks that write results (findings, quarantine, summary).
 
+pub mod progress;
+pub mod run;
+pub mod sinks;
 pub mod source;
+pub mod summary;
+pub mod work;
+
+pub use run::{RunOptions, Sink, SourceInfo, run};
+pub use summary::Summary;
+pub use work::{Processed, WorkOptions};

@@ -1,0 +1,95 @@
+//! `arbiter check FILES...`: replay every game, report findings and a summary. Exit status
+//! 0 when every game was accepted, 1 when any was rejected, 2 on usage or I/O errors.
+
+use crate::chess::SanMode;
+use crate::pipeline::sinks::{CheckSink, FindingsFile, Quarantine};
+use crate::pipeline::{RunOptions, WorkOptions, run};
+use clap::Args;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Input and reporting options shared by `check` and `import`.
+#[derive(Args, Debug, Clone)]
+pub struct InputArgs {
+    /// PGN files (plain, gzip, bzip2, zstd or xz, recognised by content); `-` for stdin.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Accept only standard SAN (no repairs).
+    #[arg(long)]
+    pub strict: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub jobs: usize,
+    /// Write the raw bytes of every rejected game to this file.
+    #[arg(long)]
+    pub quarantine: Option<PathBuf>,
+    /// Write every finding to this file: JSON lines (.jsonl) or CSV (.csv).
+    #[arg(long)]
+    pub findings: Option<PathBuf>,
+    /// Write the summary as JSON to this file.
+    #[arg(long)]
+    pub summary_json: Option<PathBuf>,
+    /// No progress bar and no per-game error lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl InputArgs {
+    pub fn run_options(&self) -> RunOptions {
+        RunOptions {
+            inputs: self.files.clone(),
+            work: WorkOptions {
+                mode: if self.strict { SanMode::Strict } else { SanMode::Lenient },
+            },
+            jobs: self.jobs,
+            progress: !self.quiet,
+        }
+    }
+
+    pub fn open_outputs(&self) -> io::Result<(Option<FindingsFile>, Option<Quarantine>)> {
+        let context = |p: &PathBuf, e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", p.display()));
+        let findings = match &self.findings {
+            Some(p) => Some(FindingsFile::create(p).map_err(|e| context(p, e))?),
+            None => None,
+        };
+        let quarantine = match &self.quarantine {
+            Some(p) => Some(Quarantine::create(p).map_err(|e| context(p, e))?),
+            None => None,
+        };
+        Ok((findings, quarantine))
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+pub fn run_check(args: &CheckArgs) -> io::Result<i32> {
+    let start = Instant::now();
+    let (findings, quarantine) = args.input.open_outputs()?;
+    let mut sink = CheckSink {
+        findings,
+        quarantine,
+        print_errors: !args.input.quiet,
+    };
+    let summary = run(&args.input.run_options(), &mut sink)?;
+    sink.finish()?;
+    let elapsed = start.elapsed();
+    if let Some(path) = &args.input.summary_json {
+        let text = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
+        std::fs::write(path, text + "\n")?;
+    }
+    let mut out = io::stdout().lock();
+    summary.write_table(&mut out, elapsed)?;
+    out.flush()?;
+    Ok(if !summary.failed_files.is_empty() {
+        2
+    } else if summary.rejected > 0 {
+        1
+    } else {
+        0
+    })
+}

@@ -1,0 +1,154 @@
+//! Sinks shared by `check` and `import`: the findings file (JSON lines or CSV, chosen by
+//! extension) and the quarantine file that keeps every rejected game's bytes verbatim.
+
+use super::run::Sink;
+use super::work::Processed;
+use crate::pgn::Finding;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+/// One finding as written to a findings file.
+#[derive(serde::Serialize)]
+struct FindingRow<'a> {
+    file: &'a str,
+    game: u64,
+    line: u64,
+    column: u32,
+    byte: u64,
+    ply: Option<u32>,
+    code: &'a str,
+    severity: &'a str,
+    token: Option<&'a str>,
+    message: &'a str,
+}
+
+enum Format {
+    Jsonl(BufWriter<File>),
+    Csv(Box<csv::Writer<BufWriter<File>>>),
+}
+
+/// Writes every finding, one per line (`.jsonl`) or row (`.csv`).
+pub struct FindingsFile {
+    format: Format,
+}
+
+impl FindingsFile {
+    pub fn create(path: &Path) -> io::Result<FindingsFile> {
+        let file = BufWriter::new(File::create(path)?);
+        let format = if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
+            Format::Csv(Box::new(csv::Writer::from_writer(file)))
+        } else {
+            Format::Jsonl(file)
+        };
+        Ok(FindingsFile { format })
+    }
+
+    pub fn write(&mut self, file: &str, findings: &[Finding]) -> io::Result<()> {
+        for f in findings {
+            let row = FindingRow {
+                file,
+                game: f.game_number,
+                line: f.line,
+                column: f.column,
+                byte: f.byte,
+                ply: f.ply,
+                code: f.code,
+                severity: f.severity.as_str(),
+                token: f.token.as_deref(),
+                message: &f.message,
+            };
+            match &mut self.format {
+                Format::Jsonl(w) => {
+                    serde_json::to_writer(&mut *w, &row)?;
+                    w.write_all(b"\n")?;
+                }
+                Format::Csv(w) => w.serialize(&row).map_err(io::Error::other)?,
+            }
+        }
+        Ok(())
+    }
+
+    pub fn finish(self) -> io::Result<()> {
+        match self.format {
+            Format::Jsonl(mut w) => w.flush(),
+            Format::Csv(mut w) => w.flush(),
+        }
+    }
+}
+
+/// Keeps the raw bytes of every rejected game, verbatim, one after another.
+pub struct Quarantine {
+    out: BufWriter<File>,
+    pub games: u64,
+}
+
+impl Quarantine {
+    pub fn create(path: &Path) -> io::Result<Quarantine> {
+        Ok(Quarantine {
+            out: BufWriter::new(File::create(path)?),
+            games: 0,
+        })
+    }
+
+    pub fn write(&mut self, game: &Processed) -> io::Result<()> {
+        self.out.write_all(&game.raw)?;
+        // Games are separated by a blank line, so the file reads back as PGN.
+        if !game.raw.ends_with(b"\n\n") {
+            self.out.write_all(if game.raw.ends_with(b"\n") { b"\n" } else { b"\n\n" })?;
+        }
+        self.games += 1;
+        Ok(())
+    }
+
+    pub fn finish(mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The sink of `arbiter check`: findings file, quarantine, nothing else.
+#[derive(Default)]
+pub struct CheckSink {
+    pub findings: Option<FindingsFile>,
+    pub quarantine: Option<Quarantine>,
+    /// Print each error finding to stderr (off with --quiet).
+    pub print_errors: bool,
+}
+
+impl Sink for CheckSink {
+    fn game(&mut self, name: &str, game: &Processed) -> io::Result<()> {
+        if let Some(f) = &mut self.findings {
+            f.write(name, &game.findings)?;
+        }
+        if game.rejected {
+            if self.print_errors {
+                for f in game.findings.iter().filter(|f| f.severity == crate::pgn::Severity::Error) {
+                    eprintln!("{name}: {f}");
+                }
+            }
+            if let Some(q) = &mut self.quarantine {
+                q.write(game)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn file_findings(&mut self, name: &str, findings: &[Finding]) -> io::Result<()> {
+        if let Some(f) = &mut self.findings {
+            f.write(name, findings)?;
+        }
+        Ok(())
+    }
+}
+
+impl CheckSink {
+    pub fn finish(self) -> io::Result<()> {
+        if let Some(f) = self.findings {
+            f.finish()?;
+        }
+        if let Some(q) = self.quarantine {
+            q.finish()?;
+        }
+        Ok(())
+    }
+}
