@@ -14,7 +14,8 @@ use super::model::{Command, EvalScore, TimeSpan};
 /// One `[%name args]` command: its name and raw arguments.
 fn raw_command(input: &str) -> IResult<&str, (&str, &str)> {
     let (input, _) = tag("[%").parse(input)?;
-    let (input, name) = take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_').parse(input)?;
+    let (input, name) =
+        take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_').parse(input)?;
     let (input, args) = terminated(take_till(|c| c == ']'), char(']')).parse(input)?;
     Ok((input, (name, args.trim())))
 }
@@ -58,7 +59,9 @@ fn signed(input: &str) -> IResult<&str, &str> {
 }
 
 fn eval_score(input: &str) -> IResult<&str, EvalScore> {
-    if let Ok((rest, mate)) = preceded(char::<&str, nom::error::Error<&str>>('#'), signed).parse(input) {
+    if let Ok((rest, mate)) =
+        preceded(char::<&str, nom::error::Error<&str>>('#'), signed).parse(input)
+    {
         return match mate.parse::<i32>() {
             Ok(n) => Ok((rest, EvalScore::Mate(n))),
             Err(_) => Err(nom::Err::Error(nom::error::Error::new(
@@ -95,8 +98,14 @@ fn eval(input: &str) -> IResult<&str, (EvalScore, Option<u32>)> {
 
 fn typed(name: &str, args: &str) -> Option<Command> {
     match name {
-        "clk" => all_consuming(duration).parse(args).ok().map(|(_, t)| Command::Clock(t)),
-        "emt" => all_consuming(duration).parse(args).ok().map(|(_, t)| Command::Emt(t)),
+        "clk" => all_consuming(duration)
+            .parse(args)
+            .ok()
+            .map(|(_, t)| Command::Clock(t)),
+        "emt" => all_consuming(duration)
+            .parse(args)
+            .ok()
+            .map(|(_, t)| Command::Emt(t)),
         "eval" => all_consuming(eval)
             .parse(args)
             .ok()
@@ -156,7 +165,10 @@ mod tests {
                 Command::Clock(ms(9_250))
             ]
         );
-        assert_eq!(parse_commands("[%clk 3:05]").0, vec![Command::Clock(ms(185_000))]);
+        assert_eq!(
+            parse_commands("[%clk 3:05]").0,
+            vec![Command::Clock(ms(185_000))]
+        );
     }
 
     #[test]
@@ -164,19 +176,31 @@ mod tests {
         let eval = |s: &str| parse_commands(s).0;
         assert_eq!(
             eval("[%eval 0.25]"),
-            vec![Command::Eval { score: EvalScore::Centipawns(25), depth: None }]
+            vec![Command::Eval {
+                score: EvalScore::Centipawns(25),
+                depth: None
+            }]
         );
         assert_eq!(
             eval("[%eval -1.5,22]"),
-            vec![Command::Eval { score: EvalScore::Centipawns(-150), depth: Some(22) }]
+            vec![Command::Eval {
+                score: EvalScore::Centipawns(-150),
+                depth: Some(22)
+            }]
         );
         assert_eq!(
             eval("[%eval #-3]"),
-            vec![Command::Eval { score: EvalScore::Mate(-3), depth: None }]
+            vec![Command::Eval {
+                score: EvalScore::Mate(-3),
+                depth: None
+            }]
         );
         assert_eq!(
             eval("[%eval #4, 30]"),
-            vec![Command::Eval { score: EvalScore::Mate(4), depth: Some(30) }]
+            vec![Command::Eval {
+                score: EvalScore::Mate(4),
+                depth: Some(30)
+            }]
         );
     }
 
@@ -186,8 +210,14 @@ mod tests {
         assert_eq!(
             c,
             vec![
-                Command::Other { name: "csl".into(), args: "Ra1,Gb2".into() },
-                Command::Other { name: "clk".into(), args: "soon".into() },
+                Command::Other {
+                    name: "csl".into(),
+                    args: "Ra1,Gb2".into()
+                },
+                Command::Other {
+                    name: "clk".into(),
+                    args: "soon".into()
+                },
             ]
         );
         assert_eq!(bad.as_deref(), Some("[%clk soon]"));

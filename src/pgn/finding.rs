@@ -48,7 +48,13 @@ impl fmt::Display for Finding {
         write!(
             f,
             "game {}, line {}, column {} (byte {}): {} [{}]: {}",
-            self.game_number, self.line, self.column, self.byte, self.severity, self.code, self.message
+            self.game_number,
+            self.line,
+            self.column,
+            self.byte,
+            self.severity,
+            self.code,
+            self.message
         )?;
         if let Some(ply) = self.ply {
             write!(f, " (ply {ply})")?;

@@ -12,7 +12,9 @@ pub mod token;
 pub mod writer;
 
 pub use finding::{Finding, Severity, code};
-pub use model::{Annotations, Command, Comment, EvalScore, Game, Marker, MoveNode, Pos, SanToken, TimeSpan};
+pub use model::{
+    Annotations, Command, Comment, EvalScore, Game, Marker, MoveNode, Pos, SanToken, TimeSpan,
+};
 pub use parser::{SEVEN_TAG_ROSTER, parse_game, parse_game_bytes};
 pub use split::{RawGame, SplitError, Splitter, split_bytes};
 pub use writer::{WriteOptions, export_marker, export_tags, game_to_string, write_game};

@@ -213,7 +213,9 @@ impl MoveNode {
     }
 
     pub fn comments_before(&self) -> &[Comment] {
-        self.annotations.as_ref().map_or(&[], |a| &a.comments_before)
+        self.annotations
+            .as_ref()
+            .map_or(&[], |a| &a.comments_before)
     }
 
     pub fn comments_after(&self) -> &[Comment] {

@@ -74,8 +74,8 @@ enum Action {
 /// Where the lines of the stream stand: the state that decides game boundaries.
 struct LineScanner {
     state: State,
-    blank_after_tags: bool,
-    seen_event: bool,
+    /// Keys of the tag names seen in the current tag section.
+    tag_names: Vec<u64>,
     in_comment: bool,
     /// The last token outside comments in the movetext was a termination marker.
     terminated: bool,
@@ -94,22 +94,21 @@ impl LineScanner {
             return Action::Same;
         }
         let Some(first) = line.iter().position(|&b| b != b' ' && b != b'\t') else {
-            if self.state == State::Tags {
-                self.blank_after_tags = true;
-            }
             return Action::Same;
         };
         let text = &line[first..];
         if text[0] == b'[' {
-            let is_event = text.starts_with(b"[Event ") || text.starts_with(b"[Event\"");
-            if self.state == State::Tags && !self.blank_after_tags && !(is_event && self.seen_event)
-            {
-                self.seen_event |= is_event;
+            // Within a tag section, only a tag name seen before starts another game: a blank
+            // line inside the section (ChessBase writes one) does not, and a missing blank
+            // line before the next `[Event` does not merge two games.
+            let name = tag_name_key(text);
+            if self.state == State::Tags && !self.tag_names.contains(&name) {
+                self.tag_names.push(name);
                 return Action::Same;
             }
             self.state = State::Tags;
-            self.blank_after_tags = false;
-            self.seen_event = is_event;
+            self.tag_names.clear();
+            self.tag_names.push(name);
             self.in_comment = false;
             self.terminated = false;
             return Action::Game;
@@ -154,7 +153,6 @@ impl LineScanner {
         self.state = State::Movetext;
         self.in_comment = false;
         self.terminated = false;
-        self.seen_event = false;
         self.scan_movetext(text);
     }
 
@@ -190,6 +188,25 @@ impl LineScanner {
             self.terminated = ends_with_marker(text);
         }
     }
+}
+
+/// A key for the tag name of a tag line (`[Name "value"]`): its first 8 bytes and length.
+fn tag_name_key(line: &[u8]) -> u64 {
+    let rest = &line[1..];
+    let start = rest
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .unwrap_or(rest.len());
+    let rest = &rest[start..];
+    let len = rest
+        .iter()
+        .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']'))
+        .unwrap_or(rest.len());
+    let mut key = [0u8; 8];
+    for (k, &b) in key.iter_mut().zip(&rest[..len]) {
+        *k = b;
+    }
+    u64::from_le_bytes(key) ^ ((len as u64) << 56)
 }
 
 struct Current {
@@ -243,8 +260,7 @@ impl<R: Read> Splitter<R> {
             finished: false,
             scan: LineScanner {
                 state: State::Start,
-                blank_after_tags: false,
-                seen_event: false,
+                tag_names: Vec::new(),
                 in_comment: false,
                 terminated: false,
             },
@@ -270,7 +286,10 @@ impl<R: Read> Splitter<R> {
     }
 
     fn refill(&mut self) -> Result<(), SplitError> {
-        let keep = self.current.as_ref().map_or(self.pos, |c| c.start.min(self.pos));
+        let keep = self
+            .current
+            .as_ref()
+            .map_or(self.pos, |c| c.start.min(self.pos));
         if keep > 0 {
             self.buf.drain(..keep);
             self.buf_offset += keep as u64;
@@ -315,7 +334,13 @@ impl<R: Read> Splitter<R> {
         Ok(())
     }
 
-    fn finding_here(&self, code: &'static str, severity: Severity, at: usize, message: String) -> Finding {
+    fn finding_here(
+        &self,
+        code: &'static str,
+        severity: Severity,
+        at: usize,
+        message: String,
+    ) -> Finding {
         Finding {
             code,
             severity,
@@ -562,21 +587,36 @@ mod tests {
         let (games, trailing) = split_bytes(input);
         assert!(trailing.is_empty());
         assert_eq!(games.len(), 2);
-        assert_eq!((games[0].game_number, games[0].byte_offset, games[0].line), (1, 0, 1));
-        assert_eq!((games[1].game_number, games[1].byte_offset, games[1].line), (2, 22, 5));
+        assert_eq!(
+            (games[0].game_number, games[0].byte_offset, games[0].line),
+            (1, 0, 1)
+        );
+        assert_eq!(
+            (games[1].game_number, games[1].byte_offset, games[1].line),
+            (2, 22, 5)
+        );
         assert_eq!(games[1].bytes, b"[Event \"b\"]\n\n1. d4 *\n");
     }
 
     #[test]
     fn missing_blank_line_before_next_event_does_not_merge() {
         let input = b"[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *\n";
-        assert_eq!(texts(input), vec!["[Event \"a\"]\n1. e4 *\n", "[Event \"b\"]\n1. d4 *\n"]);
+        assert_eq!(
+            texts(input),
+            vec!["[Event \"a\"]\n1. e4 *\n", "[Event \"b\"]\n1. d4 *\n"]
+        );
     }
 
     #[test]
     fn tag_sections_without_moves_are_separate_games() {
         let input = b"[Event \"a\"]\n[Result \"*\"]\n[Event \"b\"]\n\n[Event \"c\"]\n";
         assert_eq!(texts(input).len(), 3);
+    }
+
+    #[test]
+    fn blank_line_inside_a_tag_section_does_not_split() {
+        let input = b"[Event \"a\"]\n\n[Date \"2017.12.04\"]\n[Round \"1\"]\n\n1. e4 *\n";
+        assert_eq!(texts(input).len(), 1);
     }
 
     #[test]
@@ -606,7 +646,10 @@ mod tests {
         assert_eq!(f.code, code::GARBAGE_SKIPPED);
         assert_eq!((f.game_number, f.line, f.byte), (2, 5, 24));
         assert_eq!(f.token.as_deref(), Some("This is not chess."));
-        assert_eq!(f.message, "skipped 33 bytes of text that is not part of a game");
+        assert_eq!(
+            f.message,
+            "skipped 33 bytes of text that is not part of a game"
+        );
         assert_eq!(games[0].bytes, b"[Event \"a\"]\n\n1. e4 1-0\n\n");
     }
 
@@ -622,13 +665,19 @@ mod tests {
     #[test]
     fn games_without_tags_are_split_after_their_result() {
         let input = b"1. e4 e5 1-0\n1. d4 d5 0-1\n\n1.c4 *\n";
-        assert_eq!(texts(input), vec!["1. e4 e5 1-0\n", "1. d4 d5 0-1\n\n", "1.c4 *\n"]);
+        assert_eq!(
+            texts(input),
+            vec!["1. e4 e5 1-0\n", "1. d4 d5 0-1\n\n", "1.c4 *\n"]
+        );
     }
 
     #[test]
     fn a_comment_after_the_result_stays_with_its_game() {
         let input = b"[Event \"a\"]\n\n1. e4 1-0\n{ and so on }\n[Event \"b\"]\n*\n";
-        assert_eq!(texts(input)[0], "[Event \"a\"]\n\n1. e4 1-0\n{ and so on }\n");
+        assert_eq!(
+            texts(input)[0],
+            "[Event \"a\"]\n\n1. e4 1-0\n{ and so on }\n"
+        );
     }
 
     #[test]

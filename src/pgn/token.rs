@@ -55,7 +55,10 @@ fn is_rank(b: u8) -> bool {
 
 #[inline]
 fn is_promotion_piece(b: u8) -> bool {
-    matches!(b, b'Q' | b'R' | b'B' | b'N' | b'K' | b'q' | b'r' | b'b' | b'n' | b'k')
+    matches!(
+        b,
+        b'Q' | b'R' | b'B' | b'N' | b'K' | b'q' | b'r' | b'b' | b'n' | b'k'
+    )
 }
 
 /// Does this token have the shape of a move: SAN (`Nf3`, `exd8=Q+`, `O-O`), a loose SAN that
@@ -166,7 +169,9 @@ mod tests {
         ] {
             assert!(is_move_like(ok.as_bytes()), "{ok}");
         }
-        for bad in ["Zq9", "Sf3", "e9", "i4", "N", "", "Nf3x", "hello", "1-0", "e8=X", "O-O-O-O"] {
+        for bad in [
+            "Zq9", "Sf3", "e9", "i4", "N", "", "Nf3x", "hello", "1-0", "e8=X", "O-O-O-O",
+        ] {
             assert!(!is_move_like(bad.as_bytes()), "{bad}");
         }
     }

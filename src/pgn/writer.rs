@@ -246,7 +246,7 @@ pub fn write_game(game: &Game, options: &WriteOptions, out: &mut String) {
                 let half = top.ply0 + top.i as u64 + u64::from(black_first);
                 let number = first_number + half / 2;
                 buf.clear();
-                if half % 2 == 0 {
+                if half.is_multiple_of(2) {
                     lines.word(&format!("{number}."));
                 } else if top.force_number {
                     lines.word(&format!("{number}..."));
@@ -332,9 +332,7 @@ mod tests {
 
     #[test]
     fn movetext_layout() {
-        let g = parse(
-            "1. e4 $1 {good} e5 (1... c5 {Sicilian} 2. Nf3) 2. Nf3 Nc6 {x} 3. Bb5 *",
-        );
+        let g = parse("1. e4 $1 {good} e5 (1... c5 {Sicilian} 2. Nf3) 2. Nf3 Nc6 {x} 3. Bb5 *");
         let text = game_to_string(&g, &WriteOptions::default());
         let movetext = text.split("\n\n").nth(1).unwrap();
         assert_eq!(
@@ -343,9 +341,16 @@ mod tests {
         );
         let stripped = game_to_string(
             &g,
-            &WriteOptions { comments: false, nags: false, variations: false },
+            &WriteOptions {
+                comments: false,
+                nags: false,
+                variations: false,
+            },
         );
-        assert_eq!(stripped.split("\n\n").nth(1).unwrap(), "1. e4 e5 2. Nf3 Nc6 3. Bb5 *");
+        assert_eq!(
+            stripped.split("\n\n").nth(1).unwrap(),
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 *"
+        );
     }
 
     #[test]
@@ -357,7 +362,9 @@ mod tests {
 
     #[test]
     fn lines_are_at_most_79_characters() {
-        let moves: String = (1..=60).map(|n| format!("{n}. Nf3 {{a comment here}} Nf6 ")).collect();
+        let moves: String = (1..=60)
+            .map(|n| format!("{n}. Nf3 {{a comment here}} Nf6 "))
+            .collect();
         let g = parse(&format!("{moves} *"));
         let text = game_to_string(&g, &WriteOptions::default());
         assert!(text.lines().all(|l| l.chars().count() <= 79));
@@ -382,10 +389,13 @@ mod tests {
         variations: Vec<Vec<NodeSpec>>,
     }
 
-    const SANS: &[&str] = &["e4", "Nf3", "exd5", "O-O", "O-O-O", "e8=Q+", "Qxf7#", "--", "Z0", "Rad1", "e7e8q"];
+    const SANS: &[&str] = &[
+        "e4", "Nf3", "exd5", "O-O", "O-O-O", "e8=Q+", "Qxf7#", "--", "Z0", "Rad1", "e7e8q",
+    ];
 
     fn comment_text() -> impl Strategy<Value = String> {
-        prop::collection::vec("[a-zA-Z0-9{}\\[\\]%;()\"!?.$*é]{1,8}", 0..4).prop_map(|w| w.join(" "))
+        prop::collection::vec("[a-zA-Z0-9{}\\[\\]%;()\"!?.$*é]{1,8}", 0..4)
+            .prop_map(|w| w.join(" "))
     }
 
     fn line(depth: u32) -> BoxedStrategy<Vec<NodeSpec>> {
@@ -408,12 +418,22 @@ mod tests {
             .boxed()
         } else {
             prop::collection::vec(
-                (leaf, prop::collection::vec(line(depth - 1), 0..2), prop::collection::vec(comment_text(), 0..2))
+                (
+                    leaf,
+                    prop::collection::vec(line(depth - 1), 0..2),
+                    prop::collection::vec(comment_text(), 0..2),
+                )
                     .prop_map(|((san, nags, after), mut variations, before)| {
                         for v in &mut variations {
                             v[0].before = before.clone();
                         }
-                        NodeSpec { san, nags, before: vec![], after, variations }
+                        NodeSpec {
+                            san,
+                            nags,
+                            before: vec![],
+                            after,
+                            variations,
+                        }
                     }),
                 1..6,
             )
@@ -426,7 +446,10 @@ mod tests {
             .iter()
             .map(|t| {
                 let commands = crate::pgn::commands::parse_commands(t).0;
-                Comment { text: t.clone(), commands }
+                Comment {
+                    text: t.clone(),
+                    commands,
+                }
             })
             .collect()
     }
@@ -445,7 +468,8 @@ mod tests {
                     node.annotations_mut().comments_after = comments(&s.after);
                 }
                 if !s.variations.is_empty() {
-                    node.annotations_mut().variations = s.variations.iter().map(|v| build(v)).collect();
+                    node.annotations_mut().variations =
+                        s.variations.iter().map(|v| build(v)).collect();
                 }
                 node
             })
@@ -456,7 +480,14 @@ mod tests {
         (
             prop::collection::vec("[^\n\r]{0,12}", 6),
             prop::collection::vec(("[A-Z][a-zA-Z0-9_]{0,8}", "[^\n\r]{0,12}"), 0..4),
-            prop::sample::select(&[Marker::WhiteWins, Marker::BlackWins, Marker::Draw, Marker::Unknown][..]),
+            prop::sample::select(
+                &[
+                    Marker::WhiteWins,
+                    Marker::BlackWins,
+                    Marker::Draw,
+                    Marker::Unknown,
+                ][..],
+            ),
             prop::collection::vec(comment_text(), 0..2),
             line(2),
             prop::collection::vec(comment_text(), 0..2),

@@ -154,12 +154,12 @@ impl Source {
             Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(raw)),
             Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(raw)),
             Compression::Zstd => {
-                Box::new(
-                    zstd::stream::read::Decoder::new(raw).map_err(|source| SourceError::Read {
+                Box::new(zstd::stream::read::Decoder::new(raw).map_err(|source| {
+                    SourceError::Read {
                         name: name.to_owned(),
                         source,
-                    })?,
-                )
+                    }
+                })?)
             }
             Compression::Xz => Box::new(xz2::read::XzDecoder::new_multi_decoder(raw)),
         };
@@ -282,6 +282,9 @@ mod tests {
     fn missing_file_is_an_open_error() {
         let err = open(Path::new("/nonexistent/arbiter.pgn")).unwrap_err();
         assert!(matches!(err, SourceError::Open { .. }));
-        assert!(err.to_string().starts_with("cannot open /nonexistent/arbiter.pgn"));
+        assert!(
+            err.to_string()
+                .starts_with("cannot open /nonexistent/arbiter.pgn")
+        );
     }
 }
