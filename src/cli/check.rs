@@ -40,7 +40,11 @@ impl InputArgs {
         RunOptions {
             inputs: self.files.clone(),
             work: WorkOptions {
-                mode: if self.strict { SanMode::Strict } else { SanMode::Lenient },
+                mode: if self.strict {
+                    SanMode::Strict
+                } else {
+                    SanMode::Lenient
+                },
             },
             jobs: self.jobs,
             progress: !self.quiet,
@@ -48,7 +52,8 @@ impl InputArgs {
     }
 
     pub fn open_outputs(&self) -> io::Result<(Option<FindingsFile>, Option<Quarantine>)> {
-        let context = |p: &PathBuf, e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", p.display()));
+        let context =
+            |p: &PathBuf, e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", p.display()));
         let findings = match &self.findings {
             Some(p) => Some(FindingsFile::create(p).map_err(|e| context(p, e))?),
             None => None,

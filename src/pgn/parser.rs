@@ -95,8 +95,11 @@ fn tag_name(input: &[u8]) -> IResult<&[u8], &[u8]> {
     take_while1(|c: u8| !is_space(c) && !matches!(c, b'"' | b'[' | b']')).parse(input)
 }
 
+/// A tag's name and (unescaped) value.
+type TagPair<'a> = (&'a [u8], Cow<'a, [u8]>);
+
 /// `[Name "value"]`, strictly.
-fn tag_pair(input: &[u8]) -> IResult<&[u8], (&[u8], Cow<'_, [u8]>)> {
+fn tag_pair(input: &[u8]) -> IResult<&[u8], TagPair<'_>> {
     let (input, _) = char('[').parse(input)?;
     let (input, _) = space0.parse(input)?;
     let (input, name) = tag_name(input)?;
@@ -785,17 +788,22 @@ impl<'a> GameParser<'a> {
                 variant = Some(value.clone());
             }
         }
-        for (k, name) in SEVEN_TAG_ROSTER.iter().enumerate() {
-            if !present[k] {
-                self.finding(
-                    code::MISSING_TAG,
-                    Severity::Info,
-                    at,
-                    None,
-                    Some((*name).into()),
-                    format!("the Seven Tag Roster tag {name} is missing"),
-                );
-            }
+        if present.iter().any(|&p| !p) {
+            let missing: Vec<&str> = SEVEN_TAG_ROSTER
+                .iter()
+                .zip(present)
+                .filter(|(_, p)| !p)
+                .map(|(n, _)| *n)
+                .collect();
+            let list = missing.join(",");
+            self.finding(
+                code::MISSING_TAG,
+                Severity::Info,
+                at,
+                None,
+                Some(list.clone()),
+                format!("Seven Tag Roster tags missing: {list}"),
+            );
         }
         if let Some(value) = result_tag {
             match Marker::from_text(&value) {
@@ -1100,10 +1108,7 @@ mod tests {
             .filter(|f| f.code == code::MISSING_TAG)
             .map(|f| f.token.clone().unwrap())
             .collect();
-        assert_eq!(
-            missing,
-            vec!["Site", "Date", "Round", "White", "Black", "Result"]
-        );
+        assert_eq!(missing, vec!["Site,Date,Round,White,Black,Result"]);
         assert!(g.findings.iter().all(|f| f.severity == Severity::Info));
     }
 

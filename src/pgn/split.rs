@@ -74,8 +74,8 @@ enum Action {
 /// Where the lines of the stream stand: the state that decides game boundaries.
 struct LineScanner {
     state: State,
-    blank_after_tags: bool,
-    seen_event: bool,
+    /// Keys of the tag names seen in the current tag section.
+    tag_names: Vec<u64>,
     in_comment: bool,
     /// The last token outside comments in the movetext was a termination marker.
     terminated: bool,
@@ -94,22 +94,21 @@ impl LineScanner {
             return Action::Same;
         }
         let Some(first) = line.iter().position(|&b| b != b' ' && b != b'\t') else {
-            if self.state == State::Tags {
-                self.blank_after_tags = true;
-            }
             return Action::Same;
         };
         let text = &line[first..];
         if text[0] == b'[' {
-            let is_event = text.starts_with(b"[Event ") || text.starts_with(b"[Event\"");
-            if self.state == State::Tags && !self.blank_after_tags && !(is_event && self.seen_event)
-            {
-                self.seen_event |= is_event;
+            // Within a tag section, only a tag name seen before starts another game: a blank
+            // line inside the section (ChessBase writes one) does not, and a missing blank
+            // line before the next `[Event` does not merge two games.
+            let name = tag_name_key(text);
+            if self.state == State::Tags && !self.tag_names.contains(&name) {
+                self.tag_names.push(name);
                 return Action::Same;
             }
             self.state = State::Tags;
-            self.blank_after_tags = false;
-            self.seen_event = is_event;
+            self.tag_names.clear();
+            self.tag_names.push(name);
             self.in_comment = false;
             self.terminated = false;
             return Action::Game;
@@ -154,7 +153,6 @@ impl LineScanner {
         self.state = State::Movetext;
         self.in_comment = false;
         self.terminated = false;
-        self.seen_event = false;
         self.scan_movetext(text);
     }
 
@@ -190,6 +188,25 @@ impl LineScanner {
             self.terminated = ends_with_marker(text);
         }
     }
+}
+
+/// A key for the tag name of a tag line (`[Name "value"]`): its first 8 bytes and length.
+fn tag_name_key(line: &[u8]) -> u64 {
+    let rest = &line[1..];
+    let start = rest
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .unwrap_or(rest.len());
+    let rest = &rest[start..];
+    let len = rest
+        .iter()
+        .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']'))
+        .unwrap_or(rest.len());
+    let mut key = [0u8; 8];
+    for (k, &b) in key.iter_mut().zip(&rest[..len]) {
+        *k = b;
+    }
+    u64::from_le_bytes(key) ^ ((len as u64) << 56)
 }
 
 struct Current {
@@ -243,8 +260,7 @@ impl<R: Read> Splitter<R> {
             finished: false,
             scan: LineScanner {
                 state: State::Start,
-                blank_after_tags: false,
-                seen_event: false,
+                tag_names: Vec::new(),
                 in_comment: false,
                 terminated: false,
             },
@@ -595,6 +611,12 @@ mod tests {
     fn tag_sections_without_moves_are_separate_games() {
         let input = b"[Event \"a\"]\n[Result \"*\"]\n[Event \"b\"]\n\n[Event \"c\"]\n";
         assert_eq!(texts(input).len(), 3);
+    }
+
+    #[test]
+    fn blank_line_inside_a_tag_section_does_not_split() {
+        let input = b"[Event \"a\"]\n\n[Date \"2017.12.04\"]\n[Round \"1\"]\n\n1. e4 *\n";
+        assert_eq!(texts(input).len(), 1);
     }
 
     #[test]

@@ -246,7 +246,7 @@ pub fn write_game(game: &Game, options: &WriteOptions, out: &mut String) {
                 let half = top.ply0 + top.i as u64 + u64::from(black_first);
                 let number = first_number + half / 2;
                 buf.clear();
-                if half % 2 == 0 {
+                if half.is_multiple_of(2) {
                     lines.word(&format!("{number}."));
                 } else if top.force_number {
                     lines.word(&format!("{number}..."));

@@ -17,7 +17,8 @@ impl Progress {
     /// `wanted` is the user's choice; the bar shows only if stderr is a terminal too.
     pub fn new(wanted: bool, total_bytes: u64) -> Progress {
         let bar = (wanted && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::with_draw_target(Some(total_bytes), ProgressDrawTarget::stderr());
+            let bar =
+                ProgressBar::with_draw_target(Some(total_bytes), ProgressDrawTarget::stderr());
             bar.set_style(
                 ProgressStyle::with_template(
                     "{bar:30} {bytes}/{total_bytes} ({bytes_per_sec}) {msg} ETA {eta}",

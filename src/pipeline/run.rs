@@ -116,7 +116,8 @@ pub fn run(options: &RunOptions, sink: &mut dyn Sink) -> io::Result<Summary> {
                                 base + consumed.load(std::sync::atomic::Ordering::Relaxed),
                                 std::sync::atomic::Ordering::Relaxed,
                             );
-                            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_GAMES));
+                            let full =
+                                std::mem::replace(&mut batch, Vec::with_capacity(BATCH_GAMES));
                             batch_bytes = 0;
                             if tx.send(Message::Batch(name.clone(), full)).is_err() {
                                 return;
@@ -171,11 +172,17 @@ fn drive(
             }
             Message::Batch(name, raws) => {
                 let Some(last) = raws.last() else { continue };
-                let (last_byte, last_game) = (last.byte_offset + last.bytes.len() as u64, last.game_number);
-                let wanted: Vec<RawGame> = raws.into_iter().filter(|r| sink.wants(&name, r)).collect();
+                let (last_byte, last_game) =
+                    (last.byte_offset + last.bytes.len() as u64, last.game_number);
+                let wanted: Vec<RawGame> =
+                    raws.into_iter().filter(|r| sink.wants(&name, r)).collect();
                 let work = options.work;
-                let processed: Vec<Processed> =
-                    pool.install(|| wanted.into_par_iter().map(|raw| process(raw, &work)).collect());
+                let processed: Vec<Processed> = pool.install(|| {
+                    wanted
+                        .into_par_iter()
+                        .map(|raw| process(raw, &work))
+                        .collect()
+                });
                 for p in &processed {
                     summary.games += 1;
                     if p.rejected {

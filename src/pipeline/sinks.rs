@@ -36,7 +36,10 @@ pub struct FindingsFile {
 impl FindingsFile {
     pub fn create(path: &Path) -> io::Result<FindingsFile> {
         let file = BufWriter::new(File::create(path)?);
-        let format = if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")) {
+        let format = if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+        {
             Format::Csv(Box::new(csv::Writer::from_writer(file)))
         } else {
             Format::Jsonl(file)
@@ -95,7 +98,11 @@ impl Quarantine {
         self.out.write_all(&game.raw)?;
         // Games are separated by a blank line, so the file reads back as PGN.
         if !game.raw.ends_with(b"\n\n") {
-            self.out.write_all(if game.raw.ends_with(b"\n") { b"\n" } else { b"\n\n" })?;
+            self.out.write_all(if game.raw.ends_with(b"\n") {
+                b"\n"
+            } else {
+                b"\n\n"
+            })?;
         }
         self.games += 1;
         Ok(())
@@ -122,7 +129,11 @@ impl Sink for CheckSink {
         }
         if game.rejected {
             if self.print_errors {
-                for f in game.findings.iter().filter(|f| f.severity == crate::pgn::Severity::Error) {
+                for f in game
+                    .findings
+                    .iter()
+                    .filter(|f| f.severity == crate::pgn::Severity::Error)
+                {
                     eprintln!("{name}: {f}");
                 }
             }

@@ -32,8 +32,18 @@ impl Summary {
     pub fn write_table(&self, out: &mut impl Write, elapsed: Duration) -> io::Result<()> {
         let secs = elapsed.as_secs_f64().max(1e-9);
         writeln!(out, "files      {:>12}", self.files)?;
-        writeln!(out, "bytes      {:>12}  ({:.1} MB/s)", self.bytes, self.bytes as f64 / secs / 1e6)?;
-        writeln!(out, "games      {:>12}  ({:.0} games/s)", self.games, self.games as f64 / secs)?;
+        writeln!(
+            out,
+            "bytes      {:>12}  ({:.1} MB/s)",
+            self.bytes,
+            self.bytes as f64 / secs / 1e6
+        )?;
+        writeln!(
+            out,
+            "games      {:>12}  ({:.0} games/s)",
+            self.games,
+            self.games as f64 / secs
+        )?;
         writeln!(out, "accepted   {:>12}", self.accepted)?;
         writeln!(out, "rejected   {:>12}", self.rejected)?;
         writeln!(out, "plies      {:>12}", self.plies)?;

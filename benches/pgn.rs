@@ -1,0 +1,57 @@
+//! Criterion bench: split and parse the master games of `$ARBITER_CORPUS/games/otb-pgnmentor/`
+//! (31 MB) from memory, reporting throughput in bytes; skipped when the variable is unset.
+//! Games per second: divide the reported time by the game count printed at start.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use arbiter::pgn::{self, Splitter};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+fn master_games() -> Option<Vec<u8>> {
+    let dir = PathBuf::from(std::env::var_os("ARBITER_CORPUS")?).join("games/otb-pgnmentor");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    files.sort();
+    let mut all = Vec::new();
+    for f in files {
+        all.extend(std::fs::read(f).ok()?);
+        all.push(b'\n');
+    }
+    Some(all)
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(data) = master_games() else {
+        println!("ARBITER_CORPUS not set: skipping the PGN bench");
+        return;
+    };
+    let games = Splitter::new(&data[..]).count();
+    println!("otb-pgnmentor: {} bytes, {games} games", data.len());
+    let mut group = c.benchmark_group("pgn");
+    group.throughput(Throughput::Bytes(data.len() as u64));
+    group.sample_size(20);
+    group.bench_function("split", |b| {
+        b.iter(|| {
+            Splitter::new(black_box(&data[..]))
+                .map(|g| g.map_or(0, |g| g.bytes.len()))
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("split+parse", |b| {
+        b.iter(|| {
+            let mut plies = 0;
+            for raw in Splitter::new(black_box(&data[..])).flatten() {
+                plies += pgn::parse_game(&raw).plies();
+            }
+            plies
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
