@@ -80,6 +80,103 @@ impl Position {
         );
     }
 
+    /// Legal non-castling moves of our pieces of `role` onto `to` (all four promotions for a
+    /// pawn reaching the last rank). Much cheaper than generating every move: this is what
+    /// SAN resolution uses on every ply of every game.
+    pub fn legal_moves_to(&self, role: Role, to: Square, list: &mut MoveList) {
+        let us = self.turn();
+        let them = us.other();
+        let ours = self.by_color(us);
+        if ours.contains(to) {
+            return;
+        }
+        let occupied = self.occupied();
+        let king = self.king_of(us);
+        let mine = self.pieces(us, role);
+        if role == Role::King {
+            if attacks::king_attacks(to).contains(king)
+                && !self.is_attacked_with(to, them, occupied - Bitboard::from_square(king))
+            {
+                list.push(Move::normal(king, to));
+            }
+            return;
+        }
+        let checkers = self.checkers();
+        if checkers.more_than_one() {
+            return;
+        }
+        let origins = match role {
+            Role::Knight => attacks::knight_attacks(to) & mine,
+            Role::Bishop => attacks::bishop_attacks(to, occupied) & mine,
+            Role::Rook => attacks::rook_attacks(to, occupied) & mine,
+            Role::Queen => attacks::queen_attacks(to, occupied) & mine,
+            Role::Pawn => {
+                let last_rank = match us {
+                    Color::White => Rank(7),
+                    Color::Black => Rank(0),
+                };
+                if self.ep_square() == Some(to) {
+                    for from in attacks::pawn_attacks(them, to) & mine {
+                        if self.ep_is_legal(from, to) {
+                            list.push(Move::en_passant(from, to));
+                        }
+                    }
+                    return;
+                }
+                let mut origins = Bitboard::EMPTY;
+                if self.by_color(them).contains(to) {
+                    origins |= attacks::pawn_attacks(them, to) & mine;
+                } else {
+                    let back: i8 = if us == Color::White { -8 } else { 8 };
+                    if let Some(one) = to.offset(back) {
+                        if mine.contains(one) {
+                            origins.add(one);
+                        } else if !occupied.contains(one)
+                            && let Some(two) = one.offset(back)
+                            && mine.contains(two)
+                            && two.rank() == Rank(if us == Color::White { 1 } else { 6 })
+                        {
+                            origins.add(two);
+                        }
+                    }
+                }
+                for from in origins {
+                    if self.safe_after(from, to, king, checkers) {
+                        push_pawn_move(list, from, to, last_rank);
+                    }
+                }
+                return;
+            }
+            Role::King => Bitboard::EMPTY,
+        };
+        for from in origins {
+            if self.safe_after(from, to, king, checkers) {
+                list.push(Move::normal(from, to));
+            }
+        }
+    }
+
+    /// Is our king safe after a piece other than the king moves `from` → `to` (no en
+    /// passant)? `checkers` are the pieces checking us now, at most one.
+    #[inline]
+    fn safe_after(&self, from: Square, to: Square, king: Square, checkers: Bitboard) -> bool {
+        if let Some(c) = checkers.first() {
+            if !(attacks::between(king, c) | Bitboard::from_square(c)).contains(to) {
+                return false;
+            }
+        } else if attacks::line(king, from).is_empty() {
+            // Not in check and not on a line with the king: cannot expose it.
+            return true;
+        }
+        let them = self.by_color(self.turn().other()) - Bitboard::from_square(to);
+        let occupied = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);
+        let queens = self.by_role(Role::Queen);
+        let rq = (self.by_role(Role::Rook) | queens) & them;
+        let bq = (self.by_role(Role::Bishop) | queens) & them;
+        (attacks::rook_attacks(king, occupied) & rq).is_empty()
+            && (attacks::bishop_attacks(king, occupied) & bq).is_empty()
+    }
+
     fn king_moves(&self, list: &mut MoveList, king: Square, dests: Bitboard) {
         let them = self.turn().other();
         // The king must not hide behind itself from a slider: test with it lifted off.

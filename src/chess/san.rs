@@ -159,33 +159,57 @@ pub struct Resolved {
     pub canonical: SanText,
     /// Empty when the token was canonical. Sorted, without duplicates.
     pub repairs: Vec<Repair>,
+    /// The position after the move (computed anyway for the check suffix).
+    pub after: Position,
 }
 
 // ---- writing ----------------------------------------------------------------------------
 
 /// Canonical SAN for a legal move, with `+`/`#`.
 pub fn to_san(pos: &Position, m: Move) -> SanText {
-    let mut out = san_without_suffix(pos, m);
     let mut after = *pos;
     after.play_unchecked(m);
+    let mut out = san_without_suffix(pos, m);
+    push_suffix(&mut out, &after);
+    out
+}
+
+/// Appends `+` or `#` as the position after the move requires.
+fn push_suffix(out: &mut SanText, after: &Position) {
     if after.is_check() {
         out.push(if after.has_legal_moves() { '+' } else { '#' });
+    }
+}
+
+fn san_without_suffix(pos: &Position, m: Move) -> SanText {
+    if m.is_castle() {
+        return castling_text(m);
+    }
+    let role = pos.piece_at(m.from()).map_or(Role::Pawn, |p| p.role);
+    let mut same_target = MoveList::new();
+    if role != Role::Pawn && role != Role::King {
+        pos.legal_moves_to(role, m.to(), &mut same_target);
+    }
+    assemble(pos, m, role, &same_target)
+}
+
+fn castling_text(m: Move) -> SanText {
+    let mut out = SanText::new();
+    let text = match m.castling_side() {
+        Some(CastlingSide::QueenSide) => "O-O-O",
+        _ => "O-O",
+    };
+    for c in text.chars() {
+        out.push(c);
     }
     out
 }
 
-fn san_without_suffix(pos: &Position, m: Move) -> SanText {
+/// SAN without suffix for a non-castling move, given every legal move of the same role to
+/// the same square (for disambiguation, PGN standard 8.2.3.4: file if it tells the pieces
+/// apart, else rank, else both).
+fn assemble(pos: &Position, m: Move, role: Role, same_target: &MoveList) -> SanText {
     let mut out = SanText::new();
-    if let Some(side) = m.castling_side() {
-        for c in match side {
-            CastlingSide::KingSide => "O-O".chars(),
-            CastlingSide::QueenSide => "O-O-O".chars(),
-        } {
-            out.push(c);
-        }
-        return out;
-    }
-    let role = pos.piece_at(m.from()).map_or(Role::Pawn, |p| p.role);
     let capture = pos.is_capture(m);
     let from = m.from();
     let to = m.to();
@@ -195,28 +219,20 @@ fn san_without_suffix(pos: &Position, m: Move) -> SanText {
         }
     } else {
         out.push(role.upper_char());
-        if role != Role::King {
-            // Disambiguate (PGN 8.2.3.4): file if it tells the pieces apart, else rank, else both.
-            let mut others = MoveList::new();
-            pos.generate_legal_from(
-                &mut others,
-                pos.pieces(pos.turn(), role) - Bitboard::from_square(from),
-                Bitboard::from_square(to),
-            );
-            let rivals: Vec<Square> = others
-                .iter()
-                .filter(|o| !o.is_castle())
-                .map(|o| o.from())
-                .collect();
-            if !rivals.is_empty() {
-                if rivals.iter().all(|r| r.file() != from.file()) {
-                    out.push(from.file().char());
-                } else if rivals.iter().all(|r| r.rank() != from.rank()) {
-                    out.push(from.rank().char());
-                } else {
-                    out.push(from.file().char());
-                    out.push(from.rank().char());
-                }
+        let mut rivals = same_target.iter().map(|o| o.from()).filter(|&f| f != from).peekable();
+        if role != Role::King && rivals.peek().is_some() {
+            let (mut same_file, mut same_rank) = (false, false);
+            for r in rivals {
+                same_file |= r.file() == from.file();
+                same_rank |= r.rank() == from.rank();
+            }
+            if !same_file {
+                out.push(from.file().char());
+            } else if !same_rank {
+                out.push(from.rank().char());
+            } else {
+                out.push(from.file().char());
+                out.push(from.rank().char());
             }
         }
     }
@@ -476,158 +492,157 @@ fn parse_lenient(token: &str) -> Result<Loose, SanError> {
 }
 
 impl San {
-    /// The legal moves this SAN could denote, ignoring the capture mark.
-    fn candidates(&self, pos: &Position, exact_from: Option<Square>) -> MoveList {
-        let mut list = MoveList::new();
+    /// The legal moves this SAN could denote, ignoring the capture mark, and every legal move
+    /// of the same role to the same square (what disambiguation is measured against).
+    fn candidates(&self, pos: &Position, exact_from: Option<Square>) -> (MoveList, MoveList) {
+        let mut all = MoveList::new();
         match *self {
             San::Castle(side) => {
                 let us = pos.turn();
                 if let Some(rook) = pos.castling().rook(us, side) {
                     pos.generate_legal_from(
-                        &mut list,
+                        &mut all,
                         Bitboard::from_square(pos.king_of(us)),
                         Bitboard::from_square(rook),
                     );
-                    list.retain(|m| m.is_castle());
+                    all.retain(|m| m.is_castle());
                 }
+                (all.clone(), all)
             }
             San::Normal {
                 role,
                 file,
                 rank,
-                capture,
                 to,
                 promotion,
+                ..
             } => {
-                let mut from_mask = pos.pieces(pos.turn(), role);
-                if let Some(f) = file {
-                    from_mask &= Bitboard::from_file(f);
-                }
-                if let Some(r) = rank {
-                    from_mask &= Bitboard::from_rank(r);
-                }
-                if let Some(sq) = exact_from {
-                    from_mask &= Bitboard::from_square(sq);
-                }
-                // A pawn without an origin file can only push: a capture is never guessed.
-                if role == Role::Pawn && file.is_none() {
-                    from_mask &= Bitboard::from_file(to.file());
-                }
-                let _ = capture;
-                pos.generate_legal_from(&mut list, from_mask, Bitboard::from_square(to));
-                list.retain(|m| !m.is_castle() && m.promotion_role() == promotion);
+                pos.legal_moves_to(role, to, &mut all);
+                all.retain(|m| m.promotion_role() == promotion);
+                let mut matching = all.clone();
+                matching.retain(|m| {
+                    let from = m.from();
+                    file.is_none_or(|f| from.file() == f)
+                        && rank.is_none_or(|r| from.rank() == r)
+                        && exact_from.is_none_or(|sq| sq == from)
+                        // A pawn without an origin file can only push: never guess a capture.
+                        && (role != Role::Pawn || file.is_some() || from.file() == to.file())
+                });
+                (matching, all)
             }
         }
-        list
+    }
+}
+
+/// Resolves a move found by the UCI reader (lenient mode only).
+fn resolved_uci(pos: &Position, m: Move) -> Resolved {
+    let mut after = *pos;
+    after.play_unchecked(m);
+    let mut canonical = san_without_suffix(pos, m);
+    push_suffix(&mut canonical, &after);
+    Resolved {
+        mv: m,
+        canonical,
+        repairs: vec![Repair::Uci],
+        after,
     }
 }
 
 /// Reads one SAN token in a position.
 pub fn resolve(pos: &Position, token: &str, mode: SanMode) -> Result<Resolved, SanError> {
     let owned = || token.chars().take(32).collect::<String>();
-    let (san, suffix, mut repairs, exact_from) = match mode {
-        SanMode::Strict => {
-            let (san, suffix) = parse_strict(token)?;
-            (san, suffix, Vec::new(), None)
-        }
-        SanMode::Lenient => match parse_lenient(token) {
+    let uci_fallback = || super::uci::parse_uci(pos, token.trim_end_matches(['+', '#', '!', '?']));
+    // Most tokens in real files are standard SAN: try the strict grammar first.
+    let (san, suffix, mut repairs, exact_from) = match (parse_strict(token), mode) {
+        (Ok((san, suffix)), _) => (san, suffix, Vec::new(), None),
+        (Err(e), SanMode::Strict) => return Err(e),
+        (Err(_), SanMode::Lenient) => match parse_lenient(token) {
             Ok(l) => (l.san, l.suffix, l.repairs, l.from),
             Err(e) => {
                 // A king move written as UCI castling (`e1g1`) is handled by the UCI reader.
-                if let Ok(m) =
-                    super::uci::parse_uci(pos, token.trim_end_matches(['+', '#', '!', '?']))
-                {
-                    let canonical = to_san(pos, m);
-                    return Ok(Resolved {
-                        mv: m,
-                        canonical,
-                        repairs: vec![Repair::Uci],
-                    });
-                }
-                return Err(e);
+                return uci_fallback().map(|m| resolved_uci(pos, m)).map_err(|_| e);
             }
         },
     };
-    let list = san.candidates(pos, exact_from);
-    let mv = match list.as_slice() {
+    let (matching, all) = san.candidates(pos, exact_from);
+    let mv = match matching.as_slice() {
         [] => {
             // UCI king-to-g1 castling spelled as coordinates.
             if mode == SanMode::Lenient
-                && let Ok(m) =
-                    super::uci::parse_uci(pos, token.trim_end_matches(['+', '#', '!', '?']))
+                && let Ok(m) = uci_fallback()
             {
-                let canonical = to_san(pos, m);
-                return Ok(Resolved {
-                    mv: m,
-                    canonical,
-                    repairs: vec![Repair::Uci],
-                });
+                return Ok(resolved_uci(pos, m));
             }
             return Err(SanError::Illegal(owned()));
         }
         [m] => *m,
         _ => return Err(SanError::Ambiguous(owned())),
     };
-    let canonical = to_san(pos, mv);
-    match mode {
-        SanMode::Strict => {
-            if canonical.as_str() != token {
-                return Err(SanError::NotCanonical {
-                    token: owned(),
-                    canonical: canonical.to_string(),
-                });
-            }
+    let mut after = *pos;
+    after.play_unchecked(mv);
+    let mut canonical = match san {
+        San::Castle(_) => castling_text(mv),
+        San::Normal { role, .. } => assemble(pos, mv, role, &all),
+    };
+    let disambiguation = disambiguation_len(canonical.as_str());
+    push_suffix(&mut canonical, &after);
+    if canonical.as_str() == token {
+        return Ok(Resolved {
+            mv,
+            canonical,
+            repairs,
+            after,
+        });
+    }
+    if mode == SanMode::Strict {
+        return Err(SanError::NotCanonical {
+            token: owned(),
+            canonical: canonical.to_string(),
+        });
+    }
+    if let San::Normal {
+        capture,
+        file,
+        rank,
+        ..
+    } = san
+    {
+        let is_capture = pos.is_capture(mv);
+        let written_long = repairs.contains(&Repair::Uci) || repairs.contains(&Repair::LongAlgebraic);
+        if capture && !is_capture {
+            repairs.push(Repair::SuperfluousCapture);
         }
-        SanMode::Lenient => {
-            if let San::Normal {
-                capture,
-                file,
-                rank,
-                ..
-            } = san
-            {
-                let is_capture = pos.is_capture(mv);
-                if capture && !is_capture {
-                    repairs.push(Repair::SuperfluousCapture);
-                }
-                if !capture
-                    && is_capture
-                    && !repairs.contains(&Repair::Uci)
-                    && !repairs.contains(&Repair::LongAlgebraic)
-                {
-                    repairs.push(Repair::MissingCapture);
-                }
-                let plain = san_without_suffix(pos, mv);
-                let given = (file.is_some() as u8) + (rank.is_some() as u8);
-                let needed = disambiguation_len(plain.as_str());
-                if given > needed && !repairs.contains(&Repair::Uci) {
-                    repairs.push(if given == 2 {
-                        Repair::LongAlgebraic
-                    } else {
-                        Repair::OverDisambiguation
-                    });
-                }
-            }
-            let actual = match canonical.as_str().as_bytes().last() {
-                Some(b'+') => Some(Suffix::Check),
-                Some(b'#') => Some(Suffix::Mate),
-                _ => None,
-            };
-            if actual != suffix {
-                repairs.push(Repair::CheckSuffix);
-            }
-            repairs.sort_unstable();
-            repairs.dedup();
-            if repairs.is_empty() && canonical.as_str() != token {
-                // Anything else that differs (spacing, `++`) still counts as repaired.
-                repairs.push(Repair::CheckSuffix);
-            }
+        if !capture && is_capture && !written_long {
+            repairs.push(Repair::MissingCapture);
         }
+        let given = (file.is_some() as u8) + (rank.is_some() as u8);
+        if given > disambiguation && !repairs.contains(&Repair::Uci) {
+            repairs.push(if given == 2 {
+                Repair::LongAlgebraic
+            } else {
+                Repair::OverDisambiguation
+            });
+        }
+    }
+    let actual = match canonical.as_str().as_bytes().last() {
+        Some(b'+') => Some(Suffix::Check),
+        Some(b'#') => Some(Suffix::Mate),
+        _ => None,
+    };
+    if actual != suffix {
+        repairs.push(Repair::CheckSuffix);
+    }
+    repairs.sort_unstable();
+    repairs.dedup();
+    if repairs.is_empty() {
+        // Anything else that differs (`++` for mate, stray spacing) counts as a suffix repair.
+        repairs.push(Repair::CheckSuffix);
     }
     Ok(Resolved {
         mv,
         canonical,
         repairs,
+        after,
     })
 }
 

@@ -258,7 +258,7 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
                         ),
                     ));
                 }
-                pos.play_unchecked(r.mv);
+                pos = r.after;
                 moves.push(r.mv);
                 sans.push(r.canonical);
             }
@@ -324,7 +324,7 @@ fn check_variations(
                 continue;
             }
             match san::resolve(&pos, n.san.as_str(), mode) {
-                Ok(r) => pos.play_unchecked(r.mv),
+                Ok(r) => pos = r.after,
                 Err(e) => {
                     findings.push(finding(
                         game,
