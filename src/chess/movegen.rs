@@ -4,7 +4,7 @@
 
 use super::attacks;
 use super::bitboard::Bitboard;
-use super::moves::{Move, MoveList};
+use super::moves::{Move, MoveBuf, MoveList, TargetMoves};
 use super::position::Position;
 use super::types::{CastlingSide, Color, Rank, Role, Square};
 
@@ -83,7 +83,7 @@ impl Position {
     /// Legal non-castling moves of our pieces of `role` onto `to` (all four promotions for a
     /// pawn reaching the last rank). Much cheaper than generating every move: this is what
     /// SAN resolution uses on every ply of every game.
-    pub fn legal_moves_to(&self, role: Role, to: Square, list: &mut MoveList) {
+    pub fn legal_moves_to(&self, role: Role, to: Square, list: &mut TargetMoves) {
         let us = self.turn();
         let them = us.other();
         let ours = self.by_color(us);
@@ -355,7 +355,12 @@ impl Position {
 }
 
 #[inline]
-fn push_pawn_move(list: &mut MoveList, from: Square, to: Square, last_rank: Rank) {
+fn push_pawn_move<const N: usize>(
+    list: &mut MoveBuf<N>,
+    from: Square,
+    to: Square,
+    last_rank: Rank,
+) {
     if to.rank() == last_rank {
         for role in Role::PROMOTIONS {
             list.push(Move::promotion(from, to, role));

@@ -135,24 +135,31 @@ impl fmt::Debug for Move {
 /// Upper bound on legal moves in any chess position (the record is 218).
 pub const MAX_MOVES: usize = 256;
 
-/// Legal moves of one position, on the stack.
+/// Moves on the stack, at most `N` of them.
 #[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+pub struct MoveBuf<const N: usize> {
+    moves: [Move; N],
     len: usize,
 }
 
-impl Default for MoveList {
+/// Room for every legal move of any position.
+pub type MoveList = MoveBuf<MAX_MOVES>;
+
+/// Room for the legal moves of one role onto one square (SAN resolution): at most nine
+/// queens, or two pawns with four promotions each.
+pub type TargetMoves = MoveBuf<16>;
+
+impl<const N: usize> Default for MoveBuf<N> {
     fn default() -> Self {
-        MoveList::new()
+        MoveBuf::new()
     }
 }
 
-impl MoveList {
+impl<const N: usize> MoveBuf<N> {
     #[inline]
-    pub const fn new() -> MoveList {
-        MoveList {
-            moves: [Move::NONE; MAX_MOVES],
+    pub const fn new() -> MoveBuf<N> {
+        MoveBuf {
+            moves: [Move::NONE; N],
             len: 0,
         }
     }
@@ -160,7 +167,7 @@ impl MoveList {
     #[inline]
     pub fn push(&mut self, m: Move) {
         // The bound holds for every legal position; the check keeps a corrupt one from panicking.
-        if self.len < MAX_MOVES {
+        if self.len < N {
             self.moves[self.len] = m;
             self.len += 1;
         }
@@ -212,7 +219,7 @@ impl MoveList {
     }
 }
 
-impl<'a> IntoIterator for &'a MoveList {
+impl<'a, const N: usize> IntoIterator for &'a MoveBuf<N> {
     type Item = &'a Move;
     type IntoIter = std::slice::Iter<'a, Move>;
     fn into_iter(self) -> Self::IntoIter {

@@ -63,6 +63,21 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+#[inline]
+const fn encode_piece(p: Piece) -> u8 {
+    1 + 6 * p.color as u8 + p.role as u8
+}
+
+#[inline]
+const fn decode_piece(code: u8) -> Option<Piece> {
+    if code == 0 || code > 12 {
+        return None;
+    }
+    let i = code - 1;
+    let color = if i >= 6 { Color::Black } else { Color::White };
+    Some(Piece::new(color, Role::from_index((i % 6) as usize)))
+}
+
 /// Castling rights: for each colour and side, the square of the rook that may still castle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Castling {
@@ -97,7 +112,9 @@ impl Castling {
 pub struct Position {
     by_role: [Bitboard; 6],
     by_color: [Bitboard; 2],
-    board: [Option<Piece>; 64],
+    /// Piece codes by square: 0 empty, else 1 + 6·colour + role (a byte each keeps the
+    /// position small, and it is copied on every move).
+    board: [u8; 64],
     turn: Color,
     castling: Castling,
     ep_square: Option<Square>,
@@ -105,6 +122,8 @@ pub struct Position {
     fullmove_number: u32,
     /// Pieces, side to move and castling rights; the en passant part is added on demand.
     hash: u64,
+    /// Enemy pieces giving check to the side to move, kept up to date by every move.
+    checkers: Bitboard,
     chess960: bool,
 }
 
@@ -159,13 +178,14 @@ impl Position {
         let mut pos = Position {
             by_role: [Bitboard::EMPTY; 6],
             by_color: [Bitboard::EMPTY; 2],
-            board: [None; 64],
+            board: [0; 64],
             turn: setup.turn,
             castling: Castling::default(),
             ep_square: None,
             halfmove_clock: setup.halfmove_clock,
             fullmove_number: setup.fullmove_number.max(1),
             hash: 0,
+            checkers: Bitboard::EMPTY,
             chess960,
         };
         for sq in Square::all() {
@@ -200,7 +220,8 @@ impl Position {
         {
             return Err(PositionError::OppositeCheck);
         }
-        let checkers = pos.checkers();
+        pos.checkers = pos.compute_checkers();
+        let checkers = pos.checkers;
         if checkers.count() > 2 {
             return Err(PositionError::ImpossibleCheck);
         }
@@ -272,7 +293,7 @@ impl Position {
     /// An unchecked copy of this position.
     pub fn to_setup(&self) -> Setup {
         Setup {
-            board: self.board,
+            board: std::array::from_fn(|i| decode_piece(self.board[i])),
             turn: self.turn,
             castling_rooks: self.castling.rook_squares(),
             ep_square: self.ep_square,
@@ -285,16 +306,16 @@ impl Position {
     fn put(&mut self, p: Piece, sq: Square) {
         self.by_role[p.role.index()].add(sq);
         self.by_color[p.color.index()].add(sq);
-        self.board[sq.index()] = Some(p);
+        self.board[sq.index()] = encode_piece(p);
         self.hash ^= zobrist::piece_key(p, sq);
     }
 
     #[inline]
     fn take(&mut self, sq: Square) -> Option<Piece> {
-        let p = self.board[sq.index()]?;
+        let p = decode_piece(self.board[sq.index()])?;
         self.by_role[p.role.index()].remove(sq);
         self.by_color[p.color.index()].remove(sq);
-        self.board[sq.index()] = None;
+        self.board[sq.index()] = 0;
         self.hash ^= zobrist::piece_key(p, sq);
         Some(p)
     }
@@ -308,7 +329,7 @@ impl Position {
 
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.board[sq.index()]
+        decode_piece(self.board[sq.index()])
     }
 
     #[inline]
@@ -407,6 +428,10 @@ impl Position {
     /// Enemy pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    fn compute_checkers(&self) -> Bitboard {
         self.attackers(self.king_of(self.turn), self.turn.other(), self.occupied())
     }
 
@@ -462,7 +487,7 @@ impl Position {
     fn compute_hash(&self) -> u64 {
         let mut h = 0;
         for sq in self.occupied() {
-            if let Some(p) = self.board[sq.index()] {
+            if let Some(p) = self.piece_at(sq) {
                 h ^= zobrist::piece_key(p, sq);
             }
         }
@@ -517,7 +542,7 @@ impl Position {
         let us = self.turn;
         let from = m.from();
         let to = m.to();
-        let Some(moving) = self.board[from.index()] else {
+        let Some(moving) = self.piece_at(from) else {
             return;
         };
         self.ep_square = None;
@@ -599,6 +624,7 @@ impl Position {
         }
         self.turn = us.other();
         self.hash ^= zobrist::black_to_move_key();
+        self.checkers = self.compute_checkers();
     }
 
     /// Plays a move after checking it; on failure the untouched position comes back in the error.
@@ -623,6 +649,7 @@ impl Position {
         }
         self.turn = self.turn.other();
         self.hash ^= zobrist::black_to_move_key();
+        self.checkers = self.compute_checkers();
     }
 
     /// The role of the piece a move captures, if any.

@@ -3,8 +3,7 @@
 //! exactly canonical SAN; `Lenient` also takes what real files contain and lists every repair
 //! it made. Ambiguous or illegal moves are errors in both modes: nothing is ever guessed.
 
-use super::bitboard::Bitboard;
-use super::moves::{Move, MoveList};
+use super::moves::{Move, TargetMoves};
 use super::position::Position;
 use super::types::{CastlingSide, File, Rank, Role, Square};
 use std::fmt;
@@ -159,8 +158,6 @@ pub struct Resolved {
     pub canonical: SanText,
     /// Empty when the token was canonical. Sorted, without duplicates.
     pub repairs: Vec<Repair>,
-    /// The position after the move (computed anyway for the check suffix).
-    pub after: Position,
 }
 
 // ---- writing ----------------------------------------------------------------------------
@@ -186,7 +183,7 @@ fn san_without_suffix(pos: &Position, m: Move) -> SanText {
         return castling_text(m);
     }
     let role = pos.piece_at(m.from()).map_or(Role::Pawn, |p| p.role);
-    let mut same_target = MoveList::new();
+    let mut same_target = TargetMoves::new();
     if role != Role::Pawn && role != Role::King {
         pos.legal_moves_to(role, m.to(), &mut same_target);
     }
@@ -208,7 +205,7 @@ fn castling_text(m: Move) -> SanText {
 /// SAN without suffix for a non-castling move, given every legal move of the same role to
 /// the same square (for disambiguation, PGN standard 8.2.3.4: file if it tells the pieces
 /// apart, else rank, else both).
-fn assemble(pos: &Position, m: Move, role: Role, same_target: &MoveList) -> SanText {
+fn assemble(pos: &Position, m: Move, role: Role, same_target: &TargetMoves) -> SanText {
     let mut out = SanText::new();
     let capture = pos.is_capture(m);
     let from = m.from();
@@ -219,7 +216,11 @@ fn assemble(pos: &Position, m: Move, role: Role, same_target: &MoveList) -> SanT
         }
     } else {
         out.push(role.upper_char());
-        let mut rivals = same_target.iter().map(|o| o.from()).filter(|&f| f != from).peekable();
+        let mut rivals = same_target
+            .iter()
+            .map(|o| o.from())
+            .filter(|&f| f != from)
+            .peekable();
         if role != Role::King && rivals.peek().is_some() {
             let (mut same_file, mut same_rank) = (false, false);
             for r in rivals {
@@ -492,22 +493,28 @@ fn parse_lenient(token: &str) -> Result<Loose, SanError> {
 }
 
 impl San {
-    /// The legal moves this SAN could denote, ignoring the capture mark, and every legal move
-    /// of the same role to the same square (what disambiguation is measured against).
-    fn candidates(&self, pos: &Position, exact_from: Option<Square>) -> (MoveList, MoveList) {
-        let mut all = MoveList::new();
+    /// Fills `all` with every legal move of the same role to the same square (what
+    /// disambiguation is measured against; for castling, the castling move) and returns the
+    /// moves among them this SAN denotes: none, the one, or the first two when ambiguous.
+    fn candidates(
+        &self,
+        pos: &Position,
+        exact_from: Option<Square>,
+        all: &mut TargetMoves,
+    ) -> (Option<Move>, Option<Move>) {
         match *self {
             San::Castle(side) => {
                 let us = pos.turn();
-                if let Some(rook) = pos.castling().rook(us, side) {
-                    pos.generate_legal_from(
-                        &mut all,
-                        Bitboard::from_square(pos.king_of(us)),
-                        Bitboard::from_square(rook),
-                    );
-                    all.retain(|m| m.is_castle());
+                let king = pos.king_of(us);
+                let mv = pos
+                    .castling()
+                    .rook(us, side)
+                    .map(|rook| Move::castle(king, rook))
+                    .filter(|&m| pos.is_legal(m));
+                if let Some(m) = mv {
+                    all.push(m);
                 }
-                (all.clone(), all)
+                (mv, None)
             }
             San::Normal {
                 role,
@@ -517,10 +524,9 @@ impl San {
                 promotion,
                 ..
             } => {
-                pos.legal_moves_to(role, to, &mut all);
+                pos.legal_moves_to(role, to, all);
                 all.retain(|m| m.promotion_role() == promotion);
-                let mut matching = all.clone();
-                matching.retain(|m| {
+                let mut found = all.iter().copied().filter(|m| {
                     let from = m.from();
                     file.is_none_or(|f| from.file() == f)
                         && rank.is_none_or(|r| from.rank() == r)
@@ -528,30 +534,35 @@ impl San {
                         // A pawn without an origin file can only push: never guess a capture.
                         && (role != Role::Pawn || file.is_some() || from.file() == to.file())
                 });
-                (matching, all)
+                (found.next(), found.next())
             }
         }
     }
 }
 
-/// Resolves a move found by the UCI reader (lenient mode only).
-fn resolved_uci(pos: &Position, m: Move) -> Resolved {
-    let mut after = *pos;
-    after.play_unchecked(m);
+/// Plays a move found by the UCI reader (lenient mode only).
+fn play_uci(pos: &mut Position, m: Move) -> Resolved {
     let mut canonical = san_without_suffix(pos, m);
-    push_suffix(&mut canonical, &after);
+    pos.play_unchecked(m);
+    push_suffix(&mut canonical, pos);
     Resolved {
         mv: m,
         canonical,
         repairs: vec![Repair::Uci],
-        after,
     }
 }
 
-/// Reads one SAN token in a position.
+/// Reads one SAN token in a position, without changing it.
 pub fn resolve(pos: &Position, token: &str, mode: SanMode) -> Result<Resolved, SanError> {
+    let mut after = *pos;
+    play_san(&mut after, token, mode)
+}
+
+/// Reads one SAN token and plays it. On error the position is untouched. This is the
+/// replay's hot path: the position is changed in place, never copied.
+pub fn play_san(pos: &mut Position, token: &str, mode: SanMode) -> Result<Resolved, SanError> {
     let owned = || token.chars().take(32).collect::<String>();
-    let uci_fallback = || super::uci::parse_uci(pos, token.trim_end_matches(['+', '#', '!', '?']));
+    let uci_text = || token.trim_end_matches(['+', '#', '!', '?']);
     // Most tokens in real files are standard SAN: try the strict grammar first.
     let (san, suffix, mut repairs, exact_from) = match (parse_strict(token), mode) {
         (Ok((san, suffix)), _) => (san, suffix, Vec::new(), None),
@@ -560,44 +571,58 @@ pub fn resolve(pos: &Position, token: &str, mode: SanMode) -> Result<Resolved, S
             Ok(l) => (l.san, l.suffix, l.repairs, l.from),
             Err(e) => {
                 // A king move written as UCI castling (`e1g1`) is handled by the UCI reader.
-                return uci_fallback().map(|m| resolved_uci(pos, m)).map_err(|_| e);
+                return match super::uci::parse_uci(pos, uci_text()) {
+                    Ok(m) => Ok(play_uci(pos, m)),
+                    Err(_) => Err(e),
+                };
             }
         },
     };
-    let (matching, all) = san.candidates(pos, exact_from);
-    let mv = match matching.as_slice() {
-        [] => {
+    let mut all = TargetMoves::new();
+    let mv = match san.candidates(pos, exact_from, &mut all) {
+        (None, _) => {
             // UCI king-to-g1 castling spelled as coordinates.
             if mode == SanMode::Lenient
-                && let Ok(m) = uci_fallback()
+                && let Ok(m) = super::uci::parse_uci(pos, uci_text())
             {
-                return Ok(resolved_uci(pos, m));
+                return Ok(play_uci(pos, m));
             }
             return Err(SanError::Illegal(owned()));
         }
-        [m] => *m,
-        _ => return Err(SanError::Ambiguous(owned())),
+        (Some(m), None) => m,
+        (Some(_), Some(_)) => return Err(SanError::Ambiguous(owned())),
     };
-    let mut after = *pos;
-    after.play_unchecked(mv);
     let mut canonical = match san {
         San::Castle(_) => castling_text(mv),
         San::Normal { role, .. } => assemble(pos, mv, role, &all),
     };
     let disambiguation = disambiguation_len(canonical.as_str());
-    push_suffix(&mut canonical, &after);
+    let is_capture = pos.is_capture(mv);
+    if mode == SanMode::Strict {
+        // Check the text before the position changes, so an error leaves it untouched.
+        let mut after = *pos;
+        after.play_unchecked(mv);
+        push_suffix(&mut canonical, &after);
+        if canonical.as_str() != token {
+            return Err(SanError::NotCanonical {
+                token: owned(),
+                canonical: canonical.to_string(),
+            });
+        }
+        *pos = after;
+        return Ok(Resolved {
+            mv,
+            canonical,
+            repairs,
+        });
+    }
+    pos.play_unchecked(mv);
+    push_suffix(&mut canonical, pos);
     if canonical.as_str() == token {
         return Ok(Resolved {
             mv,
             canonical,
             repairs,
-            after,
-        });
-    }
-    if mode == SanMode::Strict {
-        return Err(SanError::NotCanonical {
-            token: owned(),
-            canonical: canonical.to_string(),
         });
     }
     if let San::Normal {
@@ -607,8 +632,8 @@ pub fn resolve(pos: &Position, token: &str, mode: SanMode) -> Result<Resolved, S
         ..
     } = san
     {
-        let is_capture = pos.is_capture(mv);
-        let written_long = repairs.contains(&Repair::Uci) || repairs.contains(&Repair::LongAlgebraic);
+        let written_long =
+            repairs.contains(&Repair::Uci) || repairs.contains(&Repair::LongAlgebraic);
         if capture && !is_capture {
             repairs.push(Repair::SuperfluousCapture);
         }
@@ -642,7 +667,6 @@ pub fn resolve(pos: &Position, token: &str, mode: SanMode) -> Result<Resolved, S
         mv,
         canonical,
         repairs,
-        after,
     })
 }
 

@@ -241,7 +241,7 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
         if !node.variations().is_empty() {
             check_variations(game, &pos, node, ply, mode, &mut findings);
         }
-        match san::resolve(&pos, token, mode) {
+        match san::play_san(&mut pos, token, mode) {
             Ok(r) => {
                 for kind in &r.repairs {
                     findings.push(finding(
@@ -258,7 +258,6 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
                         ),
                     ));
                 }
-                pos = r.after;
                 moves.push(r.mv);
                 sans.push(r.canonical);
             }
@@ -323,8 +322,8 @@ fn check_variations(
                 pos.play_null();
                 continue;
             }
-            match san::resolve(&pos, n.san.as_str(), mode) {
-                Ok(r) => pos = r.after,
+            match san::play_san(&mut pos, n.san.as_str(), mode) {
+                Ok(_) => {}
                 Err(e) => {
                     findings.push(finding(
                         game,
