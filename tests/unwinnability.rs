@@ -21,6 +21,8 @@ struct Tally {
     wrong_cannot: Vec<String>,
     wrong_can: Vec<String>,
     unknown: Vec<String>,
+    /// Positions the rules core rejects (impossible material), not analysed.
+    rejected: Vec<String>,
 }
 
 impl Tally {
@@ -50,7 +52,13 @@ fn check_line(pos: &Position, side: Color, got: &Winnability) {
 fn run(entries: &[(String, bool, bool)]) -> Tally {
     let mut t = Tally::default();
     for (fen, w, b) in entries {
-        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let pos = match Position::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => {
+                t.rejected.push(format!("{fen}: {e}"));
+                continue;
+            }
+        };
         let u = analyse(&pos, Budget::default());
         check_line(&pos, Color::White, &u.white);
         check_line(&pos, Color::Black, &u.black);
@@ -62,13 +70,15 @@ fn run(entries: &[(String, bool, bool)]) -> Tally {
 
 fn report(name: &str, t: &Tally) {
     eprintln!(
-        "{name}: {} agree, {} wrong cannot-win, {} wrong can-win, {} unknown",
+        "{name}: {} agree, {} wrong cannot-win, {} wrong can-win, {} unknown, {} rejected",
         t.agree,
         t.wrong_cannot.len(),
         t.wrong_can.len(),
-        t.unknown.len()
+        t.unknown.len(),
+        t.rejected.len()
     );
-    for l in t.wrong_cannot.iter().chain(&t.wrong_can).chain(&t.unknown) {
+    let all = t.wrong_cannot.iter().chain(&t.wrong_can);
+    for l in all.chain(&t.unknown).chain(&t.rejected) {
         eprintln!("  {l}");
     }
 }

@@ -89,6 +89,10 @@ pub fn cannot_win(pos: &Position, winner: Color) -> bool {
         pawn_spread(Color::White, white_pawns),
         pawn_spread(Color::Black, black_pawns),
     ];
+    // Two pawns that attack each other can take, which unjams the skeleton.
+    if pawn_attacks[0] & black_pawns != 0 {
+        return false;
+    }
     let own_pawns = [white_pawns, black_pawns];
     let loser = winner.other();
     let mut loser_king_region = 0;
@@ -146,6 +150,8 @@ mod tests {
         let fen = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1";
         assert!(blocked(fen, Color::White));
         assert!(blocked(fen, Color::Black));
+        // d6-d5 is answered by e4xd5: the pawns are not jammed for good.
+        assert!(!blocked("8/8/8/1p1pp2k/pP1pP1p1/P2P2P1/6K1/8 w - - 0 1", Color::White));
         // Kings can walk round and take an undefended pawn: not applicable.
         assert!(!blocked("4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1", Color::White));
         assert!(!blocked("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1", Color::White));

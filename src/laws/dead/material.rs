@@ -16,9 +16,9 @@ pub enum MaterialLemma {
     LoneKnight,
     /// King and bishops all on squares of one colour, with no enemy man that could ever
     /// stand on a square of the other colour to hem in the king (no pawns, knights or
-    /// bishops of the other colour; no rooks or queens either when a double check by two
-    /// bishops is possible). The king's orthogonal neighbours are of the other colour and the
-    /// winner's king can guard at most one of them.
+    /// bishops of the other colour; and at most one rook or queen when the winner has two
+    /// bishops, since only a double check beats those). The king's orthogonal neighbours
+    /// are of the other colour and the winner's king can guard at most one of them.
     SameColourBishops,
 }
 
@@ -69,10 +69,16 @@ pub fn cannot_win(pos: &Position, winner: Color) -> Option<MaterialLemma> {
         if (our_men & !colour).nonempty() {
             return None; // bishops on both colours
         }
+        // Rooks and queens next to the king can always interpose on or take at the
+        // diagonal square of a single check; only a double check (two bishops) beats
+        // them, and then the king must stand off the corner, with at least two of its
+        // orthogonal neighbours filled by its own men.
+        let their_heavy = their_men & heavy;
+        let heavy_can_block = our_men.more_than_one() && their_heavy.more_than_one();
         let blockers_other_colour = (their_men & (pawns | knights))
             | (their_men & bishops & !colour)
-            | if our_men.more_than_one() {
-                their_men & heavy
+            | if heavy_can_block {
+                their_heavy
             } else {
                 Bitboard::EMPTY
             };
@@ -103,8 +109,13 @@ mod tests {
         let knkq = "8/3k4/2q5/8/8/K1N5/8/8 b - - 0 1";
         assert_eq!(lemma(knkq, Color::White), Some(MaterialLemma::LoneKnight));
         assert_eq!(lemma(knkq, Color::Black), None);
-        // Two same-coloured bishops against rooks: a double check can mate.
+        // Two same-coloured bishops against two rooks: a double check can mate.
         assert_eq!(lemma("8/8/8/8/8/8/r1r5/k1K1B1B1 w - - 0 1", Color::White), None);
+        // ... but not against one rook.
+        assert_eq!(
+            lemma("3b4/8/8/6b1/8/8/R7/K1k5 w - - 0 1", Color::Black),
+            Some(MaterialLemma::SameColourBishops)
+        );
         // One bishop against rooks cannot.
         assert_eq!(
             lemma("8/8/8/8/8/8/r1r5/k1K1B3 w - - 0 1", Color::White),
