@@ -45,7 +45,10 @@ fn check_line(pos: &Position, side: Color, got: &Winnability) {
         for &m in line {
             p = p.play(m).expect("mating lines replay");
         }
-        assert!(p.is_checkmate() && p.turn() == side.other(), "line ends in mate");
+        assert!(
+            p.is_checkmate() && p.turn() == side.other(),
+            "line ends in mate"
+        );
     }
 }
 

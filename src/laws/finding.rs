@@ -109,7 +109,9 @@ impl Code {
             Code::EndStalemate => "the game ended in stalemate",
             Code::EndDeadPosition => "the game ended in a dead position",
             Code::EndFivefold => "the game ended on the fifth occurrence of a position",
-            Code::EndSeventyFive => "the game ended after 75 moves each without pawn move or capture",
+            Code::EndSeventyFive => {
+                "the game ended after 75 moves each without pawn move or capture"
+            }
             Code::ClaimThreefold => "first point where a threefold repetition could be claimed",
             Code::ClaimFifty => "first point where the fifty-move draw could be claimed",
             Code::MoveAfterEnd => "moves were recorded after the game had ended",

@@ -224,7 +224,11 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
             Code::ClaimThreefold,
             edition,
             c.ply,
-            claim_message("the same position for the third time", &positions[c.ply as usize], c),
+            claim_message(
+                "the same position for the third time",
+                &positions[c.ply as usize],
+                c,
+            ),
         ));
     }
     if let Some(c) = fifty {
@@ -232,7 +236,11 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
             Code::ClaimFifty,
             edition,
             c.ply,
-            claim_message("fifty moves by each player without pawn move or capture", &positions[c.ply as usize], c),
+            claim_message(
+                "fifty moves by each player without pawn move or capture",
+                &positions[c.ply as usize],
+                c,
+            ),
         ));
     }
 
@@ -280,7 +288,15 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
         && is_time_forfeit(term)
         && let Some(winner) = r.winner()
     {
-        lawful = flag_fall(&pos, winner, edition, options.budget, final_ply, r, &mut findings);
+        lawful = flag_fall(
+            &pos,
+            winner,
+            edition,
+            options.budget,
+            final_ply,
+            r,
+            &mut findings,
+        );
     }
 
     Verdict {
@@ -386,7 +402,11 @@ fn flag_fall(
     recorded: GameResult,
     findings: &mut Vec<LawFinding>,
 ) -> Option<GameResult> {
-    let name = if winner == Color::White { "White" } else { "Black" };
+    let name = if winner == Color::White {
+        "White"
+    } else {
+        "Black"
+    };
     match edition {
         Edition::Fide1980 => Some(recorded),
         Edition::Fide1997 => {

@@ -102,7 +102,13 @@ pub fn cannot_win(pos: &Position, winner: Color) -> bool {
         let enemy_pawn_attacks = pawn_attacks[enemy];
         // A pawn defended by a pawn can never be taken by a king.
         let king_takable = own_pawns[enemy] & !pawn_attacks[enemy];
-        for role in [Role::King, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        for role in [
+            Role::King,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ] {
             for sq in pos.pieces(color, role) {
                 let (allowed, takable) = if role == Role::King {
                     (!pawns.0 & !enemy_pawn_attacks, king_takable)
@@ -151,7 +157,10 @@ mod tests {
         assert!(blocked(fen, Color::White));
         assert!(blocked(fen, Color::Black));
         // d6-d5 is answered by e4xd5: the pawns are not jammed for good.
-        assert!(!blocked("8/8/8/1p1pp2k/pP1pP1p1/P2P2P1/6K1/8 w - - 0 1", Color::White));
+        assert!(!blocked(
+            "8/8/8/1p1pp2k/pP1pP1p1/P2P2P1/6K1/8 w - - 0 1",
+            Color::White
+        ));
         // Kings can walk round and take an undefended pawn: not applicable.
         assert!(!blocked("4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1", Color::White));
         assert!(!blocked("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1", Color::White));

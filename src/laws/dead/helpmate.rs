@@ -112,6 +112,9 @@ struct Deepening {
     cut_by_depth: bool,
     out_of_budget: bool,
     line: Vec<Move>,
+    /// Moves tried per node (winner, loser); `None` tries all, and only then can an
+    /// unsuccessful search prove anything.
+    breadth: Option<(usize, usize)>,
 }
 
 impl Deepening {
@@ -151,7 +154,17 @@ impl Deepening {
             return false;
         }
         ordered(pos, self.winner, &mut list);
-        for &m in list.iter() {
+        let tried = match self.breadth {
+            Some((w, l)) => {
+                let n = if winner_to_move { w } else { l };
+                if list.len() > n {
+                    self.cut_by_depth = true;
+                }
+                n.min(list.len())
+            }
+            None => list.len(),
+        };
+        for &m in &list.as_slice()[..tried] {
             let mut child = *pos;
             child.play_unchecked(m);
             if winner_to_move && is_mate_by(&child, self.winner) {
@@ -170,12 +183,15 @@ impl Deepening {
     }
 }
 
-/// Iterative deepening up to `max_depth` plies.
+/// Iterative deepening up to `max_depth` plies. With `breadth`, only the first moves in
+/// the ordering are tried at each node (winner's, loser's): a guided search that finds
+/// long helpmates fast but never proves their absence.
 pub fn deepening(
     pos: &Position,
     winner: Color,
     max_depth: u32,
     budget: Nodes,
+    breadth: Option<(usize, usize)>,
 ) -> (Outcome, Nodes) {
     if is_mate_by(pos, winner) {
         return (Outcome::Mate(Vec::new()), 0);
@@ -188,6 +204,7 @@ pub fn deepening(
         cut_by_depth: false,
         out_of_budget: false,
         line: Vec::new(),
+        breadth,
     };
     let first = if pos.turn() == winner { 1 } else { 2 };
     for depth in (first..=max_depth).step_by(2) {

@@ -110,7 +110,10 @@ mod tests {
         assert_eq!(lemma(knkq, Color::White), Some(MaterialLemma::LoneKnight));
         assert_eq!(lemma(knkq, Color::Black), None);
         // Two same-coloured bishops against two rooks: a double check can mate.
-        assert_eq!(lemma("8/8/8/8/8/8/r1r5/k1K1B1B1 w - - 0 1", Color::White), None);
+        assert_eq!(
+            lemma("8/8/8/8/8/8/r1r5/k1K1B1B1 w - - 0 1", Color::White),
+            None
+        );
         // ... but not against one rook.
         assert_eq!(
             lemma("3b4/8/8/6b1/8/8/R7/K1k5 w - - 0 1", Color::Black),

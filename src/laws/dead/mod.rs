@@ -45,9 +45,14 @@ impl std::fmt::Display for CannotWinProof {
 pub enum Winnability {
     CannotWin(CannotWinProof),
     /// A helpmate: legal moves from the analysed position ending in mate by this side.
-    CanWin { line: Vec<Move>, nodes: Nodes },
+    CanWin {
+        line: Vec<Move>,
+        nodes: Nodes,
+    },
     /// The budget ran out; nothing is claimed.
-    Unknown { nodes: Nodes },
+    Unknown {
+        nodes: Nodes,
+    },
 }
 
 impl Winnability {
@@ -140,15 +145,19 @@ pub fn analyse_side(pos: &Position, winner: Color, budget: Budget) -> Winnabilit
     if let Some(proof) = static_proof(pos, winner) {
         return Winnability::CannotWin(proof);
     }
-    // Short helpmates first: most positions that are alive show it within a few plies.
-    let quick = (budget.nodes / 4).max(1);
-    let (outcome, used) = helpmate::deepening(pos, winner, budget.max_depth, quick);
-    match outcome {
-        Outcome::Mate(line) => return Winnability::CanWin { line, nodes: used },
-        Outcome::Exhausted => {
-            return Winnability::CannotWin(CannotWinProof::Exhausted { nodes: used });
+    // A guided search first (few moves per node, deep), then a full one for short mates.
+    let share = (budget.nodes / 8).max(1);
+    let mut used = 0;
+    for breadth in [Some((4, 2)), None] {
+        let (outcome, n) = helpmate::deepening(pos, winner, budget.max_depth, share, breadth);
+        used += n;
+        match outcome {
+            Outcome::Mate(line) => return Winnability::CanWin { line, nodes: used },
+            Outcome::Exhausted => {
+                return Winnability::CannotWin(CannotWinProof::Exhausted { nodes: used });
+            }
+            Outcome::OutOfBudget => {}
         }
-        Outcome::OutOfBudget => {}
     }
     let (outcome, walked) = helpmate::exhaust(pos, winner, budget.nodes.saturating_sub(used));
     let nodes = used + walked;
