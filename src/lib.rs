@@ -6,5 +6,6 @@
 pub mod chess;
 pub mod cli;
 pub mod game;
+pub mod laws;
 pub mod pgn;
 pub mod pipeline;

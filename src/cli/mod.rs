@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 
 pub mod bench;
 pub mod check;
+pub mod dead;
 pub mod perft;
 
 #[derive(Parser, Debug)]
@@ -26,6 +27,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Benchmarks with fixed inputs.
     Bench(bench::BenchArgs),
+    /// Can each side still checkmate? (dead positions, Art. 5.2.2 and 6.9)
+    Dead(dead::DeadArgs),
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error.
@@ -42,6 +45,7 @@ pub fn run() -> i32 {
         Command::Check(args) => check::run_check(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Dead(args) => dead::run(&args),
     };
     match result {
         Ok(code) => code,

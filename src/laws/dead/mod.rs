@@ -1,0 +1,194 @@
+//! Unwinnability: can a side still checkmate by any series of legal moves (2017 Art. 5.2.2,
+//! 6.9; 2001 Art. 9.6, 6.9)? Per side the answer is three-valued and carries its evidence:
+//! a proof that it cannot win, a mating line that replays, or "unknown" when the budget ran
+//! out. The layers run cheapest first: material lemmas, the blocked-skeleton argument, a
+//! short helpmate search, then an exhaustive walk over the reachable positions.
+
+pub mod blocked;
+pub mod helpmate;
+pub mod material;
+
+use crate::chess::{Color, Move, Position};
+pub use helpmate::Nodes;
+pub use material::MaterialLemma;
+
+/// How a side was proved unable to win.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CannotWinProof {
+    /// A material lemma holds.
+    Material(MaterialLemma),
+    /// The pawn skeleton is permanently jammed and no piece of the side can ever attack a
+    /// square the enemy king can reach.
+    Blocked,
+    /// The search saw every reachable position (pruning only by the lemmas above) and found
+    /// no mate; `nodes` positions were visited.
+    Exhausted { nodes: Nodes },
+}
+
+impl std::fmt::Display for CannotWinProof {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CannotWinProof::Material(l) => write!(f, "material: {}", l.describe()),
+            CannotWinProof::Blocked => f.write_str(
+                "blocked: the pawns are locked and no piece can ever attack the king's squares",
+            ),
+            CannotWinProof::Exhausted { nodes } => write!(
+                f,
+                "search: all {nodes} reachable positions visited, none is mate"
+            ),
+        }
+    }
+}
+
+/// Whether one side can still checkmate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Winnability {
+    CannotWin(CannotWinProof),
+    /// A helpmate: legal moves from the analysed position ending in mate by this side.
+    CanWin {
+        line: Vec<Move>,
+        nodes: Nodes,
+    },
+    /// The budget ran out; nothing is claimed.
+    Unknown {
+        nodes: Nodes,
+    },
+}
+
+impl Winnability {
+    pub fn cannot_win(&self) -> bool {
+        matches!(self, Winnability::CannotWin(_))
+    }
+
+    pub fn can_win(&self) -> bool {
+        matches!(self, Winnability::CanWin { .. })
+    }
+
+    fn nodes(&self) -> Nodes {
+        match self {
+            Winnability::CannotWin(CannotWinProof::Exhausted { nodes }) => *nodes,
+            Winnability::CannotWin(_) => 0,
+            Winnability::CanWin { nodes, .. } | Winnability::Unknown { nodes } => *nodes,
+        }
+    }
+}
+
+/// Search limits. `nodes` bounds each side's search; the helpmate part gets a share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub nodes: Nodes,
+    /// Deepest helpmate tried by iterative deepening, in plies.
+    pub max_depth: u32,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            nodes: 200_000,
+            max_depth: 40,
+        }
+    }
+}
+
+/// Both sides' answers for one position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unwinnability {
+    pub white: Winnability,
+    pub black: Winnability,
+}
+
+/// Is the position dead (neither side can mate, 2017 Art. 5.2.2)?
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deadness {
+    Dead,
+    Alive,
+    Unknown,
+}
+
+impl Unwinnability {
+    pub fn side(&self, color: Color) -> &Winnability {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    pub fn deadness(&self) -> Deadness {
+        if self.white.cannot_win() && self.black.cannot_win() {
+            Deadness::Dead
+        } else if self.white.can_win() || self.black.can_win() {
+            Deadness::Alive
+        } else {
+            Deadness::Unknown
+        }
+    }
+
+    pub fn nodes(&self) -> Nodes {
+        self.white.nodes() + self.black.nodes()
+    }
+}
+
+/// The static layers only (no search): a proof, if one is cheap.
+pub fn static_proof(pos: &Position, winner: Color) -> Option<CannotWinProof> {
+    if let Some(lemma) = material::cannot_win(pos, winner) {
+        return Some(CannotWinProof::Material(lemma));
+    }
+    if blocked::cannot_win(pos, winner) {
+        return Some(CannotWinProof::Blocked);
+    }
+    None
+}
+
+/// Decides whether `winner` can still checkmate.
+pub fn analyse_side(pos: &Position, winner: Color, budget: Budget) -> Winnability {
+    use helpmate::Outcome;
+    if let Some(proof) = static_proof(pos, winner) {
+        return Winnability::CannotWin(proof);
+    }
+    // A guided search first (few moves per node, deep), then a full one for short mates.
+    let share = (budget.nodes / 8).max(1);
+    let mut used = 0;
+    for breadth in [Some((4, 2)), None] {
+        let (outcome, n) = helpmate::deepening(pos, winner, budget.max_depth, share, breadth);
+        used += n;
+        match outcome {
+            Outcome::Mate(line) => return Winnability::CanWin { line, nodes: used },
+            Outcome::Exhausted => {
+                return Winnability::CannotWin(CannotWinProof::Exhausted { nodes: used });
+            }
+            Outcome::OutOfBudget => {}
+        }
+    }
+    let (outcome, walked) = helpmate::exhaust(pos, winner, budget.nodes.saturating_sub(used));
+    let nodes = used + walked;
+    match outcome {
+        Outcome::Mate(line) => Winnability::CanWin { line, nodes },
+        Outcome::Exhausted => Winnability::CannotWin(CannotWinProof::Exhausted { nodes }),
+        Outcome::OutOfBudget => Winnability::Unknown { nodes },
+    }
+}
+
+/// Decides both sides.
+pub fn analyse(pos: &Position, budget: Budget) -> Unwinnability {
+    Unwinnability {
+        white: analyse_side(pos, Color::White, budget),
+        black: analyse_side(pos, Color::Black, budget),
+    }
+}
+
+/// Decides deadness only, stopping as soon as one side is shown able to win.
+pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
+    let mut unknown = false;
+    for c in Color::ALL {
+        match analyse_side(pos, c, budget) {
+            Winnability::CanWin { .. } => return Deadness::Alive,
+            Winnability::Unknown { .. } => unknown = true,
+            Winnability::CannotWin(_) => {}
+        }
+    }
+    if unknown {
+        Deadness::Unknown
+    } else {
+        Deadness::Dead
+    }
+}

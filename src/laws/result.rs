@@ -1,0 +1,82 @@
+//! Game results as PGN writes them (`1-0`, `0-1`, `1/2-1/2`, `*`), and how to read a
+//! Termination tag that records a loss on time.
+
+use crate::chess::Color;
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    WhiteWins,
+    BlackWins,
+    Draw,
+    /// `*`: the game is in progress, abandoned, or the result is unknown.
+    Unfinished,
+}
+
+impl GameResult {
+    /// Reads a PGN result token; `½-½` and `1/2` are accepted for a draw.
+    pub fn parse(text: &str) -> Option<GameResult> {
+        match text.trim() {
+            "1-0" => Some(GameResult::WhiteWins),
+            "0-1" => Some(GameResult::BlackWins),
+            "1/2-1/2" | "½-½" | "1/2" => Some(GameResult::Draw),
+            "*" => Some(GameResult::Unfinished),
+            _ => None,
+        }
+    }
+
+    pub fn win_for(color: Color) -> GameResult {
+        match color {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unfinished => "*",
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Does a Termination tag value say the game was lost on time? (`Time forfeit`,
+/// `White lost on time`, `Black wins on time`, `flag fall`...)
+pub fn is_time_forfeit(termination: &str) -> bool {
+    let t = termination.to_ascii_lowercase();
+    (t.contains("time") && (t.contains("forfeit") || t.contains("on time") || t.contains("out")))
+        || t.contains("flag")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_and_time_terminations() {
+        assert_eq!(GameResult::parse("1/2-1/2"), Some(GameResult::Draw));
+        assert_eq!(GameResult::parse(" 0-1 "), Some(GameResult::BlackWins));
+        assert_eq!(GameResult::parse("2-0"), None);
+        assert!(is_time_forfeit("Time forfeit"));
+        assert!(is_time_forfeit("White loses on time"));
+        assert!(is_time_forfeit("Black won on time"));
+        assert!(!is_time_forfeit("Normal"));
+        assert!(!is_time_forfeit("Abandoned"));
+    }
+}

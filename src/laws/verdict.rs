@@ -1,0 +1,451 @@
+//! One game under the Laws: walk the moves once, find where the game ended by itself
+//! (mate, stalemate, dead position, fivefold, 75 moves), where a draw could first have been
+//! claimed, whether a win on time stands, and compare the lawful result with the record.
+
+use super::claims::{self, Claim, Occurrences};
+use super::dead::{self, Budget, Deadness, Winnability};
+use super::edition::{Edition, LawsChoice};
+use super::finding::{Code, LawFinding};
+use super::result::{GameResult, is_time_forfeit};
+use crate::chess::{Bitboard, Color, Move, Position, Role};
+
+/// What the arbiter needs to know about one game; the PGN reader fills it in.
+#[derive(Debug, Clone, Copy)]
+pub struct GameInput<'a> {
+    pub start: Position,
+    /// Legal moves from `start`, in order.
+    pub moves: &'a [Move],
+    /// The Date tag value (`YYYY.MM.DD`, `??` allowed).
+    pub date: Option<&'a str>,
+    pub result_tag: Option<&'a str>,
+    pub termination_tag: Option<&'a str>,
+    /// The result token that ends the movetext.
+    pub result_marker: Option<&'a str>,
+}
+
+/// How the verdict is computed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct VerdictOptions {
+    pub laws: LawsChoice,
+    /// Search limits for dead positions and flag-fall questions.
+    pub budget: Budget,
+}
+
+/// An automatic ending: the move that produced it ended the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TerminationKind {
+    Checkmate { winner: Color },
+    Stalemate,
+    DeadPosition,
+    Fivefold,
+    SeventyFiveMoves,
+}
+
+impl TerminationKind {
+    pub fn result(self) -> GameResult {
+        match self {
+            TerminationKind::Checkmate { winner } => GameResult::win_for(winner),
+            _ => GameResult::Draw,
+        }
+    }
+
+    pub fn code(self) -> Code {
+        match self {
+            TerminationKind::Checkmate { .. } => Code::EndCheckmate,
+            TerminationKind::Stalemate => Code::EndStalemate,
+            TerminationKind::DeadPosition => Code::EndDeadPosition,
+            TerminationKind::Fivefold => Code::EndFivefold,
+            TerminationKind::SeventyFiveMoves => Code::EndSeventyFive,
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            TerminationKind::Checkmate {
+                winner: Color::White,
+            } => "White checkmated",
+            TerminationKind::Checkmate {
+                winner: Color::Black,
+            } => "Black checkmated",
+            TerminationKind::Stalemate => "stalemate",
+            TerminationKind::DeadPosition => "a dead position",
+            TerminationKind::Fivefold => "fivefold repetition",
+            TerminationKind::SeventyFiveMoves => "the 75-move rule",
+        }
+    }
+}
+
+/// Everything the Laws say about one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    pub edition: Edition,
+    /// The edition was chosen without a usable Date tag.
+    pub undated: bool,
+    /// The result the Laws give, when they fix it: an automatic ending, or a flag-fall.
+    /// `None` when the record leaves the result to the players (resignation, agreement,
+    /// a claim, adjudication) or when it could not be decided.
+    pub lawful_result: Option<GameResult>,
+    /// The recorded result (Result tag, else the movetext marker).
+    pub recorded_result: Option<GameResult>,
+    /// The automatic ending and the ply of the move that produced it.
+    pub termination: Option<(TerminationKind, u32)>,
+    pub first_threefold_claim: Option<Claim>,
+    pub first_fifty_claim: Option<Claim>,
+    pub findings: Vec<LawFinding>,
+}
+
+/// 1997 Art. 10.4: the listed endings (K v K; K v K+B or K+N; K+B v K+B with the bishops
+/// on diagonals of the same colour).
+pub fn is_listed_draw_1997(pos: &Position) -> bool {
+    let men = pos.occupied() & !pos.by_role(Role::King);
+    match men.count() {
+        0 => true,
+        1 => (men & (pos.by_role(Role::Bishop) | pos.by_role(Role::Knight))).nonempty(),
+        2 => {
+            let bishops = pos.by_role(Role::Bishop);
+            men == bishops
+                && pos.pieces(Color::White, Role::Bishop).count() == 1
+                && ((bishops & Bitboard::DARK_SQUARES) == bishops
+                    || (bishops & Bitboard::LIGHT_SQUARES) == bishops)
+        }
+        _ => false,
+    }
+}
+
+/// Walks the game and returns the verdict.
+pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
+    let choice = options.laws.for_game(game.date);
+    let edition = choice.edition;
+    let mut findings = Vec::new();
+    if choice.undated {
+        findings.push(LawFinding::new(
+            Code::LawsUndated,
+            edition,
+            0,
+            format!("no usable Date tag: judged under the {edition} Laws"),
+        ));
+    }
+
+    // ---- one pass: positions, mate/stalemate/fivefold/75, claims -------------------
+    let mut positions = Vec::with_capacity(game.moves.len() + 1);
+    let mut pos = game.start;
+    positions.push(pos);
+    let mut seen = Occurrences::default();
+    seen.record(pos.repetition_key());
+    let mut ending: Option<(TerminationKind, u32)> =
+        immediate_ending(&pos, edition, 1).map(|k| (k, 0));
+    let mut threefold: Option<Claim> = None;
+    let mut fifty: Option<Claim> = None;
+    for (i, &m) in game.moves.iter().enumerate() {
+        let ply = i as u32;
+        if ending.is_some() {
+            break;
+        }
+        if threefold.is_none() {
+            threefold = seen.threefold(&pos).map(|way| Claim { ply, way });
+        }
+        if fifty.is_none() {
+            fifty = claims::fifty(&pos, edition).map(|way| Claim { ply, way });
+        }
+        if pos.is_zeroing(m) {
+            seen.clear();
+        }
+        pos.play_unchecked(m);
+        positions.push(pos);
+        let occurrences = seen.record(pos.repetition_key());
+        ending = immediate_ending(&pos, edition, occurrences).map(|k| (k, ply + 1));
+    }
+    if ending.is_none() {
+        let ply = game.moves.len() as u32;
+        if threefold.is_none() {
+            threefold = seen.threefold(&pos).map(|way| Claim { ply, way });
+        }
+        if fifty.is_none() {
+            fifty = claims::fifty(&pos, edition).map(|way| Claim { ply, way });
+        }
+    }
+
+    // ---- dead positions: the first dead ply before any other ending ------------------
+    let mut dead_unknown_at = None;
+    let last_live = match ending {
+        Some((TerminationKind::Checkmate { .. }, _)) => None, // a mate was reachable
+        Some((_, ply)) => Some(ply),
+        None => Some(positions.len() as u32 - 1),
+    };
+    if let Some(last) = last_live {
+        match first_dead_ply(&positions[..=last as usize], edition, options.budget) {
+            // An ending at the same ply keeps its own name (a stalemate is also dead).
+            DeadSearch::Dead(ply) if ending.is_none_or(|(_, end)| ply < end) => {
+                ending = Some((TerminationKind::DeadPosition, ply));
+            }
+            DeadSearch::Dead(_) => {}
+            DeadSearch::Unknown(ply) => dead_unknown_at = Some(ply),
+            DeadSearch::Alive => {}
+        }
+    }
+    if let Some((_, end)) = ending {
+        threefold = threefold.filter(|c| c.ply < end);
+        fifty = fifty.filter(|c| c.ply < end);
+    }
+
+    // ---- findings for the ending, claims and moves after the end ---------------------
+    let mut ending_article = None;
+    if let Some((kind, ply)) = ending {
+        ending_article = kind.code().article(edition);
+        findings.push(LawFinding::new(
+            kind.code(),
+            edition,
+            ply,
+            format!("the game ended by {} at ply {ply}", kind.describe()),
+        ));
+        let after = game.moves.len() as u32 - ply.min(game.moves.len() as u32);
+        if after > 0 {
+            findings.push(LawFinding::citing(
+                Code::MoveAfterEnd,
+                ending_article,
+                ply + 1,
+                format!(
+                    "{after} half-move(s) recorded after the game ended by {} at ply {ply}",
+                    kind.describe()
+                ),
+            ));
+        }
+    } else if let Some(ply) = dead_unknown_at {
+        findings.push(LawFinding::new(
+            Code::DeadUndetermined,
+            edition,
+            ply,
+            "no side was shown able to mate, and no proof that neither can was found within the budget"
+                .to_string(),
+        ));
+    }
+    if let Some(c) = threefold {
+        findings.push(LawFinding::new(
+            Code::ClaimThreefold,
+            edition,
+            c.ply,
+            claim_message(
+                "the same position for the third time",
+                &positions[c.ply as usize],
+                c,
+            ),
+        ));
+    }
+    if let Some(c) = fifty {
+        findings.push(LawFinding::new(
+            Code::ClaimFifty,
+            edition,
+            c.ply,
+            claim_message(
+                "fifty moves by each player without pawn move or capture",
+                &positions[c.ply as usize],
+                c,
+            ),
+        ));
+    }
+
+    // ---- the recorded result against the lawful one -------------------------------------
+    let tag = game.result_tag.and_then(GameResult::parse);
+    let marker = game.result_marker.and_then(GameResult::parse);
+    let final_ply = game.moves.len() as u32;
+    if let (Some(t), Some(m)) = (tag, marker)
+        && t != m
+    {
+        findings.push(LawFinding::new(
+            Code::ResultTagMarkerMismatch,
+            edition,
+            final_ply,
+            format!("Result tag {t} but the movetext ends with {m}"),
+        ));
+    }
+    let recorded = tag.or(marker);
+    let mut lawful = ending.map(|(k, _)| k.result());
+    if let Some((kind, ply)) = ending {
+        match recorded {
+            Some(GameResult::Unfinished) => findings.push(LawFinding::citing(
+                Code::ResultUnfinished,
+                ending_article,
+                ply,
+                format!(
+                    "recorded as * but the game ended by {} at ply {ply} ({})",
+                    kind.describe(),
+                    kind.result()
+                ),
+            )),
+            Some(r) if r != kind.result() => findings.push(LawFinding::citing(
+                Code::ResultMismatch,
+                ending_article,
+                ply,
+                format!(
+                    "recorded {r} but the game ended by {} at ply {ply}: {}",
+                    kind.describe(),
+                    kind.result()
+                ),
+            )),
+            _ => {}
+        }
+    } else if let (Some(r), Some(term)) = (recorded, game.termination_tag)
+        && is_time_forfeit(term)
+        && let Some(winner) = r.winner()
+    {
+        lawful = flag_fall(
+            &pos,
+            winner,
+            edition,
+            options.budget,
+            final_ply,
+            r,
+            &mut findings,
+        );
+    }
+
+    Verdict {
+        edition,
+        undated: choice.undated,
+        lawful_result: lawful,
+        recorded_result: recorded,
+        termination: ending,
+        first_threefold_claim: threefold,
+        first_fifty_claim: fifty,
+        findings,
+    }
+}
+
+fn claim_message(what: &str, pos: &Position, c: Claim) -> String {
+    let who = match pos.turn() {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    match c.way {
+        claims::ClaimWay::Present => format!("{who}, to move, could claim: {what} is on the board"),
+        claims::ClaimWay::IntendedMove(m) => format!(
+            "{who}, to move, could claim by writing down {}: it would produce {what}",
+            crate::chess::san::to_san(pos, m)
+        ),
+    }
+}
+
+/// Mate, stalemate, and the 2014 automatic draws, in that order of precedence
+/// (9.6.2: a mate on the 75th move takes precedence).
+fn immediate_ending(pos: &Position, edition: Edition, occurrences: u32) -> Option<TerminationKind> {
+    let no_moves = !pos.has_legal_moves();
+    if no_moves {
+        return Some(if pos.is_check() {
+            TerminationKind::Checkmate {
+                winner: pos.turn().other(),
+            }
+        } else {
+            TerminationKind::Stalemate
+        });
+    }
+    if edition >= Edition::Fide2014 {
+        if occurrences >= 5 {
+            return Some(TerminationKind::Fivefold);
+        }
+        if pos.halfmove_clock() >= 150 {
+            return Some(TerminationKind::SeventyFiveMoves);
+        }
+    }
+    None
+}
+
+enum DeadSearch {
+    Dead(u32),
+    Alive,
+    /// Not shown alive and not proved dead, at this ply.
+    Unknown(u32),
+}
+
+/// The first dead ply among `positions`, by the edition's rule. Once a position is dead
+/// every later one is too, so only the last one is analysed in full and a binary search
+/// finds where deadness began.
+fn first_dead_ply(positions: &[Position], edition: Edition, budget: Budget) -> DeadSearch {
+    let is_dead = |p: &Position| -> Deadness {
+        match edition {
+            Edition::Fide1980 => Deadness::Alive,
+            Edition::Fide1997 => {
+                if is_listed_draw_1997(p) {
+                    Deadness::Dead
+                } else {
+                    Deadness::Alive
+                }
+            }
+            Edition::Fide2001 | Edition::Fide2014 => dead::deadness(p, budget),
+        }
+    };
+    let last = positions.len() - 1;
+    match is_dead(&positions[last]) {
+        Deadness::Alive => return DeadSearch::Alive,
+        Deadness::Unknown => return DeadSearch::Unknown(last as u32),
+        Deadness::Dead => {}
+    }
+    // Invariant: positions[hi] is dead; positions before lo are not shown dead.
+    let (mut lo, mut hi) = (0usize, last);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if is_dead(&positions[mid]) == Deadness::Dead {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    DeadSearch::Dead(hi as u32)
+}
+
+/// A recorded win on time (2017/2001 Art. 6.9; 1997 Art. 10.5 and 10.14; 1980 Art. 17.1).
+fn flag_fall(
+    pos: &Position,
+    winner: Color,
+    edition: Edition,
+    budget: Budget,
+    ply: u32,
+    recorded: GameResult,
+    findings: &mut Vec<LawFinding>,
+) -> Option<GameResult> {
+    let name = if winner == Color::White {
+        "White"
+    } else {
+        "Black"
+    };
+    match edition {
+        Edition::Fide1980 => Some(recorded),
+        Edition::Fide1997 => {
+            if (pos.by_color(winner) & !pos.by_role(Role::King)).is_empty() {
+                findings.push(LawFinding::new(
+                    Code::ResultFlagUnwinnable,
+                    edition,
+                    ply,
+                    format!("recorded {recorded} on time, but {name} has a bare king: a draw"),
+                ));
+                Some(GameResult::Draw)
+            } else {
+                Some(recorded)
+            }
+        }
+        Edition::Fide2001 | Edition::Fide2014 => match dead::analyse_side(pos, winner, budget) {
+            Winnability::CannotWin(proof) => {
+                findings.push(LawFinding::new(
+                    Code::ResultFlagUnwinnable,
+                    edition,
+                    ply,
+                    format!(
+                        "recorded {recorded} on time, but {name} cannot checkmate by any series of legal moves ({proof}): a draw"
+                    ),
+                ));
+                Some(GameResult::Draw)
+            }
+            Winnability::CanWin { .. } => Some(recorded),
+            Winnability::Unknown { nodes } => {
+                findings.push(LawFinding::new(
+                    Code::FlagUndetermined,
+                    edition,
+                    ply,
+                    format!(
+                        "recorded {recorded} on time; whether {name} could still mate was not decided in {nodes} nodes"
+                    ),
+                ));
+                None
+            }
+        },
+    }
+}
