@@ -2,6 +2,7 @@
 //! 0 when every game was accepted, 1 when any was rejected, 2 on usage or I/O errors.
 
 use crate::chess::SanMode;
+use crate::laws::{Budget, LawsChoice, VerdictOptions};
 use crate::pipeline::sinks::{CheckSink, FindingsFile, Quarantine};
 use crate::pipeline::{RunOptions, WorkOptions, run};
 use clap::Args;
@@ -33,6 +34,15 @@ pub struct InputArgs {
     /// No progress bar and no per-game error lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Edition of the Laws of Chess: auto (by the Date tag), 1980, 1997, 2001 or 2014.
+    #[arg(long, default_value = "auto")]
+    pub laws: LawsChoice,
+    /// Skip the Laws' verdict (parse and replay only).
+    #[arg(long)]
+    pub no_laws: bool,
+    /// Node budget per side for deciding whether a final position is dead.
+    #[arg(long, default_value_t = 20_000)]
+    pub dead_budget: u64,
 }
 
 impl InputArgs {
@@ -45,6 +55,13 @@ impl InputArgs {
                 } else {
                     SanMode::Lenient
                 },
+                laws: (!self.no_laws).then(|| VerdictOptions {
+                    laws: self.laws,
+                    budget: Budget {
+                        nodes: self.dead_budget,
+                        ..Budget::default()
+                    },
+                }),
             },
             jobs: self.jobs,
             progress: !self.quiet,

@@ -3,12 +3,15 @@
 
 use crate::chess::SanMode;
 use crate::game::{Replayed, replay};
-use crate::pgn::{Finding, Game, RawGame, Severity, parse_game};
+use crate::laws::{self, GameInput, LawFinding, Verdict, VerdictOptions};
+use crate::pgn::{Finding, Game, Pos, RawGame, Severity, parse_game};
 
 /// Settings for the per-game work, fixed for a run.
 #[derive(Debug, Clone, Copy)]
 pub struct WorkOptions {
     pub mode: SanMode,
+    /// The Laws' verdict for every accepted game; `None` skips it (parse and replay only).
+    pub laws: Option<VerdictOptions>,
 }
 
 /// Everything known about one game after the workers are done with it.
@@ -20,7 +23,10 @@ pub struct Processed {
     pub replay: Replayed,
     /// Splitter, reader and replay findings, in that order.
     pub findings: Vec<Finding>,
+    /// Rejected by the reader or the replay. The Laws' findings never reject a game: a
+    /// wrong result is a fact about a legal game, which is kept.
     pub rejected: bool,
+    pub verdict: Option<Verdict>,
 }
 
 impl Processed {
@@ -43,12 +49,73 @@ pub fn process(raw: RawGame, options: &WorkOptions) -> Processed {
     findings.append(&mut game.findings);
     findings.extend(replay.findings.iter().cloned());
     let rejected = findings.iter().any(|f| f.severity == Severity::Error);
+    let verdict = match options.laws {
+        Some(opts) if !rejected && replay.complete => {
+            let verdict = judge(&game, &replay, &opts);
+            findings.extend(verdict.findings.iter().map(|f| locate(&game, f)));
+            Some(verdict)
+        }
+        _ => None,
+    };
     Processed {
         raw: raw.bytes,
         game,
         replay,
         findings,
         rejected,
+        verdict,
+    }
+}
+
+fn judge(game: &Game, replay: &Replayed, options: &VerdictOptions) -> Verdict {
+    let marker = game.result.map(|m| m.as_str());
+    let input = GameInput {
+        start: replay.start,
+        moves: &replay.moves,
+        date: game.tag("Date").or_else(|| game.tag("UTCDate")),
+        result_tag: game.tag("Result"),
+        termination_tag: game.tag("Termination"),
+        result_marker: marker,
+    };
+    laws::judge(&input, options)
+}
+
+/// A Laws finding, placed at the move that made it true (ply 0: the game's start).
+fn locate(game: &Game, f: &LawFinding) -> Finding {
+    let at = match f.ply {
+        0 => Pos {
+            line: game.line,
+            column: 1,
+            byte: game.byte_offset,
+        },
+        ply => game.moves.get(ply as usize - 1).map_or(
+            Pos {
+                line: game.line,
+                column: 1,
+                byte: game.byte_offset,
+            },
+            |n| n.pos,
+        ),
+    };
+    let severity = match f.severity {
+        laws::Severity::Error => Severity::Error,
+        laws::Severity::Warning => Severity::Warning,
+        laws::Severity::Info => Severity::Info,
+    };
+    let message = match f.article {
+        Some(article) => format!("{} (Art. {article})", f.message),
+        None => f.message.clone(),
+    };
+    Finding {
+        code: f.code.as_str(),
+        severity,
+        game_number: game.game_number,
+        line: at.line,
+        column: at.column,
+        byte: at.byte,
+        ply: Some(f.ply),
+        token: None,
+        message,
     }
 }
 
