@@ -5,6 +5,7 @@
 
 pub mod chess;
 pub mod cli;
+pub mod db;
 pub mod game;
 pub mod laws;
 pub mod pgn;

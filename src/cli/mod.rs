@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 pub mod bench;
 pub mod check;
 pub mod dead;
+pub mod import;
 pub mod perft;
 
 #[derive(Parser, Debug)]
@@ -23,6 +24,8 @@ pub struct Cli {
 pub enum Command {
     /// Replay every game of PGN files, report findings and a summary.
     Check(check::CheckArgs),
+    /// Import PGN files into a SQLite database (resumable, idempotent).
+    Import(import::ImportArgs),
     /// Count leaf nodes of the legal move tree (move generator test).
     Perft(perft::PerftArgs),
     /// Benchmarks with fixed inputs.
@@ -43,6 +46,7 @@ pub fn run() -> i32 {
     };
     let result = match cli.command {
         Command::Check(args) => check::run_check(&args),
+        Command::Import(args) => import::run_import(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Dead(args) => dead::run(&args),

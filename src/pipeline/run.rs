@@ -37,7 +37,8 @@ pub trait Sink {
     fn file_findings(&mut self, _name: &str, _findings: &[Finding]) -> io::Result<()> {
         Ok(())
     }
-    fn end_file(&mut self, _name: &str) -> io::Result<()> {
+    /// The input ended; `complete` is false when it could not be read to the end.
+    fn end_file(&mut self, _name: &str, _complete: bool) -> io::Result<()> {
         Ok(())
     }
 }
@@ -200,11 +201,12 @@ fn drive(
             Message::End(name, trailing, error) => {
                 summary.count_findings(&trailing);
                 sink.file_findings(&name, &trailing)?;
+                let complete = error.is_none();
                 if let Some(e) = error {
                     eprintln!("arbiter: {e}");
                     summary.failed_files.push(name.clone());
                 }
-                sink.end_file(&name)?;
+                sink.end_file(&name, complete)?;
             }
         }
     }

@@ -1,0 +1,12 @@
+//! The SQLite side: opening a database (schema version check, migrations, WAL), the compact
+//! encodings stored in it (moves, clocks, content hash), and the single writer that commits
+//! imported games in batches. Each SQL statement lives in its own file under `sql/`.
+
+pub mod encode;
+pub mod open;
+pub mod record;
+pub mod writer;
+
+pub use open::{DbError, SCHEMA_VERSION, open};
+pub use record::GameRecord;
+pub use writer::{ImportState, SourceIdentity, Stored, Writer};

@@ -1,0 +1,53 @@
+//! `GameRecord`: everything the database stores about one accepted game, as plain values.
+//! The pipeline builds it from a processed game; the writer never sees PGN tokens.
+
+use crate::chess::Move;
+
+/// One finding as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindingRecord {
+    pub code: &'static str,
+    pub severity: &'static str,
+    pub ply: Option<u32>,
+    pub line: u64,
+    pub column: u32,
+    pub byte: u64,
+    pub token: Option<String>,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct GameRecord {
+    pub game_number: u64,
+    pub byte_offset: u64,
+    pub line: u64,
+    pub content_hash: [u8; 16],
+    /// All tags in file order; the writer splits them into columns and the `tags` table.
+    pub tags: Vec<(String, String)>,
+    pub result_marker: Option<&'static str>,
+    pub lawful_result: Option<&'static str>,
+    pub termination: Option<(&'static str, u32)>,
+    pub threefold_ply: Option<u32>,
+    pub fifty_ply: Option<u32>,
+    pub laws_edition: Option<&'static str>,
+    pub laws_undated: bool,
+    pub chess960: bool,
+    pub start_fen: Option<String>,
+    pub final_fen: String,
+    pub moves: Vec<Move>,
+    pub clocks: Vec<Option<u64>>,
+    /// Main-line comments: (ply, text).
+    pub comments: Vec<(u32, String)>,
+    /// Full movetext, when the game had variations or NAGs.
+    pub annotated: Option<String>,
+    pub findings: Vec<FindingRecord>,
+}
+
+impl GameRecord {
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}

@@ -1,0 +1,7 @@
+INSERT OR IGNORE INTO games (
+    import_id, game_number, byte_offset, line, content_hash, event_id, site, date, year, month,
+    day, round, white_id, black_id, white_elo, black_elo, result, result_marker, lawful_result,
+    termination, termination_ply, threefold_ply, fifty_ply, laws_edition, laws_undated, variant,
+    start_fen, ply_count, final_fen, moves, clocks, annotated)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+    ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)

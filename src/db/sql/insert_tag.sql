@@ -1,0 +1,1 @@
+INSERT INTO tags (game_id, seq, name, value) VALUES (?1, ?2, ?3, ?4)

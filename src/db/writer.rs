@@ -1,0 +1,334 @@
+//! The single database writer: one connection, one transaction per batch, games in input
+//! order. A batch's games and the import's progress row commit together, so a killed import
+//! leaves whole batches only, and a rerun resumes after the last one.
+
+use super::encode::{encode_clocks, encode_moves};
+use super::record::GameRecord;
+use rusqlite::{Connection, OptionalExtension, params};
+use std::collections::HashMap;
+
+/// Tags stored in their own columns of `games` rather than in `tags`.
+const COLUMN_TAGS: [&str; 10] = [
+    "Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo", "FEN",
+];
+
+/// Where an import stands when it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImportState {
+    pub id: i64,
+    /// Games up to this number were committed by an earlier, interrupted run.
+    pub resume_after_game: u64,
+    /// An earlier run of the same source went to the end.
+    pub finished_before: bool,
+}
+
+/// What happened to a game given to `write_game`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stored {
+    New(i64),
+    AlreadyPresent,
+}
+
+/// Counts of the batch in progress, written to `imports` at commit.
+#[derive(Debug, Default, Clone, Copy)]
+struct BatchCounts {
+    read: u64,
+    stored: u64,
+    present: u64,
+    rejected: u64,
+}
+
+pub struct Writer {
+    conn: Connection,
+    players: HashMap<String, i64>,
+    events: HashMap<(String, String), i64>,
+    in_batch: bool,
+    counts: BatchCounts,
+}
+
+/// Identity of a source file.
+#[derive(Debug, Clone)]
+pub struct SourceIdentity {
+    pub path: String,
+    pub size: Option<u64>,
+    pub mtime: Option<i64>,
+    pub head_hash: [u8; 16],
+    pub compression: &'static str,
+}
+
+fn date_parts(date: &str) -> (Option<i64>, Option<i64>, Option<i64>) {
+    let mut it = date.split('.').map(|p| p.trim().parse::<i64>().ok());
+    (
+        it.next().flatten(),
+        it.next().flatten().filter(|m| (1..=12).contains(m)),
+        it.next().flatten().filter(|d| (1..=31).contains(d)),
+    )
+}
+
+impl Writer {
+    pub fn new(conn: Connection) -> Writer {
+        Writer {
+            conn,
+            players: HashMap::new(),
+            events: HashMap::new(),
+            in_batch: false,
+            counts: BatchCounts::default(),
+        }
+    }
+
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// Finds or creates the `imports` row of a source.
+    pub fn begin_import(
+        &mut self,
+        source: &SourceIdentity,
+        settings: &str,
+    ) -> rusqlite::Result<ImportState> {
+        let size = source.size.map(|s| s as i64);
+        let found = self
+            .conn
+            .prepare_cached(include_str!("sql/find_import.sql"))?
+            .query_row(
+                params![source.path, size, source.mtime, &source.head_hash[..]],
+                |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, Option<String>>(3)?,
+                    ))
+                },
+            )
+            .optional()?;
+        // Stdin has no identity to resume by: every run is a new import.
+        if let Some((id, last_game, finished)) = found.filter(|_| source.path != "-") {
+            let finished_before = finished.is_some();
+            return Ok(ImportState {
+                id,
+                resume_after_game: if finished_before { 0 } else { last_game as u64 },
+                finished_before,
+            });
+        }
+        self.conn
+            .prepare_cached(include_str!("sql/insert_import.sql"))?
+            .execute(params![
+                source.path,
+                size,
+                source.mtime,
+                &source.head_hash[..],
+                source.compression,
+                settings
+            ])?;
+        Ok(ImportState {
+            id: self.conn.last_insert_rowid(),
+            resume_after_game: 0,
+            finished_before: false,
+        })
+    }
+
+    fn ensure_batch(&mut self) -> rusqlite::Result<()> {
+        if !self.in_batch {
+            self.conn.execute_batch("BEGIN IMMEDIATE")?;
+            self.in_batch = true;
+        }
+        Ok(())
+    }
+
+    fn player(&mut self, name: &str) -> rusqlite::Result<i64> {
+        if let Some(&id) = self.players.get(name) {
+            return Ok(id);
+        }
+        let id = self
+            .conn
+            .prepare_cached(include_str!("sql/upsert_player.sql"))?
+            .query_row([name], |r| r.get(0))?;
+        self.players.insert(name.to_owned(), id);
+        Ok(id)
+    }
+
+    fn event(&mut self, name: &str, site: &str) -> rusqlite::Result<i64> {
+        let key = (name.to_owned(), site.to_owned());
+        if let Some(&id) = self.events.get(&key) {
+            return Ok(id);
+        }
+        let id = self
+            .conn
+            .prepare_cached(include_str!("sql/upsert_event.sql"))?
+            .query_row([name, site], |r| r.get(0))?;
+        self.events.insert(key, id);
+        Ok(id)
+    }
+
+    /// Counts a game that is not written (skipped by a resume, or rejected elsewhere).
+    pub fn count_present(&mut self) {
+        self.counts.read += 1;
+        self.counts.present += 1;
+    }
+
+    /// Records a rejected game (its bytes go to the quarantine file, not here).
+    pub fn write_rejected(
+        &mut self,
+        import_id: i64,
+        game_number: u64,
+        byte_offset: u64,
+        line: u64,
+        code: &str,
+        detail: &str,
+    ) -> rusqlite::Result<()> {
+        self.ensure_batch()?;
+        self.counts.read += 1;
+        self.counts.rejected += 1;
+        self.conn
+            .prepare_cached(include_str!("sql/insert_rejected.sql"))?
+            .execute(params![
+                import_id,
+                game_number as i64,
+                byte_offset as i64,
+                line as i64,
+                code,
+                detail
+            ])?;
+        Ok(())
+    }
+
+    /// Writes one accepted game, unless a game with the same content hash is stored.
+    pub fn write_game(&mut self, import_id: i64, g: &GameRecord) -> rusqlite::Result<Stored> {
+        self.ensure_batch()?;
+        self.counts.read += 1;
+        let tag = |name: &str| g.tag(name).map(str::trim).filter(|v| !v.is_empty());
+        let event_id = match (tag("Event"), tag("Site")) {
+            (None, None) => None,
+            (e, s) => Some(self.event(e.unwrap_or("?"), s.unwrap_or("?"))?),
+        };
+        let white_id = tag("White").map(|n| self.player(n)).transpose()?;
+        let black_id = tag("Black").map(|n| self.player(n)).transpose()?;
+        let elo = |name: &str| tag(name).and_then(|v| v.parse::<i64>().ok());
+        let (year, month, day) = tag("Date").map_or((None, None, None), date_parts);
+        let changed = self
+            .conn
+            .prepare_cached(include_str!("sql/insert_game.sql"))?
+            .execute(params![
+                import_id,
+                g.game_number as i64,
+                g.byte_offset as i64,
+                g.line as i64,
+                &g.content_hash[..],
+                event_id,
+                tag("Site"),
+                tag("Date"),
+                year,
+                month,
+                day,
+                tag("Round"),
+                white_id,
+                black_id,
+                elo("WhiteElo"),
+                elo("BlackElo"),
+                tag("Result"),
+                g.result_marker,
+                g.lawful_result,
+                g.termination.map(|t| t.0),
+                g.termination.map(|t| t.1),
+                g.threefold_ply,
+                g.fifty_ply,
+                g.laws_edition,
+                g.laws_undated,
+                if g.chess960 { "chess960" } else { "standard" },
+                g.start_fen,
+                g.moves.len() as i64,
+                g.final_fen,
+                encode_moves(&g.moves),
+                encode_clocks(&g.clocks),
+                g.annotated,
+            ])?;
+        if changed == 0 {
+            self.counts.present += 1;
+            return Ok(Stored::AlreadyPresent);
+        }
+        self.counts.stored += 1;
+        let id = self.conn.last_insert_rowid();
+        {
+            let mut stmt = self
+                .conn
+                .prepare_cached(include_str!("sql/insert_tag.sql"))?;
+            for (seq, (name, value)) in g
+                .tags
+                .iter()
+                .enumerate()
+                .filter(|(_, (n, _))| !COLUMN_TAGS.contains(&n.as_str()))
+            {
+                stmt.execute(params![id, seq as i64, name, value])?;
+            }
+        }
+        {
+            let mut stmt = self
+                .conn
+                .prepare_cached(include_str!("sql/insert_finding.sql"))?;
+            for f in &g.findings {
+                stmt.execute(params![
+                    id,
+                    f.code,
+                    f.severity,
+                    f.ply,
+                    f.line as i64,
+                    f.column,
+                    f.byte as i64,
+                    f.token,
+                    f.detail
+                ])?;
+            }
+        }
+        {
+            let mut stmt = self
+                .conn
+                .prepare_cached(include_str!("sql/insert_comment.sql"))?;
+            let mut last: Option<(u32, i64)> = None;
+            for (ply, text) in &g.comments {
+                let seq = match last {
+                    Some((p, s)) if p == *ply => s + 1,
+                    _ => 0,
+                };
+                last = Some((*ply, seq));
+                stmt.execute(params![id, ply, seq, text])?;
+            }
+        }
+        Ok(Stored::New(id))
+    }
+
+    /// Commits the batch together with the import's progress.
+    pub fn commit_batch(
+        &mut self,
+        import_id: i64,
+        last_byte: u64,
+        last_game: u64,
+    ) -> rusqlite::Result<()> {
+        self.ensure_batch()?;
+        let c = std::mem::take(&mut self.counts);
+        self.conn
+            .prepare_cached(include_str!("sql/update_import_progress.sql"))?
+            .execute(params![
+                import_id,
+                last_byte as i64,
+                last_game as i64,
+                c.read as i64,
+                c.stored as i64,
+                c.present as i64,
+                c.rejected as i64
+            ])?;
+        self.conn.execute_batch("COMMIT")?;
+        self.in_batch = false;
+        Ok(())
+    }
+
+    pub fn finish_import(&mut self, import_id: i64) -> rusqlite::Result<()> {
+        if self.in_batch {
+            self.conn.execute_batch("COMMIT")?;
+            self.in_batch = false;
+        }
+        self.conn
+            .prepare_cached(include_str!("sql/finish_import.sql"))?
+            .execute([import_id])?;
+        Ok(())
+    }
+}

@@ -1,0 +1,268 @@
+//! The sink of `arbiter import`: turns each processed game into a `GameRecord` and hands it
+//! to the database writer; rejected games go to the quarantine file and `rejected_games`.
+//! Commits once per batch, so an interrupted import resumes after its last whole batch.
+
+use super::run::{Sink, SourceInfo};
+use super::sinks::{FindingsFile, Quarantine};
+use super::work::Processed;
+use crate::db::encode::content_hash;
+use crate::db::record::FindingRecord;
+use crate::db::{GameRecord, ImportState, SourceIdentity, Stored, Writer};
+use crate::laws::{Edition, TerminationKind};
+use crate::pgn::{Command, Finding, RawGame, Severity};
+use std::io::{self, Read};
+
+/// What an import did, beyond the driver's summary.
+#[derive(Debug, Default, Clone, Copy, serde::Serialize)]
+pub struct ImportCounts {
+    pub stored: u64,
+    /// Games already in the database (same content hash), including those an interrupted
+    /// earlier run had committed and this run skipped.
+    pub already_present: u64,
+    pub rejected: u64,
+    /// Of `already_present`: skipped without work because an earlier run committed them.
+    pub resumed: u64,
+}
+
+pub struct ImportSink {
+    writer: Writer,
+    settings: String,
+    current: Option<ImportState>,
+    pub counts: ImportCounts,
+    pub findings: Option<FindingsFile>,
+    pub quarantine: Option<Quarantine>,
+    pub print_errors: bool,
+}
+
+fn sql(e: rusqlite::Error) -> io::Error {
+    io::Error::other(format!("database: {e}"))
+}
+
+/// A 16-byte hash of the first MiB of a file, part of its identity.
+fn head_hash(path: &str) -> [u8; 16] {
+    let mut h = crate::db::encode::Fnv128::default();
+    if path != "-"
+        && let Ok(file) = std::fs::File::open(path)
+    {
+        let mut head = Vec::with_capacity(1 << 20);
+        if file.take(1 << 20).read_to_end(&mut head).is_ok() {
+            h.write(&head);
+        }
+    }
+    h.finish()
+}
+
+pub fn edition_name(e: Edition) -> &'static str {
+    match e {
+        Edition::Fide1980 => "1980",
+        Edition::Fide1997 => "1997",
+        Edition::Fide2001 => "2001",
+        Edition::Fide2014 => "2014",
+    }
+}
+
+pub fn termination_name(k: TerminationKind) -> &'static str {
+    match k {
+        TerminationKind::Checkmate { .. } => "checkmate",
+        TerminationKind::Stalemate => "stalemate",
+        TerminationKind::DeadPosition => "dead-position",
+        TerminationKind::Fivefold => "fivefold",
+        TerminationKind::SeventyFiveMoves => "seventy-five",
+    }
+}
+
+fn finding_record(f: &Finding) -> FindingRecord {
+    FindingRecord {
+        code: f.code,
+        severity: f.severity.as_str(),
+        ply: f.ply,
+        line: f.line,
+        column: f.column,
+        byte: f.byte,
+        token: f.token.clone(),
+        detail: f.message.clone(),
+    }
+}
+
+/// Everything the database keeps about an accepted game.
+pub fn record(p: &Processed) -> GameRecord {
+    let game = &p.game;
+    let replay = &p.replay;
+    let verdict = p.verdict.as_ref();
+    let mut comments = Vec::new();
+    for c in &game.leading_comments {
+        comments.push((0, c.text.clone()));
+    }
+    let mut clocks = Vec::with_capacity(game.moves.len());
+    let mut annotated = !game.trailing_comments.is_empty();
+    for (i, node) in game.moves.iter().enumerate() {
+        let ply = i as u32 + 1;
+        for c in node.comments_after() {
+            comments.push((ply, c.text.clone()));
+        }
+        clocks.push(node.commands().find_map(|c| match c {
+            Command::Clock(t) => Some(t.millis),
+            _ => None,
+        }));
+        annotated |= !node.variations().is_empty()
+            || !node.nags().is_empty()
+            || !node.nags_before().is_empty();
+    }
+    GameRecord {
+        game_number: game.game_number,
+        byte_offset: game.byte_offset,
+        line: game.line,
+        content_hash: content_hash(|n| game.tag(n).map(str::to_owned), &replay.moves),
+        tags: game.tags.clone(),
+        result_marker: game.result.map(|m| m.as_str()),
+        lawful_result: verdict.and_then(|v| v.lawful_result).map(|r| r.as_str()),
+        termination: verdict
+            .and_then(|v| v.termination)
+            .map(|(k, ply)| (termination_name(k), ply)),
+        threefold_ply: verdict.and_then(|v| v.first_threefold_claim).map(|c| c.ply),
+        fifty_ply: verdict.and_then(|v| v.first_fifty_claim).map(|c| c.ply),
+        laws_edition: verdict.map(|v| edition_name(v.edition)),
+        laws_undated: verdict.is_some_and(|v| v.undated),
+        chess960: replay.chess960,
+        start_fen: replay.start_fen.as_ref().map(|_| replay.start.fen()),
+        final_fen: replay.final_position.fen(),
+        moves: replay.moves.clone(),
+        clocks,
+        comments,
+        annotated: annotated
+            .then(|| crate::pgn::game_to_string(game, &crate::pgn::WriteOptions::default())),
+        findings: p.findings.iter().map(finding_record).collect(),
+    }
+}
+
+impl ImportSink {
+    pub fn new(writer: Writer, settings: String) -> ImportSink {
+        ImportSink {
+            writer,
+            settings,
+            current: None,
+            counts: ImportCounts::default(),
+            findings: None,
+            quarantine: None,
+            print_errors: false,
+        }
+    }
+
+    fn import_id(&self) -> io::Result<i64> {
+        self.current
+            .map(|s| s.id)
+            .ok_or_else(|| io::Error::other("game outside an import"))
+    }
+
+    pub fn finish(self) -> io::Result<ImportCounts> {
+        if let Some(f) = self.findings {
+            f.finish()?;
+        }
+        if let Some(q) = self.quarantine {
+            q.finish()?;
+        }
+        Ok(self.counts)
+    }
+}
+
+impl Sink for ImportSink {
+    fn begin_file(&mut self, name: &str, info: &SourceInfo) -> io::Result<()> {
+        let meta = (name != "-")
+            .then(|| std::fs::metadata(name).ok())
+            .flatten();
+        let mtime = meta
+            .as_ref()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_secs() as i64);
+        let identity = SourceIdentity {
+            path: name.to_owned(),
+            size: info.size,
+            mtime,
+            head_hash: head_hash(name),
+            compression: info.compression,
+        };
+        let state = self
+            .writer
+            .begin_import(&identity, &self.settings)
+            .map_err(sql)?;
+        if state.resume_after_game > 0 {
+            eprintln!(
+                "arbiter: {name}: resuming after game {} (committed by an earlier run)",
+                state.resume_after_game
+            );
+        }
+        self.current = Some(state);
+        Ok(())
+    }
+
+    fn wants(&mut self, _name: &str, raw: &RawGame) -> bool {
+        match self.current {
+            Some(s) if raw.game_number <= s.resume_after_game => {
+                self.counts.resumed += 1;
+                self.counts.already_present += 1;
+                false
+            }
+            _ => true,
+        }
+    }
+
+    fn game(&mut self, name: &str, p: &Processed) -> io::Result<()> {
+        let import_id = self.import_id()?;
+        if let Some(f) = &mut self.findings {
+            f.write(name, &p.findings)?;
+        }
+        if p.rejected {
+            let first = p.findings.iter().find(|f| f.severity == Severity::Error);
+            if self.print_errors
+                && let Some(f) = first
+            {
+                eprintln!("{name}: {f}");
+            }
+            let (code, detail) = first.map_or(("unknown", ""), |f| (f.code, f.message.as_str()));
+            self.writer
+                .write_rejected(
+                    import_id,
+                    p.game.game_number,
+                    p.game.byte_offset,
+                    p.game.line,
+                    code,
+                    detail,
+                )
+                .map_err(sql)?;
+            if let Some(q) = &mut self.quarantine {
+                q.write(p)?;
+            }
+            self.counts.rejected += 1;
+            return Ok(());
+        }
+        match self.writer.write_game(import_id, &record(p)).map_err(sql)? {
+            Stored::New(_) => self.counts.stored += 1,
+            Stored::AlreadyPresent => self.counts.already_present += 1,
+        }
+        Ok(())
+    }
+
+    fn end_batch(&mut self, _name: &str, last_byte: u64, last_game: u64) -> io::Result<()> {
+        let id = self.import_id()?;
+        self.writer
+            .commit_batch(id, last_byte, last_game)
+            .map_err(sql)
+    }
+
+    fn file_findings(&mut self, name: &str, findings: &[Finding]) -> io::Result<()> {
+        if let Some(f) = &mut self.findings {
+            f.write(name, findings)?;
+        }
+        Ok(())
+    }
+
+    fn end_file(&mut self, _name: &str, complete: bool) -> io::Result<()> {
+        let id = self.import_id()?;
+        if complete {
+            self.writer.finish_import(id).map_err(sql)?;
+        }
+        self.current = None;
+        Ok(())
+    }
+}
