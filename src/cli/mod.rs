@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 pub mod bench;
 pub mod check;
 pub mod dead;
+pub mod export;
 pub mod import;
 pub mod perft;
 
@@ -26,6 +27,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Import PGN files into a SQLite database (resumable, idempotent).
     Import(import::ImportArgs),
+    /// Export games or findings from the database as PGN, CSV or JSON lines.
+    Export(export::ExportArgs),
     /// Count leaf nodes of the legal move tree (move generator test).
     Perft(perft::PerftArgs),
     /// Benchmarks with fixed inputs.
@@ -47,6 +50,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Check(args) => check::run_check(&args),
         Command::Import(args) => import::run_import(&args),
+        Command::Export(args) => export::run_export(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Dead(args) => dead::run(&args),
