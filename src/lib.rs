@@ -5,3 +5,4 @@
 
 pub mod chess;
 pub mod cli;
+pub mod search;

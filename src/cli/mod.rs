@@ -3,7 +3,9 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod analyse;
 pub mod bench;
+pub mod epd;
 pub mod perft;
 
 #[derive(Parser, Debug)]
@@ -23,6 +25,10 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Benchmarks with fixed inputs.
     Bench(bench::BenchArgs),
+    /// Search one position: best move, score, depth and principal variation.
+    Analyse(analyse::AnalyseArgs),
+    /// Run an EPD test suite (`bm`/`am`); prints failures and `N passed, M failed`.
+    Epd(epd::EpdArgs),
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error.
@@ -38,6 +44,8 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Analyse(args) => analyse::run(&args),
+        Command::Epd(args) => epd::run(&args),
     };
     match result {
         Ok(code) => code,

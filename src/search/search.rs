@@ -1,0 +1,560 @@
+//! The searcher: iterative deepening over a negamax alpha-beta with principal-variation search,
+//! quiescence, null-move pruning, late-move reductions and check extensions. Draws by repetition
+//! (against the path and the game's history) and by the 50-move rule are scored inside the tree.
+
+use super::eval::{PIECE_VALUE, evaluate};
+use super::limits::{Clock, Limits};
+use super::ordering::{self, OrderingTables};
+use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, from_tt, to_tt};
+use super::tt::{Bound, TranspositionTable};
+use crate::chess::{Bitboard, Color, Move, MoveList, Position, Rank, Role};
+use std::time::Instant;
+
+/// What a search found. With a node or depth limit it is the same on every run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// `None` only when the side to move has no legal move (mate or stalemate).
+    pub best_move: Option<Move>,
+    pub score: Score,
+    /// The last iteration completed (a partly searched deeper one may have changed the move).
+    pub depth: u32,
+    /// The deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    pub nodes: u64,
+    /// Principal variation, starting with `best_move`.
+    pub pv: Vec<Move>,
+    /// The time cap, not a node or depth limit, ended the search: the result may differ on
+    /// another run.
+    pub truncated: bool,
+}
+
+/// A search engine with its own transposition table and ordering tables. One per thread; the
+/// tables carry over from one search to the next until `clear`.
+pub struct Searcher {
+    tt: TranspositionTable,
+    ordering: OrderingTables,
+    clock: Clock,
+    nodes: u64,
+    seldepth: usize,
+    /// Repetition keys: the game's history, then the current search path.
+    keys: Vec<u64>,
+    /// Repetition look-back stops here: a position before a null move is not a real repetition.
+    rep_floor: usize,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    evals: [i32; MAX_PLY + 1],
+    /// The move played from each ply (`NONE` for a null move), for countermoves.
+    played: [Move; MAX_PLY + 1],
+    lmr: Box<[[i32; 64]; 64]>,
+    root_depth: i32,
+    /// Score of the root's current best move in this iteration.
+    root_score: i32,
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of about `tt_mb` megabytes.
+    pub fn new(tt_mb: usize) -> Searcher {
+        crate::chess::attacks::init();
+        let mut lmr = Box::new([[0; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+            }
+        }
+        Searcher {
+            tt: TranspositionTable::new(tt_mb),
+            ordering: OrderingTables::default(),
+            clock: Clock::start(&Limits::default()),
+            nodes: 0,
+            seldepth: 0,
+            keys: Vec::with_capacity(1024),
+            rep_floor: 0,
+            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            evals: [0; MAX_PLY + 1],
+            played: [Move::NONE; MAX_PLY + 1],
+            lmr,
+            root_depth: 0,
+            root_score: 0,
+        }
+    }
+
+    /// Forgets everything learnt (call at a new game): the next search then depends only on its
+    /// own input.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.ordering.clear();
+    }
+
+    /// Searches `pos` within `limits`. `history` holds the repetition keys
+    /// (`Position::zobrist`) of the game's earlier positions, oldest first; `pos` itself may be
+    /// the last one or left out.
+    pub fn search(&mut self, pos: &Position, history: &[u64], limits: Limits) -> SearchResult {
+        let started = Instant::now();
+        self.clock = Clock::start(&limits);
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.tt.new_search();
+        self.ordering.clear_killers();
+        let root_key = pos.zobrist();
+        self.keys.clear();
+        self.keys.extend_from_slice(history);
+        if self.keys.last() != Some(&root_key) {
+            self.keys.push(root_key);
+        }
+        self.rep_floor = 0;
+
+        let legal = pos.legal_moves();
+        let mut result = SearchResult {
+            best_move: legal.as_slice().first().copied(),
+            score: if legal.is_empty() && pos.is_check() {
+                Score::Mate(0)
+            } else {
+                Score::Cp(0)
+            },
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            pv: legal.as_slice().first().copied().into_iter().collect(),
+            truncated: false,
+        };
+        if legal.is_empty() {
+            return result;
+        }
+
+        let mut prev_score: i32 = 0;
+        for depth in 1..=limits.max_depth() as i32 {
+            if depth > 1 && !self.clock.may_start_iteration(started) {
+                break;
+            }
+            self.root_depth = depth;
+            let mut delta = 20;
+            let (mut alpha, mut beta) = if depth >= 5 && prev_score.abs() < MATE_BOUND {
+                (prev_score - delta, prev_score + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            let score = loop {
+                self.pv_len[0] = 0;
+                let s = self.negamax(pos, depth, alpha, beta, 0, true);
+                if self.clock.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (s - delta).max(-INFINITY);
+                } else if s >= beta {
+                    beta = (s + delta).min(INFINITY);
+                } else {
+                    break s;
+                }
+                delta += delta / 2;
+            };
+            if self.clock.stopped {
+                // A move that finished searching in the cut-short iteration and beat alpha is
+                // better informed than the last iteration's choice.
+                if self.pv_len[0] > 0 {
+                    result.best_move = Some(self.pv[0][0]);
+                    result.pv = self.pv[0][..self.pv_len[0]].to_vec();
+                    result.score = Score::from_internal(self.root_score);
+                }
+                break;
+            }
+            prev_score = score;
+            result.best_move = Some(self.pv[0][0]);
+            result.pv = self.pv[0][..self.pv_len[0]].to_vec();
+            result.score = Score::from_internal(score);
+            result.depth = depth as u32;
+        }
+        result.nodes = self.nodes;
+        result.seldepth = self.seldepth as u32;
+        result.truncated = self.clock.truncated;
+        result
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        null_ok: bool,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if depth <= 0 {
+            return self.qsearch(pos, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        if self.clock.check(self.nodes) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let pv_node = beta - alpha > 1;
+        let in_check = pos.is_check();
+        if ply > 0 {
+            if self.is_draw(pos, in_check) {
+                return DRAW;
+            }
+            // Mate-distance pruning: no line from here can beat a mate already found nearer.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { DRAW } else { evaluate(pos) };
+            }
+        }
+
+        let key = pos.zobrist();
+        let hit = self.tt.probe(key);
+        let mut hash_move = Move::NONE;
+        let mut tt_score = None;
+        if let Some(h) = hit {
+            hash_move = h.mv;
+            let s = from_tt(h.score, ply);
+            tt_score = Some((s, h.bound));
+            if !pv_node
+                && h.depth >= depth
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            hit.map_or_else(|| evaluate(pos), |h| h.eval)
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        // The table's score, when its bound allows, is a better guess than the static eval.
+        let eval = match tt_score {
+            Some((s, bound)) if !in_check && s.abs() < MATE_BOUND => match bound {
+                Bound::Exact => s,
+                Bound::Lower if s > static_eval => s,
+                Bound::Upper if s < static_eval => s,
+                _ => static_eval,
+            },
+            _ => static_eval,
+        };
+
+        if !pv_node && !in_check {
+            // Reverse futility: far enough above beta that a shallow search will not come back.
+            if depth <= 7
+                && eval.abs() < MATE_BOUND
+                && eval - 80 * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+            // Null move: if passing still holds beta, a real move will too (not in pawn endings,
+            // where zugzwang makes passing the better "move").
+            if null_ok
+                && depth >= 3
+                && eval >= beta
+                && beta > -MATE_BOUND
+                && has_pieces(pos, pos.turn())
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let mut child = *pos;
+                child.play_null();
+                self.played[ply] = Move::NONE;
+                self.keys.push(child.zobrist());
+                let floor = self.rep_floor;
+                self.rep_floor = self.keys.len() - 1;
+                let s = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.rep_floor = floor;
+                self.keys.pop();
+                if self.clock.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a hash move this node was never searched
+        // well; a shallower search is a cheap way to get one.
+        if depth >= 4 && hash_move == Move::NONE {
+            depth -= 1;
+        }
+
+        let mut list = MoveList::new();
+        pos.generate_legal(&mut list);
+        if list.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+        let mut scores = [0i32; crate::chess::moves::MAX_MOVES];
+        let prev = if ply > 0 {
+            self.played[ply - 1]
+        } else {
+            Move::NONE
+        };
+        self.ordering
+            .score_moves(pos, &list, &mut scores, hash_move, prev, ply);
+
+        let us = pos.turn();
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NONE;
+        let mut searched = 0usize;
+        let mut quiets = [Move::NONE; 64];
+        let mut n_quiets = 0;
+        let mut quiets_seen = 0;
+        for i in 0..list.len() {
+            let m = ordering::pick(&mut list, &mut scores, i);
+            let order_score = scores[i];
+            let is_quiet = m.promotion_role().is_none() && !pos.is_capture(m);
+            if is_quiet {
+                quiets_seen += 1;
+            }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
+
+            if !pv_node && !in_check && !gives_check && best_score > -MATE_BOUND {
+                if is_quiet {
+                    // Late-move pruning: after enough quiet moves the rest rarely matter.
+                    let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
+                    if depth <= 6 && quiets_seen > lmp_limit {
+                        continue;
+                    }
+                    // Futility: a quiet move cannot lift a hopeless static eval to alpha.
+                    if depth <= 6 && eval + 100 + 90 * depth <= alpha {
+                        continue;
+                    }
+                } else if depth <= 5 && order_score < 0 && ordering::see(pos, m) < -100 * depth {
+                    continue;
+                }
+            }
+
+            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let new_depth = depth - 1 + extension;
+            self.played[ply] = m;
+            self.keys.push(child.zobrist());
+            let score = if searched == 0 {
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched >= 2 && is_quiet && !in_check && !gives_check {
+                    r = self.lmr[depth.min(63) as usize][searched.min(63)];
+                    r -= i32::from(pv_node);
+                    r += i32::from(!improving);
+                    if order_score >= 9_000_000 {
+                        r -= 1;
+                    } else {
+                        r -= order_score / 6_000;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            self.keys.pop();
+            if self.clock.stopped {
+                return 0;
+            }
+            searched += 1;
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if ply == 0 {
+                        self.root_score = score;
+                    }
+                    if score >= beta {
+                        if is_quiet {
+                            self.ordering.record_cutoff(
+                                us,
+                                m,
+                                prev,
+                                ply,
+                                depth,
+                                &quiets[..n_quiets],
+                            );
+                        }
+                        break;
+                    }
+                }
+            }
+            if is_quiet && n_quiets < quiets.len() {
+                quiets[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_move != Move::NONE {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best_score, ply),
+            static_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Captures and queen promotions until the position is quiet; every evasion when in check.
+    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.clock.check(self.nodes) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = pos.is_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { evaluate(pos) };
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.zobrist();
+        let hit = self.tt.probe(key);
+        if let Some(h) = hit {
+            let s = from_tt(h.score, ply);
+            if !pv_node
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+        let hash_move = hit.map_or(Move::NONE, |h| h.mv);
+
+        let mut list = MoveList::new();
+        let static_eval;
+        let mut best;
+        if in_check {
+            pos.generate_legal(&mut list);
+            if list.is_empty() {
+                return -MATE + ply as i32;
+            }
+            static_eval = -INFINITY;
+            best = -INFINITY;
+        } else {
+            static_eval = hit.map_or_else(|| evaluate(pos), |h| h.eval);
+            if static_eval >= beta {
+                return static_eval;
+            }
+            alpha = alpha.max(static_eval);
+            best = static_eval;
+            let us = pos.turn();
+            let promo_rank = Bitboard::from_rank(match us {
+                Color::White => Rank(7),
+                Color::Black => Rank(0),
+            });
+            let mut targets = pos.by_color(us.other()) | promo_rank;
+            if let Some(ep) = pos.ep_square() {
+                targets.add(ep);
+            }
+            pos.generate_legal_from(&mut list, Bitboard::FULL, targets);
+            list.retain(|m| match m.promotion_role() {
+                Some(r) => r == Role::Queen,
+                None => pos.is_capture(m),
+            });
+        }
+        let mut scores = [0i32; crate::chess::moves::MAX_MOVES];
+        ordering::score_captures(pos, &list, &mut scores, hash_move);
+
+        let mut best_move = Move::NONE;
+        for i in 0..list.len() {
+            let m = ordering::pick(&mut list, &mut scores, i);
+            if !in_check {
+                // Delta pruning: even winning the piece for free would not reach alpha.
+                let gain = pos.captured_role(m).map_or(0, |r| PIECE_VALUE[r.index()]);
+                if m.promotion_role().is_none() && static_eval + gain + 200 <= alpha {
+                    continue;
+                }
+                if ordering::see(pos, m) < 0 {
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let s = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.clock.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    best_move = m;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best_move != Move::NONE {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), static_eval, 0, bound);
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = m;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// Draw by the 50-move rule (unless this is mate), by repetition of a position on the path
+    /// or in the game, or by bare kings and a lone minor piece.
+    fn is_draw(&self, pos: &Position, in_check: bool) -> bool {
+        let clock = pos.halfmove_clock() as usize;
+        if clock >= 100 {
+            return !in_check || pos.has_legal_moves();
+        }
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        let oldest = self.rep_floor.max((n - 1).saturating_sub(clock));
+        let mut i = n - 1;
+        while i >= oldest + 2 {
+            i -= 2;
+            if self.keys[i] == key {
+                return true;
+            }
+        }
+        let occ = pos.occupied();
+        occ.count() <= 3
+            && (pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen))
+                .is_empty()
+    }
+}
+
+/// True if `color` has a piece other than pawns and the king.
+fn has_pieces(pos: &Position, color: Color) -> bool {
+    (pos.by_color(color) - pos.by_role(Role::Pawn) - pos.by_role(Role::King)).nonempty()
+}
