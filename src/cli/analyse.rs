@@ -46,7 +46,7 @@ pub struct AnalyseArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
     /// Transposition table size in MB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 16)]
     pub hash: usize,
 }
 

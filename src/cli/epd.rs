@@ -18,7 +18,7 @@ pub struct EpdArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
     /// Transposition table size in MB (cleared before each position).
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 16)]
     pub hash: usize,
 }
 

@@ -165,24 +165,6 @@ const fn build_passed_masks() -> [[u64; 64]; 2] {
 
 static PASSED_MASK: [[u64; 64]; 2] = build_passed_masks();
 
-/// Adjacent files of each file.
-const fn build_adjacent() -> [u64; 8] {
-    let mut t = [0u64; 8];
-    let mut f = 0;
-    while f < 8 {
-        if f > 0 {
-            t[f] |= FILE_A << (f - 1);
-        }
-        if f < 7 {
-            t[f] |= FILE_A << (f + 1);
-        }
-        f += 1;
-    }
-    t
-}
-
-static ADJACENT_FILES: [u64; 8] = build_adjacent();
-
 #[inline]
 fn pawn_attack_span(color: Color, pawns: u64) -> u64 {
     match color {
@@ -244,10 +226,11 @@ fn side_terms(pos: &Position, us: Color) -> SideTerms {
     let ours = pos.by_color(us);
     let our_pawns = pos.pieces(us, Role::Pawn).0;
     let their_pawns = pos.pieces(them, Role::Pawn).0;
-    let their_pawn_attacks = pawn_attack_span(them, their_pawns);
-    let mobility_area = !(ours.0 | their_pawn_attacks);
+    let mobility_area = !(ours.0 | pawn_attack_span(them, their_pawns));
     let their_king = pos.king_of(them);
-    let king_zone = attacks::king_attacks(their_king) | Bitboard::from_square(their_king);
+    let king_zone = (attacks::king_attacks(their_king) | Bitboard::from_square(their_king)).0;
+    let our_pawn_files = file_set(our_pawns);
+    let their_pawn_files = file_set(their_pawns);
 
     let mut score = S(0, 0);
     let mut phase = 0;
@@ -255,35 +238,35 @@ fn side_terms(pos: &Position, us: Color) -> SideTerms {
     let mut attack_units = 0;
     let mut attackers = 0;
 
-    for role in Role::ALL {
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         let bb = pos.pieces(us, role);
+        let n = bb.count() as i32;
+        let material = MATERIAL[role.index()];
+        score += S(material.0 * n, material.1 * n);
+        phase += PHASE[role.index()] * n;
+        non_pawn += PIECE_VALUE[role.index()] * n;
+        let (w, centre) = MOBILITY[role.index()];
+        let pst = &PST[role.index()];
         for sq in bb {
-            let rel = relative(us, sq);
-            score += MATERIAL[role.index()];
-            score += PST[role.index()][rel];
-            phase += PHASE[role.index()];
-            if role != Role::Pawn && role != Role::King {
-                non_pawn += PIECE_VALUE[role.index()];
-            }
+            score += pst[relative(us, sq)];
             let att = match role {
-                Role::Pawn | Role::King => continue,
                 Role::Knight => attacks::knight_attacks(sq),
                 Role::Bishop => attacks::bishop_attacks(sq, occ),
                 Role::Rook => attacks::rook_attacks(sq, occ),
-                Role::Queen => attacks::queen_attacks(sq, occ),
-            };
-            let (w, centre) = MOBILITY[role.index()];
-            let n = (att.0 & mobility_area).count_ones() as i32 - centre;
-            score += S(w.0 * n, w.1 * n);
-            let zone_hits = (att & king_zone).count() as i32;
+                _ => attacks::queen_attacks(sq, occ),
+            }
+            .0;
+            let mob = (att & mobility_area).count_ones() as i32 - centre;
+            score += S(w.0 * mob, w.1 * mob);
+            let zone_hits = (att & king_zone).count_ones() as i32;
             if zone_hits > 0 {
                 attackers += 1;
                 attack_units += KING_ATTACK_WEIGHT[role.index()] * zone_hits;
             }
             if role == Role::Rook {
-                let file = Bitboard::from_file(sq.file()).0;
-                if file & our_pawns == 0 {
-                    score += if file & their_pawns == 0 {
+                let file = 1u8 << sq.file().0;
+                if our_pawn_files & file == 0 {
+                    score += if their_pawn_files & file == 0 {
                         ROOK_OPEN
                     } else {
                         ROOK_SEMI_OPEN
@@ -296,60 +279,69 @@ fn side_terms(pos: &Position, us: Color) -> SideTerms {
         score += BISHOP_PAIR;
     }
 
-    // Pawn structure.
-    for sq in pos.pieces(us, Role::Pawn) {
-        let file = sq.file().0 as usize;
+    // Pawns: material, placement, passed, isolated (no own pawn on an adjacent file) and
+    // doubled (every pawn beyond the first on a file).
+    let n_pawns = our_pawns.count_ones() as i32;
+    score += S(MATERIAL[0].0 * n_pawns, MATERIAL[0].1 * n_pawns);
+    for sq in Bitboard(our_pawns) {
+        score += PST[0][relative(us, sq)];
         if PASSED_MASK[us.index()][sq.index()] & their_pawns == 0 {
-            let rank = sq.rank().relative(us).0 as usize;
-            score += PASSED[rank];
-        }
-        if ADJACENT_FILES[file] & our_pawns == 0 {
-            score += ISOLATED;
+            score += PASSED[sq.rank().relative(us).0 as usize];
         }
     }
-    for f in 0..8 {
-        let n = (our_pawns & (FILE_A << f)).count_ones() as i32;
-        if n > 1 {
-            score += S(DOUBLED.0 * (n - 1), DOUBLED.1 * (n - 1));
-        }
-    }
+    let isolated_files = our_pawn_files & !((our_pawn_files << 1) | (our_pawn_files >> 1));
+    let isolated = (our_pawns & files_of(isolated_files)).count_ones() as i32;
+    score += S(ISOLATED.0 * isolated, ISOLATED.1 * isolated);
+    let doubled = n_pawns - our_pawn_files.count_ones() as i32;
+    score += S(DOUBLED.0 * doubled, DOUBLED.1 * doubled);
 
     // Attacks on the enemy king: one attacker is a nuisance, several are an attack.
     if attackers >= 2 {
         let penalty = (attack_units * attack_units / 2).min(500);
         score += S(penalty, penalty / 8);
     }
-    // Our own pawn shield, middlegame only.
+    // Our own pawn shield, middlegame only, for a king still on its first two ranks.
     let king = pos.king_of(us);
-    let shield_files = ADJACENT_FILES[king.file().0 as usize] | (FILE_A << king.file().0);
-    let (near, far) = match us {
-        Color::White => (0xffu64 << (8 * (king.rank().0 as u32 + 1).min(7)), {
-            0xffu64 << (8 * (king.rank().0 as u32 + 2).min(7))
-        }),
-        Color::Black => (0xffu64 << (8 * king.rank().0.saturating_sub(1) as u32), {
-            0xffu64 << (8 * king.rank().0.saturating_sub(2) as u32)
-        }),
-    };
     if king.rank().relative(us).0 <= 1 {
-        let shield = our_pawns & shield_files;
-        let n_near = (shield & near).count_ones() as i32;
-        let n_far = (shield & far & !near).count_ones() as i32;
-        score += S(12 * n_near + 6 * n_far, 0);
+        let kf = king.file().0;
+        let shield_file_set = (0b111u16 << kf >> 1) as u8;
+        let shield = our_pawns & files_of(shield_file_set);
+        let ahead = |n: u8| -> u64 {
+            let r = match us {
+                Color::White => king.rank().0 + n,
+                Color::Black => king.rank().0.wrapping_sub(n),
+            };
+            if r < 8 { 0xffu64 << (8 * r) } else { 0 }
+        };
+        let n_near = (shield & ahead(1)).count_ones() as i32;
+        let n_far = (shield & ahead(2)).count_ones() as i32;
         // Open files next to a castled king invite rooks.
-        for f in 0..8u32 {
-            let file = FILE_A << f;
-            if shield_files & file != 0 && our_pawns & file == 0 {
-                score -= S(15, 0);
-            }
-        }
+        let open = (shield_file_set & !our_pawn_files).count_ones() as i32;
+        score += S(12 * n_near + 6 * n_far - 15 * open, 0);
     }
 
     SideTerms {
         score,
         phase,
-        pawns: our_pawns.count_ones(),
+        pawns: n_pawns as u32,
         non_pawn,
     }
+}
+
+/// The files (bit f for file f) holding at least one of `bb`'s squares.
+#[inline]
+fn file_set(bb: u64) -> u8 {
+    let mut b = bb;
+    b |= b >> 32;
+    b |= b >> 16;
+    b |= b >> 8;
+    b as u8
+}
+
+/// All squares of the files in `files`.
+#[inline]
+fn files_of(files: u8) -> u64 {
+    (files as u64).wrapping_mul(FILE_A)
 }
 
 /// The square as seen from `color`'s side of the board.
@@ -445,6 +437,16 @@ mod tests {
     fn a_lone_minor_piece_is_no_win() {
         let pos = Position::from_fen("4k3/8/8/8/8/8/8/3NK3 w - - 0 1").unwrap();
         assert!(evaluate(&pos).abs() < 50);
+    }
+
+    #[test]
+    fn file_sets() {
+        assert_eq!(file_set(Bitboard::from_file(crate::chess::File::C).0), 0b100);
+        assert_eq!(files_of(0b100), Bitboard::from_file(crate::chess::File::C).0);
+        // Doubled and isolated: two pawns on the a-file, none on the b-file.
+        let doubled = Position::from_fen("4k3/8/8/8/P7/P7/2P5/4K3 w - - 0 1").unwrap();
+        let healthy = Position::from_fen("4k3/8/8/8/1P6/P7/2P5/4K3 w - - 0 1").unwrap();
+        assert!(evaluate(&doubled) < evaluate(&healthy));
     }
 
     #[test]

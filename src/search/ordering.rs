@@ -92,7 +92,7 @@ impl OrderingTables {
         &self,
         pos: &Position,
         list: &MoveList,
-        scores: &mut [i32],
+        keys: &mut [u64],
         hash_move: Move,
         prev: Move,
         ply: usize,
@@ -105,7 +105,7 @@ impl OrderingTables {
         };
         let color = pos.turn();
         for (i, &m) in list.iter().enumerate() {
-            scores[i] = if m == hash_move {
+            let score = if m == hash_move {
                 HASH_MOVE
             } else if let Some(promo) = m.promotion_role() {
                 if promo == Role::Queen {
@@ -113,8 +113,12 @@ impl OrderingTables {
                 } else {
                     UNDER_PROMOTION + promo as i32
                 }
-            } else if pos.is_capture(m) {
-                if see(pos, m) >= 0 {
+            } else if let Some(victim) = pos.captured_role(m) {
+                let attacker = pos.piece_at(m.from()).map_or(Role::Pawn, |p| p.role);
+                // Taking a piece worth at least the taker never loses material.
+                if PIECE_VALUE[victim.index()] >= PIECE_VALUE[attacker.index()]
+                    || see(pos, m) >= 0
+                {
                     GOOD_CAPTURE + mvv_lva(pos, m)
                 } else {
                     BAD_CAPTURE + mvv_lva(pos, m)
@@ -128,6 +132,7 @@ impl OrderingTables {
             } else {
                 self.history(color, m)
             };
+            keys[i] = pack(score, m);
         }
     }
 }
@@ -141,32 +146,85 @@ pub fn mvv_lva(pos: &Position, m: Move) -> i32 {
 }
 
 /// Scores captures and promotions for quiescence (MVV-LVA only; SEE is checked lazily).
-pub fn score_captures(pos: &Position, list: &MoveList, scores: &mut [i32], hash_move: Move) {
+pub fn score_captures(pos: &Position, list: &MoveList, keys: &mut [u64], hash_move: Move) {
     for (i, &m) in list.iter().enumerate() {
-        scores[i] = if m == hash_move {
+        let score = if m == hash_move {
             HASH_MOVE
         } else {
             mvv_lva(pos, m)
                 + m.promotion_role()
                     .map_or(0, |r| PIECE_VALUE[r.index()] - PIECE_VALUE[0])
         };
+        keys[i] = pack(score, m);
     }
 }
 
-/// Moves the best-scored remaining move to position `i` and returns it (selection sort: most
-/// nodes cut off after a few moves, so sorting the whole list would be wasted).
+/// A move and its ordering score in one sortable word: score above, move bits below, so ties
+/// break on the move's encoding and the order never depends on anything else.
 #[inline]
-pub fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
-    let n = list.len();
-    let mut best = i;
-    for j in i + 1..n {
-        if scores[j] > scores[best] {
-            best = j;
+pub fn pack(score: i32, m: Move) -> u64 {
+    (((score as i64 + (1 << 31)) as u64) << 16) | m.to_u16() as u64
+}
+
+#[inline]
+pub fn unpack(key: u64) -> (Move, i32) {
+    (
+        Move::from_u16(key as u16),
+        ((key >> 16) as i64 - (1 << 31)) as i32,
+    )
+}
+
+/// Picks selected one at a time before the rest is sorted: most nodes cut off within the
+/// first few moves, and the others are searched to the end anyway.
+const SELECT_FIRST: usize = 3;
+
+/// The `i`-th best of `keys` (call with i = 0, 1, 2, … in turn).
+#[inline]
+pub fn pick(keys: &mut [u64], i: usize) -> (Move, i32) {
+    if i < SELECT_FIRST {
+        let rest = &keys[i..];
+        let mut best = 0;
+        for (j, &k) in rest.iter().enumerate().skip(1) {
+            if k > rest[best] {
+                best = j;
+            }
         }
+        keys.swap(i, i + best);
+    } else if i == SELECT_FIRST {
+        keys[i..].sort_unstable_by(|a, b| b.cmp(a));
     }
-    list.as_mut_slice().swap(i, best);
-    scores.swap(i, best);
-    list.as_slice()[i]
+    unpack(keys[i])
+}
+
+/// Does this move give check? Exact for moves that are not castling, en passant or a
+/// promotion (those answer true, so callers treat them as checks and search them); much cheaper
+/// than making the move.
+pub fn quiet_gives_check(pos: &Position, m: Move) -> bool {
+    if m.is_castle() || m.is_en_passant() || m.promotion_role().is_some() {
+        return true;
+    }
+    let Some(piece) = pos.piece_at(m.from()) else {
+        return true;
+    };
+    let us = pos.turn();
+    let king = pos.king_of(us.other());
+    let from = Bitboard::from_square(m.from());
+    let to = Bitboard::from_square(m.to());
+    let occ = (pos.occupied() - from) | to;
+    let after = |role: Role| {
+        let bb = pos.pieces(us, role);
+        if piece.role == role {
+            (bb - from) | to
+        } else {
+            bb
+        }
+    };
+    let diag = after(Role::Bishop) | after(Role::Queen);
+    let orth = after(Role::Rook) | after(Role::Queen);
+    (attacks::bishop_attacks(king, occ) & diag).nonempty()
+        || (attacks::rook_attacks(king, occ) & orth).nonempty()
+        || (attacks::knight_attacks(king) & after(Role::Knight)).nonempty()
+        || (attacks::pawn_attacks(us.other(), king) & after(Role::Pawn)).nonempty()
 }
 
 /// Static exchange evaluation: the material balance of the capture sequence on the move's
@@ -275,6 +333,45 @@ mod tests {
         assert_eq!(see_of("4k3/8/4p3/8/8/8/8/3NK3 w - - 0 1", "d1c3"), 0);
         assert_eq!(see_of("4k3/8/8/4p3/8/8/8/R3K3 w - - 0 1", "a1d1"), 0);
         assert_eq!(see_of("4k3/8/8/8/3p4/8/8/3NK3 w - - 0 1", "d1c3"), -320);
+    }
+
+    #[test]
+    fn quiet_checks_are_seen_without_playing() {
+        use crate::chess::MoveList;
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "4k3/8/8/8/8/8/3B4/R3K1Q1 w Q - 0 1",
+            "4k3/4r3/8/8/4B3/8/8/4K1N1 b - - 0 1",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut list = MoveList::new();
+            pos.generate_legal(&mut list);
+            for &m in list.iter() {
+                if m.is_castle() || m.is_en_passant() || m.promotion_role().is_some() {
+                    continue;
+                }
+                assert_eq!(quiet_gives_check(&pos, m), pos.gives_check(m), "{fen} {m:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn picks_in_score_order() {
+        use crate::chess::Square;
+        let moves: Vec<Move> = (1..10u8)
+            .map(|i| Move::normal(Square::A1, Square::new(i)))
+            .collect();
+        let scores = [5, -3, 40, 7, 7, 0, -20_000_000, 30_000_000, 12];
+        let mut keys: Vec<u64> = moves
+            .iter()
+            .zip(scores)
+            .map(|(&m, s)| pack(s, m))
+            .collect();
+        let picked: Vec<i32> = (0..keys.len()).map(|i| pick(&mut keys, i).1).collect();
+        assert_eq!(picked, [30_000_000, 40, 12, 7, 7, 5, 0, -3, -20_000_000]);
+        assert_eq!(unpack(pack(-7, moves[3])), (moves[3], -7));
     }
 
     #[test]

@@ -7,6 +7,7 @@ use super::limits::{Clock, Limits};
 use super::ordering::{self, OrderingTables};
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, from_tt, to_tt};
 use super::tt::{Bound, TranspositionTable};
+use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Bitboard, Color, Move, MoveList, Position, Rank, Role};
 use std::time::Instant;
 
@@ -49,6 +50,16 @@ pub struct Searcher {
     root_depth: i32,
     /// Score of the root's current best move in this iteration.
     root_score: i32,
+    /// Move lists and ordering scores, one per ply; lent to the recursion during a search.
+    frames: Option<Box<[Frame]>>,
+}
+
+/// Per-ply scratch space, kept between nodes so it is never zeroed again.
+#[derive(Clone)]
+struct Frame {
+    moves: MoveList,
+    /// Ordering keys (`ordering::pack`) of `moves`.
+    keys: [u64; MAX_MOVES],
 }
 
 impl Searcher {
@@ -76,6 +87,16 @@ impl Searcher {
             lmr,
             root_depth: 0,
             root_score: 0,
+            frames: Some(
+                vec![
+                    Frame {
+                        moves: MoveList::new(),
+                        keys: [0; MAX_MOVES],
+                    };
+                    MAX_PLY + 1
+                ]
+                .into_boxed_slice(),
+            ),
         }
     }
 
@@ -122,6 +143,7 @@ impl Searcher {
             return result;
         }
 
+        let mut frames = self.frames.take().expect("frames are returned after each search");
         let mut prev_score: i32 = 0;
         for depth in 1..=limits.max_depth() as i32 {
             if depth > 1 && !self.clock.may_start_iteration(started) {
@@ -136,7 +158,7 @@ impl Searcher {
             };
             let score = loop {
                 self.pv_len[0] = 0;
-                let s = self.negamax(pos, depth, alpha, beta, 0, true);
+                let s = self.negamax(&mut frames, pos, depth, alpha, beta, 0, true);
                 if self.clock.stopped {
                     break s;
                 }
@@ -166,14 +188,17 @@ impl Searcher {
             result.score = Score::from_internal(score);
             result.depth = depth as u32;
         }
+        self.frames = Some(frames);
         result.nodes = self.nodes;
         result.seldepth = self.seldepth as u32;
         result.truncated = self.clock.truncated;
         result
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
+        frames: &mut [Frame],
         pos: &Position,
         mut depth: i32,
         mut alpha: i32,
@@ -183,7 +208,7 @@ impl Searcher {
     ) -> i32 {
         self.pv_len[ply] = 0;
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply);
+            return self.qsearch(frames, pos, alpha, beta, ply);
         }
         self.nodes += 1;
         if self.clock.check(self.nodes) {
@@ -268,7 +293,7 @@ impl Searcher {
                 self.keys.push(child.zobrist());
                 let floor = self.rep_floor;
                 self.rep_floor = self.keys.len() - 1;
-                let s = -self.negamax(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let s = -self.negamax(&mut frames[1..], &child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.rep_floor = floor;
                 self.keys.pop();
                 if self.clock.stopped {
@@ -286,19 +311,20 @@ impl Searcher {
             depth -= 1;
         }
 
-        let mut list = MoveList::new();
-        pos.generate_legal(&mut list);
+        let (frame, rest) = frames.split_first_mut().expect("a frame per ply");
+        let Frame { moves: list, keys } = frame;
+        list.clear();
+        pos.generate_legal(list);
         if list.is_empty() {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
-        let mut scores = [0i32; crate::chess::moves::MAX_MOVES];
         let prev = if ply > 0 {
             self.played[ply - 1]
         } else {
             Move::NONE
         };
         self.ordering
-            .score_moves(pos, &list, &mut scores, hash_move, prev, ply);
+            .score_moves(pos, list, keys, hash_move, prev, ply);
 
         let us = pos.turn();
         let mut best_score = -INFINITY;
@@ -308,38 +334,41 @@ impl Searcher {
         let mut n_quiets = 0;
         let mut quiets_seen = 0;
         for i in 0..list.len() {
-            let m = ordering::pick(&mut list, &mut scores, i);
-            let order_score = scores[i];
+            let (m, order_score) = ordering::pick(&mut keys[..list.len()], i);
             let is_quiet = m.promotion_role().is_none() && !pos.is_capture(m);
             if is_quiet {
                 quiets_seen += 1;
             }
-            let mut child = *pos;
-            child.play_unchecked(m);
-            let gives_check = child.is_check();
-
-            if !pv_node && !in_check && !gives_check && best_score > -MATE_BOUND {
+            // Pruning is decided before the move is made: making it costs more than the test.
+            if !pv_node && !in_check && best_score > -MATE_BOUND {
                 if is_quiet {
                     // Late-move pruning: after enough quiet moves the rest rarely matter.
                     let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
-                    if depth <= 6 && quiets_seen > lmp_limit {
-                        continue;
-                    }
                     // Futility: a quiet move cannot lift a hopeless static eval to alpha.
-                    if depth <= 6 && eval + 100 + 90 * depth <= alpha {
+                    if depth <= 6
+                        && (quiets_seen > lmp_limit || eval + 100 + 90 * depth <= alpha)
+                        && !ordering::quiet_gives_check(pos, m)
+                    {
                         continue;
                     }
-                } else if depth <= 5 && order_score < 0 && ordering::see(pos, m) < -100 * depth {
+                } else if depth <= 5
+                    && order_score < 0
+                    && ordering::see(pos, m) < -100 * depth
+                    && !ordering::quiet_gives_check(pos, m)
+                {
                     continue;
                 }
             }
+            let mut child = *pos;
+            child.play_unchecked(m);
+            let gives_check = child.is_check();
 
             let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let new_depth = depth - 1 + extension;
             self.played[ply] = m;
             self.keys.push(child.zobrist());
             let score = if searched == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true)
+                -self.negamax(rest, &child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
                 let mut r = 0;
                 if depth >= 3 && searched >= 2 && is_quiet && !in_check && !gives_check {
@@ -353,12 +382,12 @@ impl Searcher {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                let mut s = -self.negamax(rest, &child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                    s = -self.negamax(rest, &child, new_depth, -alpha - 1, -alpha, ply + 1, true);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                    s = -self.negamax(rest, &child, new_depth, -beta, -alpha, ply + 1, true);
                 }
                 s
             };
@@ -417,7 +446,14 @@ impl Searcher {
     }
 
     /// Captures and queen promotions until the position is quiet; every evasion when in check.
-    fn qsearch(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn qsearch(
+        &mut self,
+        frames: &mut [Frame],
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.pv_len[ply] = 0;
         self.nodes += 1;
         if self.clock.check(self.nodes) {
@@ -445,11 +481,13 @@ impl Searcher {
         }
         let hash_move = hit.map_or(Move::NONE, |h| h.mv);
 
-        let mut list = MoveList::new();
+        let (frame, rest) = frames.split_first_mut().expect("a frame per ply");
+        let Frame { moves: list, keys } = frame;
+        list.clear();
         let static_eval;
         let mut best;
         if in_check {
-            pos.generate_legal(&mut list);
+            pos.generate_legal(list);
             if list.is_empty() {
                 return -MATE + ply as i32;
             }
@@ -471,18 +509,17 @@ impl Searcher {
             if let Some(ep) = pos.ep_square() {
                 targets.add(ep);
             }
-            pos.generate_legal_from(&mut list, Bitboard::FULL, targets);
+            pos.generate_legal_from(list, Bitboard::FULL, targets);
             list.retain(|m| match m.promotion_role() {
                 Some(r) => r == Role::Queen,
                 None => pos.is_capture(m),
             });
         }
-        let mut scores = [0i32; crate::chess::moves::MAX_MOVES];
-        ordering::score_captures(pos, &list, &mut scores, hash_move);
+        ordering::score_captures(pos, list, keys, hash_move);
 
         let mut best_move = Move::NONE;
         for i in 0..list.len() {
-            let m = ordering::pick(&mut list, &mut scores, i);
+            let (m, _) = ordering::pick(&mut keys[..list.len()], i);
             if !in_check {
                 // Delta pruning: even winning the piece for free would not reach alpha.
                 let gain = pos.captured_role(m).map_or(0, |r| PIECE_VALUE[r.index()]);
@@ -495,7 +532,7 @@ impl Searcher {
             }
             let mut child = *pos;
             child.play_unchecked(m);
-            let s = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            let s = -self.qsearch(rest, &child, -beta, -alpha, ply + 1);
             if self.clock.stopped {
                 return 0;
             }
