@@ -441,8 +441,14 @@ mod tests {
 
     #[test]
     fn file_sets() {
-        assert_eq!(file_set(Bitboard::from_file(crate::chess::File::C).0), 0b100);
-        assert_eq!(files_of(0b100), Bitboard::from_file(crate::chess::File::C).0);
+        assert_eq!(
+            file_set(Bitboard::from_file(crate::chess::File::C).0),
+            0b100
+        );
+        assert_eq!(
+            files_of(0b100),
+            Bitboard::from_file(crate::chess::File::C).0
+        );
         // Doubled and isolated: two pawns on the a-file, none on the b-file.
         let doubled = Position::from_fen("4k3/8/8/8/P7/P7/2P5/4K3 w - - 0 1").unwrap();
         let healthy = Position::from_fen("4k3/8/8/8/1P6/P7/2P5/4K3 w - - 0 1").unwrap();

@@ -116,8 +116,7 @@ impl OrderingTables {
             } else if let Some(victim) = pos.captured_role(m) {
                 let attacker = pos.piece_at(m.from()).map_or(Role::Pawn, |p| p.role);
                 // Taking a piece worth at least the taker never loses material.
-                if PIECE_VALUE[victim.index()] >= PIECE_VALUE[attacker.index()]
-                    || see(pos, m) >= 0
+                if PIECE_VALUE[victim.index()] >= PIECE_VALUE[attacker.index()] || see(pos, m) >= 0
                 {
                     GOOD_CAPTURE + mvv_lva(pos, m)
                 } else {
@@ -352,7 +351,11 @@ mod tests {
                 if m.is_castle() || m.is_en_passant() || m.promotion_role().is_some() {
                     continue;
                 }
-                assert_eq!(quiet_gives_check(&pos, m), pos.gives_check(m), "{fen} {m:?}");
+                assert_eq!(
+                    quiet_gives_check(&pos, m),
+                    pos.gives_check(m),
+                    "{fen} {m:?}"
+                );
             }
         }
     }
@@ -364,11 +367,7 @@ mod tests {
             .map(|i| Move::normal(Square::A1, Square::new(i)))
             .collect();
         let scores = [5, -3, 40, 7, 7, 0, -20_000_000, 30_000_000, 12];
-        let mut keys: Vec<u64> = moves
-            .iter()
-            .zip(scores)
-            .map(|(&m, s)| pack(s, m))
-            .collect();
+        let mut keys: Vec<u64> = moves.iter().zip(scores).map(|(&m, s)| pack(s, m)).collect();
         let picked: Vec<i32> = (0..keys.len()).map(|i| pick(&mut keys, i).1).collect();
         assert_eq!(picked, [30_000_000, 40, 12, 7, 7, 5, 0, -3, -20_000_000]);
         assert_eq!(unpack(pack(-7, moves[3])), (moves[3], -7));

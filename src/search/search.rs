@@ -143,7 +143,10 @@ impl Searcher {
             return result;
         }
 
-        let mut frames = self.frames.take().expect("frames are returned after each search");
+        let mut frames = self
+            .frames
+            .take()
+            .expect("frames are returned after each search");
         let mut prev_score: i32 = 0;
         for depth in 1..=limits.max_depth() as i32 {
             if depth > 1 && !self.clock.may_start_iteration(started) {
@@ -187,6 +190,10 @@ impl Searcher {
             result.pv = self.pv[0][..self.pv_len[0]].to_vec();
             result.score = Score::from_internal(score);
             result.depth = depth as u32;
+            // A mate is settled once the search has looked well past it.
+            if score.abs() >= MATE_BOUND && depth >= 2 * (MATE - score.abs()) + 4 {
+                break;
+            }
         }
         self.frames = Some(frames);
         result.nodes = self.nodes;
@@ -209,6 +216,9 @@ impl Searcher {
         self.pv_len[ply] = 0;
         if depth <= 0 {
             return self.qsearch(frames, pos, alpha, beta, ply);
+        }
+        if self.clock.stopped {
+            return 0;
         }
         self.nodes += 1;
         if self.clock.check(self.nodes) {
@@ -274,6 +284,7 @@ impl Searcher {
             // Reverse futility: far enough above beta that a shallow search will not come back.
             if depth <= 7
                 && eval.abs() < MATE_BOUND
+                && beta.abs() < MATE_BOUND
                 && eval - 80 * (depth - improving as i32) >= beta
             {
                 return eval;
@@ -293,7 +304,15 @@ impl Searcher {
                 self.keys.push(child.zobrist());
                 let floor = self.rep_floor;
                 self.rep_floor = self.keys.len() - 1;
-                let s = -self.negamax(&mut frames[1..], &child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                let s = -self.negamax(
+                    &mut frames[1..],
+                    &child,
+                    depth - 1 - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                );
                 self.rep_floor = floor;
                 self.keys.pop();
                 if self.clock.stopped {
@@ -346,7 +365,8 @@ impl Searcher {
                     let lmp_limit = (3 + depth * depth) / if improving { 1 } else { 2 };
                     // Futility: a quiet move cannot lift a hopeless static eval to alpha.
                     if depth <= 6
-                        && (quiets_seen > lmp_limit || eval + 100 + 90 * depth <= alpha)
+                        && (quiets_seen > lmp_limit
+                            || (eval + 100 + 90 * depth <= alpha && alpha < MATE_BOUND))
                         && !ordering::quiet_gives_check(pos, m)
                     {
                         continue;
@@ -382,7 +402,15 @@ impl Searcher {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.negamax(rest, &child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                let mut s = -self.negamax(
+                    rest,
+                    &child,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                );
                 if s > alpha && r > 0 {
                     s = -self.negamax(rest, &child, new_depth, -alpha - 1, -alpha, ply + 1, true);
                 }
@@ -455,6 +483,9 @@ impl Searcher {
         ply: usize,
     ) -> i32 {
         self.pv_len[ply] = 0;
+        if self.clock.stopped {
+            return 0;
+        }
         self.nodes += 1;
         if self.clock.check(self.nodes) {
             return 0;
@@ -594,4 +625,118 @@ impl Searcher {
 /// True if `color` has a piece other than pawns and the king.
 fn has_pieces(pos: &Position, color: Color) -> bool {
     (pos.by_color(color) - pos.by_role(Role::Pawn) - pos.by_role(Role::King)).nonempty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::san::to_san;
+
+    fn search_fen(fen: &str, history: &[u64], limits: Limits) -> (Position, SearchResult) {
+        let pos = Position::from_fen(fen).unwrap();
+        let result = Searcher::new(4).search(&pos, history, limits);
+        (pos, result)
+    }
+
+    fn best_san(pos: &Position, r: &SearchResult) -> String {
+        to_san(pos, r.best_move.unwrap()).to_string()
+    }
+
+    #[test]
+    fn finds_mate_in_one_with_its_distance() {
+        let (pos, r) = search_fen(
+            "6k1/5ppp/8/8/8/8/1R3PPP/6K1 w - - 0 1",
+            &[],
+            Limits::depth(6),
+        );
+        assert_eq!(best_san(&pos, &r), "Rb8#");
+        assert_eq!(r.score, Score::Mate(1));
+        assert_eq!(r.pv.len(), 1);
+    }
+
+    #[test]
+    fn finds_mate_in_two_with_its_distance() {
+        let (pos, r) = search_fen(
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            &[],
+            Limits::nodes(200_000),
+        );
+        assert_eq!(best_san(&pos, &r), "Qg6");
+        assert_eq!(r.score, Score::Mate(2));
+        assert_eq!(r.pv.len(), 3);
+    }
+
+    #[test]
+    fn sees_being_mated() {
+        // Black's only move is Kb8, and Rh8 mates.
+        let (_, r) = search_fen("k7/8/1K6/8/8/8/8/7R b - - 0 1", &[], Limits::depth(6));
+        assert_eq!(r.score, Score::Mate(-1));
+    }
+
+    #[test]
+    fn mate_and_stalemate_at_the_root() {
+        let (_, r) = search_fen("7k/5K2/6Q1/8/8/8/8/8 b - - 0 1", &[], Limits::depth(4));
+        assert_eq!((r.best_move, r.score), (None, Score::Cp(0)));
+        let (_, r) = search_fen("6Qk/5K2/8/8/8/8/8/8 b - - 0 1", &[], Limits::depth(4));
+        assert_eq!((r.best_move, r.score), (None, Score::Mate(0)));
+    }
+
+    #[test]
+    fn stalemate_inside_the_tree_is_a_draw() {
+        // Black's pawn is a long way from queening: Kf3 stalemates White, anything else lets
+        // the king take it. Scored as a won pawn ending, this would be far from 0.
+        let (_, r) = search_fen("8/8/8/8/8/4k3/5p2/5K2 b - - 0 1", &[], Limits::depth(8));
+        assert_eq!(r.score, Score::Cp(0));
+    }
+
+    #[test]
+    fn a_repetition_of_a_game_position_is_a_draw() {
+        // Black is a queen up; White's Kh1 repeats a position from the game and holds the
+        // draw, every other move loses.
+        let fen = "6k1/8/8/8/8/8/q7/6K1 w - - 10 60";
+        let mut after = Position::from_fen(fen).unwrap();
+        let kh1 = crate::chess::uci::parse_uci(&after, "g1h1").unwrap();
+        after.play_unchecked(kh1);
+        let (pos, r) = search_fen(fen, &[after.zobrist()], Limits::depth(6));
+        assert_eq!(best_san(&pos, &r), "Kh1");
+        assert_eq!(r.score, Score::Cp(0));
+        // Without that history the position is simply lost.
+        let (_, r) = search_fen(fen, &[], Limits::depth(6));
+        assert!(
+            matches!(r.score, Score::Cp(cp) if cp < -500),
+            "{:?}",
+            r.score
+        );
+    }
+
+    #[test]
+    fn the_fifty_move_rule_ends_a_won_position() {
+        let (_, r) = search_fen("8/8/8/4k3/8/8/8/3QK3 w - - 99 80", &[], Limits::depth(5));
+        assert_eq!(r.score, Score::Cp(0));
+        let (_, r) = search_fen("8/8/8/4k3/8/8/8/3QK3 w - - 0 80", &[], Limits::depth(5));
+        assert!(matches!(r.score, Score::Cp(cp) if cp > 500));
+    }
+
+    #[test]
+    fn node_limited_searches_are_reproducible() {
+        let fen = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+        let pos = Position::from_fen(fen).unwrap();
+        let mut a = Searcher::new(2);
+        let first = a.search(&pos, &[], Limits::nodes(60_000));
+        a.clear();
+        let again = a.search(&pos, &[], Limits::nodes(60_000));
+        let fresh = Searcher::new(2).search(&pos, &[], Limits::nodes(60_000));
+        assert_eq!(first, again);
+        assert_eq!(first, fresh);
+        assert_eq!(first.nodes, 60_000);
+        assert!(!first.truncated);
+    }
+
+    #[test]
+    fn a_depth_limit_is_reached_exactly() {
+        let (_, r) = search_fen(crate::chess::START_FEN, &[], Limits::depth(5));
+        assert_eq!(r.depth, 5);
+        assert!(r.best_move.is_some() && !r.truncated);
+        assert_eq!(r.pv.first().copied(), r.best_move);
+    }
 }
