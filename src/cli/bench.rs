@@ -110,7 +110,7 @@ fn run_perft(args: &BenchArgs) -> io::Result<i32> {
 }
 
 /// Depth of every search in `bench search`.
-pub const SEARCH_BENCH_DEPTH: u32 = 11;
+pub const SEARCH_BENCH_DEPTH: u32 = 14;
 
 /// Openings, middlegames with tactics, and endgames (the last three), searched from an empty
 /// table each.
@@ -126,7 +126,7 @@ pub const SEARCH_BENCH: [&str; 12] = [
     "r3r1k1/ppq2pp1/2p2n1p/3p4/3P4/2PBP3/PPQ2PPP/R4RK1 w - - 0 1",
     "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
     "8/8/4kpp1/3p1b2/p6P/2B5/6P1/6K1 b - - 0 1",
-    "6k1/5ppp/8/8/8/8/1R3PPP/6K1 w - - 0 1",
+    "8/5pk1/6p1/3R3p/r6P/6P1/5PK1/8 w - - 0 1",
 ];
 
 fn run_search(args: &BenchArgs) -> io::Result<i32> {
