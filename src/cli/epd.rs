@@ -75,7 +75,7 @@ pub fn run(args: &EpdArgs) -> io::Result<i32> {
             }
         }
     }
-    eprintln!("{nodes} nodes searched");
+    writeln!(out, "{nodes} nodes searched")?;
     writeln!(out, "{passed} passed, {failed} failed")?;
     Ok(i32::from(failed > 0))
 }
