@@ -54,6 +54,9 @@ fn epd_reports_failures_and_a_summary() {
         "200000",
     ]);
     assert_eq!(code, 1);
-    assert!(out.contains("FAIL avoid the mate: am Rb8#; played Rb8#"), "{out}");
+    assert!(
+        out.contains("FAIL avoid the mate: am Rb8#; played Rb8#"),
+        "{out}"
+    );
     assert_eq!(out.lines().last(), Some("1 passed, 1 failed"));
 }
