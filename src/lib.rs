@@ -11,3 +11,4 @@ pub mod game;
 pub mod laws;
 pub mod pgn;
 pub mod pipeline;
+pub mod search;

@@ -1,5 +1,7 @@
 //! `arbiter bench perft`: perft speed on the six standard positions of the Chess Programming
 //! Wiki at fixed depths, one thread; prints nodes, time and Mnps per position and in total.
+//! `arbiter bench search`: a fixed-depth search of twelve positions; the total node count is a
+//! signature that changes whenever search behaviour does, and nps measures speed.
 
 use crate::chess::Position;
 use crate::chess::perft::perft;
@@ -20,6 +22,7 @@ pub struct BenchArgs {
 #[derive(ValueEnum, Clone, Copy, Debug)]
 pub enum BenchKind {
     Perft,
+    Search,
 }
 
 /// The six positions, with the depth benchmarked and its known node count.
@@ -58,7 +61,13 @@ pub const PERFT_BENCH: [(&str, &str, u32, u64); 6] = [
 ];
 
 pub fn run(args: &BenchArgs) -> io::Result<i32> {
-    let BenchKind::Perft = args.what;
+    match args.what {
+        BenchKind::Perft => run_perft(args),
+        BenchKind::Search => run_search(args),
+    }
+}
+
+fn run_perft(args: &BenchArgs) -> io::Result<i32> {
     let mut out = io::stdout().lock();
     let runs = args.runs.max(1);
     let (mut all_nodes, mut all_secs) = (0u64, 0f64);
@@ -96,4 +105,60 @@ pub fn run(args: &BenchArgs) -> io::Result<i32> {
         all_nodes as f64 / all_secs / 1e6
     )?;
     Ok(if wrong > 0 { 1 } else { 0 })
+}
+
+/// Depth of every search in `bench search`.
+pub const SEARCH_BENCH_DEPTH: u32 = 14;
+
+/// Openings, middlegames with tactics, and endgames (the last three), searched from an empty
+/// table each.
+pub const SEARCH_BENCH: [&str; 12] = [
+    crate::chess::START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "rnbqkb1r/pp1p1ppp/4pn2/2p5/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 0 4",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+    "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+    "r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 1",
+    "2r3k1/pp3ppp/2n1b3/q2p4/3P4/P1N1PN2/1P3PPP/2RQ2K1 b - - 0 1",
+    "r3r1k1/ppq2pp1/2p2n1p/3p4/3P4/2PBP3/PPQ2PPP/R4RK1 w - - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "8/8/4kpp1/3p1b2/p6P/2B5/6P1/6K1 b - - 0 1",
+    "8/5pk1/6p1/3R3p/r6P/6P1/5PK1/8 w - - 0 1",
+];
+
+fn run_search(args: &BenchArgs) -> io::Result<i32> {
+    use crate::search::{Limits, Searcher};
+    let mut out = io::stdout().lock();
+    let runs = args.runs.max(1);
+    let mut searcher = Searcher::new(16);
+    let (mut all_nodes, mut all_secs) = (0u64, 0f64);
+    for (i, fen) in SEARCH_BENCH.iter().enumerate() {
+        let pos = Position::from_fen(fen).map_err(|e| io::Error::other(e.to_string()))?;
+        let mut times = Vec::with_capacity(runs);
+        let mut nodes = 0;
+        for _ in 0..runs {
+            searcher.clear();
+            let start = Instant::now();
+            let result = searcher.search(&pos, &[], Limits::depth(SEARCH_BENCH_DEPTH));
+            times.push(start.elapsed().as_secs_f64());
+            nodes = result.nodes;
+        }
+        times.sort_by(f64::total_cmp);
+        let median = times[runs / 2];
+        all_nodes += nodes;
+        all_secs += median;
+        writeln!(
+            out,
+            "{:>2}  {nodes:>10} nodes  {median:>7.3} s  {:>6.2} Mnps",
+            i + 1,
+            nodes as f64 / median / 1e6
+        )?;
+    }
+    writeln!(
+        out,
+        "signature {all_nodes} nodes (depth {SEARCH_BENCH_DEPTH})  {all_secs:.3} s  {:.2} Mnps (median of {runs} runs each)",
+        all_nodes as f64 / all_secs / 1e6
+    )?;
+    Ok(0)
 }

@@ -104,13 +104,13 @@ impl ExportArgs {
 /// The output stream: plain bytes (PGN, JSON lines) or CSV records.
 enum Output<W: Write> {
     Plain(W),
-    Csv(csv::Writer<W>),
+    Csv(Box<csv::Writer<W>>),
 }
 
 impl<W: Write> Output<W> {
     fn new(out: W, format: Format) -> Output<W> {
         match format {
-            Format::Csv => Output::Csv(csv::Writer::from_writer(out)),
+            Format::Csv => Output::Csv(Box::new(csv::Writer::from_writer(out))),
             _ => Output::Plain(out),
         }
     }

@@ -3,9 +3,11 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod analyse;
 pub mod bench;
 pub mod check;
 pub mod dead;
+pub mod epd;
 pub mod export;
 pub mod import;
 pub mod perft;
@@ -28,13 +30,17 @@ pub enum Command {
     /// Import PGN files into a SQLite database (resumable, idempotent).
     Import(import::ImportArgs),
     /// Export games or findings from the database as PGN, CSV or JSON lines.
-    Export(export::ExportArgs),
+    Export(Box<export::ExportArgs>),
     /// Count leaf nodes of the legal move tree (move generator test).
     Perft(perft::PerftArgs),
     /// Benchmarks with fixed inputs.
     Bench(bench::BenchArgs),
     /// Can each side still checkmate? (dead positions, Art. 5.2.2 and 6.9)
     Dead(dead::DeadArgs),
+    /// Search one position: best move, score, depth and principal variation.
+    Analyse(analyse::AnalyseArgs),
+    /// Run an EPD test suite (`bm`/`am`); prints failures and `N passed, M failed`.
+    Epd(epd::EpdArgs),
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error.
@@ -54,6 +60,8 @@ pub fn run() -> i32 {
         Command::Perft(args) => perft::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Dead(args) => dead::run(&args),
+        Command::Analyse(args) => analyse::run(&args),
+        Command::Epd(args) => epd::run(&args),
     };
     match result {
         Ok(code) => code,

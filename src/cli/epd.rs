@@ -1,0 +1,81 @@
+//! `arbiter epd --suite FILE [--nodes N | --depth D | --movetime MS]`: runs `bm`/`am` test
+//! positions, one fresh search per position, prints each failure and ends with
+//! `N passed, M failed`; the exit code is 1 if any failed.
+
+use super::analyse::{LimitArgs, pv_san};
+use crate::chess::san::to_san;
+use crate::search::Searcher;
+use crate::search::epd::parse_suite;
+use clap::Args;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct EpdArgs {
+    /// EPD file with `bm` and/or `am` operations.
+    #[arg(long)]
+    pub suite: PathBuf,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Transposition table size in MB (cleared before each position).
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+}
+
+pub fn run(args: &EpdArgs) -> io::Result<i32> {
+    let text = std::fs::read_to_string(&args.suite)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.suite.display())))?;
+    let limits = args.limits.to_limits(super::analyse::DEFAULT_NODES);
+    let mut searcher = Searcher::new(args.hash);
+    let mut out = io::stdout().lock();
+    let (mut passed, mut failed, mut nodes) = (0u64, 0u64, 0u64);
+    for record in parse_suite(&text) {
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                writeln!(out, "{}: {e}", args.suite.display())?;
+                failed += 1;
+                continue;
+            }
+        };
+        searcher.clear();
+        let result = searcher.search(&record.position, &[], limits);
+        nodes += result.nodes;
+        match result.best_move {
+            Some(m) if record.is_solved_by(m) => passed += 1,
+            played => {
+                failed += 1;
+                let pos = &record.position;
+                let list = |moves: &[crate::chess::Move]| {
+                    moves
+                        .iter()
+                        .map(|&m| to_san(pos, m).to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                let mut wanted = String::new();
+                if !record.best.is_empty() {
+                    wanted.push_str(&format!("bm {}", list(&record.best)));
+                }
+                if !record.avoid.is_empty() {
+                    if !wanted.is_empty() {
+                        wanted.push_str(", ");
+                    }
+                    wanted.push_str(&format!("am {}", list(&record.avoid)));
+                }
+                writeln!(
+                    out,
+                    "FAIL {}: {wanted}; played {} (score {}, depth {}, pv {})",
+                    record.id,
+                    played.map_or("(none)".to_string(), |m| to_san(pos, m).to_string()),
+                    result.score,
+                    result.depth,
+                    pv_san(pos, &result.pv),
+                )?;
+            }
+        }
+    }
+    writeln!(out, "{nodes} nodes searched")?;
+    writeln!(out, "{passed} passed, {failed} failed")?;
+    Ok(i32::from(failed > 0))
+}

@@ -1,0 +1,470 @@
+//! Static evaluation in centipawns from the side to move: tapered (middlegame/endgame) material
+//! and piece-square tables, mobility, pawn structure, king safety and the bishop pair.
+//! It owns the score scale; the search only adds mate and draw scores around it.
+
+use crate::chess::{Bitboard, Color, Position, Role, Square, attacks};
+
+/// A middlegame and an endgame value, blended by the game phase at the end.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+struct S(i32, i32);
+
+impl std::ops::AddAssign for S {
+    #[inline]
+    fn add_assign(&mut self, o: S) {
+        self.0 += o.0;
+        self.1 += o.1;
+    }
+}
+
+impl std::ops::SubAssign for S {
+    #[inline]
+    fn sub_assign(&mut self, o: S) {
+        self.0 -= o.0;
+        self.1 -= o.1;
+    }
+}
+
+/// Material by role (pawn … king), middlegame and endgame.
+const MATERIAL: [S; 6] = [
+    S(90, 120),
+    S(320, 300),
+    S(330, 320),
+    S(480, 530),
+    S(960, 980),
+    S(0, 0),
+];
+
+/// Simple piece values for exchange evaluation and move ordering.
+pub const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
+
+/// Phase weights: 24 with all minor and major pieces on the board, 0 in a pawn ending.
+const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+const MAX_PHASE: i32 = 24;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+// ---- piece-square tables ----------------------------------------------------------------
+//
+// Built from a few shape rules instead of typed-in numbers: the tables are indexed by the
+// square seen from the piece's own side (a1 = own queen's rook corner).
+
+/// 0 on the edge files/ranks up to 3 in the centre.
+const fn edge_distance(i: usize) -> i32 {
+    let f = (i % 8) as i32;
+    let r = (i / 8) as i32;
+    let fd = if f < 7 - f { f } else { 7 - f };
+    let rd = if r < 7 - r { r } else { 7 - r };
+    fd + rd
+}
+
+const fn build_pst() -> [[S; 64]; 6] {
+    let mut t = [[S(0, 0); 64]; 6];
+    let mut i = 0;
+    while i < 64 {
+        let file = (i % 8) as i32;
+        let rank = (i / 8) as i32;
+        let c = edge_distance(i);
+        let file_centre = if file < 7 - file { file } else { 7 - file };
+        // Pawns: central pawns gain from advancing in the middlegame; every pawn does in the
+        // endgame (passed pawns get more from the pawn-structure term).
+        if rank >= 1 && rank <= 6 {
+            let adv = rank - 1;
+            let mg = adv * (2 + file_centre * 2)
+                - if (file == 3 || file == 4) && rank == 1 {
+                    10
+                } else {
+                    0
+                };
+            let eg = [0, 0, 3, 8, 15, 25, 40, 0][rank as usize];
+            t[0][i] = S(mg, eg);
+        }
+        // Knights love the centre and hate the rim; a little extra for outpost ranks.
+        let outpost = if rank >= 3 && rank <= 5 { 6 } else { 0 };
+        t[1][i] = S(9 * c - 28 + outpost, 7 * c - 21);
+        // Bishops: milder centralisation, plus the long diagonals.
+        let long_diag = if file == rank || file + rank == 7 {
+            8
+        } else {
+            0
+        };
+        t[2][i] = S(4 * c - 10 + long_diag, 4 * c - 12);
+        // Rooks: the seventh rank and the central files.
+        let seventh = if rank == 6 { 18 } else { 0 };
+        let central = if file == 3 || file == 4 { 5 } else { 0 };
+        t[3][i] = S(seventh + central - 3, if rank == 6 { 12 } else { 0 });
+        // Queens: a little centralisation, stronger in the endgame.
+        let early = if rank >= 4 { -3 } else { 0 };
+        t[4][i] = S(2 * c - 6 + early, 5 * c - 15);
+        // King: tucked in the corner behind pawns early; to the centre late.
+        let mg_king = match rank {
+            0 => [20, 30, 12, 0, -5, 0, 30, 20][file as usize],
+            1 => [5, 5, -10, -20, -20, -10, 5, 5][file as usize],
+            _ => -25 - 8 * rank,
+        };
+        t[5][i] = S(mg_king, 9 * c - 30);
+        i += 1;
+    }
+    t
+}
+
+static PST: [[S; 64]; 6] = build_pst();
+
+// ---- pawn structure ------------------------------------------------------------------
+
+/// Passed-pawn bonus by relative rank.
+const PASSED: [S; 8] = [
+    S(0, 0),
+    S(2, 8),
+    S(5, 12),
+    S(10, 22),
+    S(22, 40),
+    S(40, 70),
+    S(65, 115),
+    S(0, 0),
+];
+const ISOLATED: S = S(-10, -14);
+const DOUBLED: S = S(-8, -20);
+const BISHOP_PAIR: S = S(30, 50);
+const ROOK_OPEN: S = S(25, 10);
+const ROOK_SEMI_OPEN: S = S(12, 8);
+const TEMPO: i32 = 10;
+
+/// Squares in front of a pawn on its own and both adjacent files: no enemy pawn there means
+/// the pawn is passed.
+const fn build_passed_masks() -> [[u64; 64]; 2] {
+    let mut t = [[0u64; 64]; 2];
+    let mut i = 0;
+    while i < 64 {
+        let file = i % 8;
+        let rank = i / 8;
+        let mut files = FILE_A << file;
+        if file > 0 {
+            files |= FILE_A << (file - 1);
+        }
+        if file < 7 {
+            files |= FILE_A << (file + 1);
+        }
+        // Ranks strictly above (White) or below (Black).
+        let above = if rank == 7 {
+            0
+        } else {
+            !0u64 << (8 * (rank + 1))
+        };
+        let below = if rank == 0 {
+            0
+        } else {
+            !0u64 >> (8 * (8 - rank))
+        };
+        t[0][i] = files & above;
+        t[1][i] = files & below;
+        i += 1;
+    }
+    t
+}
+
+static PASSED_MASK: [[u64; 64]; 2] = build_passed_masks();
+
+#[inline]
+fn pawn_attack_span(color: Color, pawns: u64) -> u64 {
+    match color {
+        Color::White => ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9),
+        Color::Black => ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7),
+    }
+}
+
+// ---- mobility and king safety ---------------------------------------------------------
+
+/// Per reachable square, centred on a typical count so an average piece scores about 0.
+const MOBILITY: [(S, i32); 6] = [
+    (S(0, 0), 0),
+    (S(4, 4), 4),
+    (S(5, 5), 6),
+    (S(2, 4), 6),
+    (S(1, 2), 12),
+    (S(0, 0), 0),
+];
+
+/// Weight of a piece attacking squares next to the enemy king.
+const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
+
+/// The evaluation of `pos` in centipawns from the side to move's point of view.
+pub fn evaluate(pos: &Position) -> i32 {
+    let white = side_terms(pos, Color::White);
+    let black = side_terms(pos, Color::Black);
+    let mut s = white.score;
+    s -= black.score;
+    let phase = (white.phase + black.phase).min(MAX_PHASE);
+    let mut v = (s.0 * phase + s.1 * (MAX_PHASE - phase)) / MAX_PHASE;
+
+    // Without pawns, an edge of less than a rook rarely wins: scale it down.
+    let (strong, weak) = if v > 0 {
+        (&white, &black)
+    } else {
+        (&black, &white)
+    };
+    if strong.pawns == 0 && strong.non_pawn - weak.non_pawn < 400 {
+        v /= if strong.non_pawn <= 330 { 16 } else { 4 };
+    }
+    let v = match pos.turn() {
+        Color::White => v,
+        Color::Black => -v,
+    };
+    v + TEMPO
+}
+
+struct SideTerms {
+    score: S,
+    phase: i32,
+    pawns: u32,
+    non_pawn: i32,
+}
+
+fn side_terms(pos: &Position, us: Color) -> SideTerms {
+    let them = us.other();
+    let occ = pos.occupied();
+    let ours = pos.by_color(us);
+    let our_pawns = pos.pieces(us, Role::Pawn).0;
+    let their_pawns = pos.pieces(them, Role::Pawn).0;
+    let mobility_area = !(ours.0 | pawn_attack_span(them, their_pawns));
+    let their_king = pos.king_of(them);
+    let king_zone = (attacks::king_attacks(their_king) | Bitboard::from_square(their_king)).0;
+    let our_pawn_files = file_set(our_pawns);
+    let their_pawn_files = file_set(their_pawns);
+
+    let mut score = S(0, 0);
+    let mut phase = 0;
+    let mut non_pawn = 0;
+    let mut attack_units = 0;
+    let mut attackers = 0;
+
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        let bb = pos.pieces(us, role);
+        let n = bb.count() as i32;
+        let material = MATERIAL[role.index()];
+        score += S(material.0 * n, material.1 * n);
+        phase += PHASE[role.index()] * n;
+        non_pawn += PIECE_VALUE[role.index()] * n;
+        let (w, centre) = MOBILITY[role.index()];
+        let pst = &PST[role.index()];
+        for sq in bb {
+            score += pst[relative(us, sq)];
+            let att = match role {
+                Role::Knight => attacks::knight_attacks(sq),
+                Role::Bishop => attacks::bishop_attacks(sq, occ),
+                Role::Rook => attacks::rook_attacks(sq, occ),
+                _ => attacks::queen_attacks(sq, occ),
+            }
+            .0;
+            let mob = (att & mobility_area).count_ones() as i32 - centre;
+            score += S(w.0 * mob, w.1 * mob);
+            let zone_hits = (att & king_zone).count_ones() as i32;
+            if zone_hits > 0 {
+                attackers += 1;
+                attack_units += KING_ATTACK_WEIGHT[role.index()] * zone_hits;
+            }
+            if role == Role::Rook {
+                let file = 1u8 << sq.file().0;
+                if our_pawn_files & file == 0 {
+                    score += if their_pawn_files & file == 0 {
+                        ROOK_OPEN
+                    } else {
+                        ROOK_SEMI_OPEN
+                    };
+                }
+            }
+        }
+    }
+    if pos.pieces(us, Role::Bishop).more_than_one() {
+        score += BISHOP_PAIR;
+    }
+
+    // Pawns: material, placement, passed, isolated (no own pawn on an adjacent file) and
+    // doubled (every pawn beyond the first on a file).
+    let n_pawns = our_pawns.count_ones() as i32;
+    score += S(MATERIAL[0].0 * n_pawns, MATERIAL[0].1 * n_pawns);
+    for sq in Bitboard(our_pawns) {
+        score += PST[0][relative(us, sq)];
+        if PASSED_MASK[us.index()][sq.index()] & their_pawns == 0 {
+            score += PASSED[sq.rank().relative(us).0 as usize];
+        }
+    }
+    let isolated_files = our_pawn_files & !((our_pawn_files << 1) | (our_pawn_files >> 1));
+    let isolated = (our_pawns & files_of(isolated_files)).count_ones() as i32;
+    score += S(ISOLATED.0 * isolated, ISOLATED.1 * isolated);
+    let doubled = n_pawns - our_pawn_files.count_ones() as i32;
+    score += S(DOUBLED.0 * doubled, DOUBLED.1 * doubled);
+
+    // Attacks on the enemy king: one attacker is a nuisance, several are an attack.
+    if attackers >= 2 {
+        let penalty = (attack_units * attack_units / 2).min(500);
+        score += S(penalty, penalty / 8);
+    }
+    // Our own pawn shield, middlegame only, for a king still on its first two ranks.
+    let king = pos.king_of(us);
+    if king.rank().relative(us).0 <= 1 {
+        let kf = king.file().0;
+        let shield_file_set = (0b111u16 << kf >> 1) as u8;
+        let shield = our_pawns & files_of(shield_file_set);
+        let ahead = |n: u8| -> u64 {
+            let r = match us {
+                Color::White => king.rank().0 + n,
+                Color::Black => king.rank().0.wrapping_sub(n),
+            };
+            if r < 8 { 0xffu64 << (8 * r) } else { 0 }
+        };
+        let n_near = (shield & ahead(1)).count_ones() as i32;
+        let n_far = (shield & ahead(2)).count_ones() as i32;
+        // Open files next to a castled king invite rooks.
+        let open = (shield_file_set & !our_pawn_files).count_ones() as i32;
+        score += S(12 * n_near + 6 * n_far - 15 * open, 0);
+    }
+
+    SideTerms {
+        score,
+        phase,
+        pawns: n_pawns as u32,
+        non_pawn,
+    }
+}
+
+/// The files (bit f for file f) holding at least one of `bb`'s squares.
+#[inline]
+fn file_set(bb: u64) -> u8 {
+    let mut b = bb;
+    b |= b >> 32;
+    b |= b >> 16;
+    b |= b >> 8;
+    b as u8
+}
+
+/// All squares of the files in `files`.
+#[inline]
+fn files_of(files: u8) -> u64 {
+    (files as u64).wrapping_mul(FILE_A)
+}
+
+/// The square as seen from `color`'s side of the board.
+#[inline]
+fn relative(color: Color, sq: Square) -> usize {
+    match color {
+        Color::White => sq.index(),
+        Color::Black => sq.flip_vertical().index(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same position with colours swapped and the board flipped top to bottom.
+    fn mirror_fen(fen: &str) -> String {
+        let parts: Vec<&str> = fen.split_whitespace().collect();
+        let board: Vec<String> = parts[0]
+            .split('/')
+            .rev()
+            .map(|rank| {
+                rank.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let turn = if parts[1] == "w" { "b" } else { "w" };
+        let castling: String = if parts[2] == "-" {
+            "-".into()
+        } else {
+            let mut c: Vec<char> = parts[2]
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect();
+            c.sort_by_key(|c| (c.is_ascii_lowercase(), *c));
+            c.into_iter().collect()
+        };
+        let ep = if parts[3] == "-" {
+            "-".to_string()
+        } else {
+            let b = parts[3].as_bytes();
+            format!("{}{}", b[0] as char, (b'1' + b'8' - b[1]) as char)
+        };
+        format!("{} {turn} {castling} {ep} 0 1", board.join("/"))
+    }
+
+    const FENS: [&str; 6] = [
+        crate::chess::START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - 0 1",
+    ];
+
+    #[test]
+    fn mirrored_positions_score_the_same() {
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            let mirrored = Position::from_fen(&mirror_fen(fen)).unwrap();
+            assert_eq!(evaluate(&pos), evaluate(&mirrored), "{fen}");
+        }
+    }
+
+    #[test]
+    fn start_position_is_about_level() {
+        let v = evaluate(&Position::new());
+        assert_eq!(v, TEMPO);
+    }
+
+    #[test]
+    fn an_extra_queen_is_winning() {
+        let pos = Position::from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 w - - 0 1").unwrap();
+        assert!(evaluate(&pos) > 800);
+        let pos = Position::from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1").unwrap();
+        assert!(evaluate(&pos) < -800);
+    }
+
+    #[test]
+    fn a_lone_minor_piece_is_no_win() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/3NK3 w - - 0 1").unwrap();
+        assert!(evaluate(&pos).abs() < 50);
+    }
+
+    #[test]
+    fn file_sets() {
+        assert_eq!(
+            file_set(Bitboard::from_file(crate::chess::File::C).0),
+            0b100
+        );
+        assert_eq!(
+            files_of(0b100),
+            Bitboard::from_file(crate::chess::File::C).0
+        );
+        // Doubled and isolated: two pawns on the a-file, none on the b-file.
+        let doubled = Position::from_fen("4k3/8/8/8/P7/P7/2P5/4K3 w - - 0 1").unwrap();
+        let healthy = Position::from_fen("4k3/8/8/8/1P6/P7/2P5/4K3 w - - 0 1").unwrap();
+        assert!(evaluate(&doubled) < evaluate(&healthy));
+    }
+
+    #[test]
+    fn passed_masks_look_ahead() {
+        let e4 = Square::parse("e4").unwrap().index();
+        let m = PASSED_MASK[0][e4];
+        assert!(Bitboard(m).contains(Square::parse("d5").unwrap()));
+        assert!(Bitboard(m).contains(Square::parse("f8").unwrap()));
+        assert!(!Bitboard(m).contains(Square::parse("e4").unwrap()));
+        assert!(!Bitboard(m).contains(Square::parse("c5").unwrap()));
+        let b = PASSED_MASK[1][e4];
+        assert!(Bitboard(b).contains(Square::parse("d3").unwrap()));
+        assert!(!Bitboard(b).contains(Square::parse("e5").unwrap()));
+    }
+}

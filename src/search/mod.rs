@@ -1,0 +1,17 @@
+//! arbiter's own engine: evaluation, alpha-beta search, transposition table and move ordering.
+//! Built on the rules core only; deterministic under node and depth limits, so batch analysis
+//! gives the same result on every run and with any number of worker threads.
+
+pub mod epd;
+pub mod eval;
+pub mod limits;
+pub mod ordering;
+pub mod score;
+#[allow(clippy::module_inception)]
+pub mod search;
+pub mod tt;
+
+pub use eval::evaluate;
+pub use limits::Limits;
+pub use score::Score;
+pub use search::{SearchResult, Searcher};
