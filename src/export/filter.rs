@@ -67,11 +67,21 @@ impl Filter {
     pub fn to_sql(&self) -> Result<(String, Vec<Value>), BadDate> {
         let mut conds: Vec<String> = Vec::new();
         let mut values: Vec<Value> = Vec::new();
+        // Each `?` of a condition becomes the numbered parameter of the next value.
         let mut push = |cond: &str, vals: Vec<Value>, conds: &mut Vec<String>| {
-            let mut c = cond.to_owned();
-            for v in vals {
-                values.push(v);
-                c = c.replacen('?', &format!("?{}", values.len()), 1);
+            let mut pieces = cond.split('?');
+            let mut c = pieces.next().unwrap_or_default().to_owned();
+            let mut vals = vals.into_iter();
+            for piece in pieces {
+                match vals.next() {
+                    Some(v) => {
+                        values.push(v);
+                        c.push_str(&format!("?{}", values.len()));
+                    }
+                    // A `?` in raw SQL with no value of ours stays as written.
+                    None => c.push('?'),
+                }
+                c.push_str(piece);
             }
             conds.push(c);
         };
