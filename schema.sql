@@ -69,7 +69,7 @@ CREATE TABLE games (
     laws_edition    TEXT,               -- edition applied: 1980, 1997, 2001 or 2014 (NULL: not judged)
     laws_undated    INTEGER NOT NULL DEFAULT 0, -- 1 when the edition was chosen without a usable date
     variant         TEXT    NOT NULL,   -- standard or chess960
-    start_fen       TEXT,               -- FEN of the start position; NULL for the standard start
+    start_fen       TEXT,               -- FEN tag as written (the start position); NULL for the standard start
     ply_count       INTEGER NOT NULL,   -- half-moves in the main line
     final_fen       TEXT    NOT NULL,   -- FEN after the last move
     moves           BLOB    NOT NULL,   -- main line, 2 bytes per ply (docs/SCHEMA.md)

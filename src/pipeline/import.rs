@@ -124,7 +124,7 @@ pub fn record(p: &Processed) -> GameRecord {
         laws_edition: verdict.map(|v| edition_name(v.edition)),
         laws_undated: verdict.is_some_and(|v| v.undated),
         chess960: replay.chess960,
-        start_fen: replay.start_fen.as_ref().map(|_| replay.start.fen()),
+        start_fen: replay.start_fen.clone(),
         final_fen: replay.final_position.fen(),
         moves: replay.moves.clone(),
         clocks,

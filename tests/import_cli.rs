@@ -1,0 +1,467 @@
+//! `arbiter import` and `arbiter export` end to end: the real binary on real files (plain and
+//! gzip), the real SQLite file opened afterwards. Counts balance, values match the PGN, moves
+//! decode exactly, a second import stores nothing, a killed import resumes to the same database.
+
+use arbiter::chess::Position;
+use arbiter::db::encode::decode_moves;
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
+
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/sample.pgn")
+}
+
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("binary runs")
+}
+
+fn summary(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn count(conn: &Connection, sql: &str) -> i64 {
+    conn.query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn imports_the_sample_with_balanced_counts_and_exact_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite");
+    let json = dir.path().join("s.json");
+    let quarantine = dir.path().join("q.pgn");
+    let out = arbiter(&[
+        "import",
+        sample().to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--quiet",
+        "--summary-json",
+        json.to_str().unwrap(),
+        "--quarantine",
+        quarantine.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "one game is rejected: {out:?}");
+    let s = summary(&json);
+    assert_eq!(
+        (
+            s["games"].as_u64(),
+            s["stored"].as_u64(),
+            s["rejected"].as_u64()
+        ),
+        (Some(9), Some(8), Some(1))
+    );
+    assert_eq!(s["findings"]["result.mismatch"], 3);
+    assert_eq!(s["findings"]["result.flag-unwinnable"], 1);
+    // The rejected game is kept verbatim.
+    let q = std::fs::read_to_string(&quarantine).unwrap();
+    assert!(
+        q.starts_with("[Event \"arbiter sample\"]") && q.contains("1. e4 e5 2. Ke3 Nc6 *"),
+        "{q}"
+    );
+
+    let conn = Connection::open(&db).unwrap();
+    assert_eq!(count(&conn, "SELECT count(*) FROM games"), 8);
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT count(*) FROM rejected_games WHERE code = 'move.illegal'"
+        ),
+        1
+    );
+    assert_eq!(count(&conn, "SELECT games_read FROM imports"), 9);
+    // Values as in the PGN.
+    let (white, black, elo, date, year): (String, String, i64, String, i64) = conn
+        .query_row(
+            "SELECT w.name, b.name, g.white_elo, g.date, g.year FROM games g JOIN players w ON w.id = g.white_id \
+             JOIN players b ON b.id = g.black_id WHERE g.round = '2'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        (white.as_str(), black.as_str(), elo, date.as_str(), year),
+        ("Beta", "Alpha", 1500, "2021.03.01", 2021)
+    );
+    // Verdicts.
+    let row = |round: &str| -> (Option<String>, Option<String>, Option<i64>, String) {
+        conn.query_row(
+            "SELECT lawful_result, termination, termination_ply, laws_edition FROM games WHERE round = ?1",
+            [round],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        row("1"),
+        (
+            Some("0-1".into()),
+            Some("checkmate".into()),
+            Some(4),
+            "2014".into()
+        )
+    );
+    assert_eq!(
+        row("5"),
+        (
+            Some("1/2-1/2".into()),
+            Some("stalemate".into()),
+            Some(1),
+            "2014".into()
+        )
+    );
+    assert_eq!(
+        row("6"),
+        (
+            Some("1/2-1/2".into()),
+            Some("dead-position".into()),
+            Some(1),
+            "2014".into()
+        )
+    );
+    assert_eq!(row("9").3, "2001");
+    // Clocks and comments of game 2; the annotated text keeps the variation.
+    let (clocks, annotated): (Vec<u8>, String) = conn
+        .query_row(
+            "SELECT clocks, annotated FROM games WHERE round = '2'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    let clocks = arbiter::db::encode::decode_clocks(&clocks);
+    assert_eq!(clocks[0], Some(300_000));
+    assert_eq!(clocks[6], Some(285_000));
+    assert!(annotated.contains("(3... g6 4. Qf3 Nf6)"), "{annotated}");
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT count(*) FROM comments WHERE text LIKE '%defend f7%'"
+        ),
+        1
+    );
+    // Moves decode exactly, from the stored start position.
+    let mut stmt = conn
+        .prepare("SELECT start_fen, variant, moves, ply_count, final_fen FROM games")
+        .unwrap();
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, Option<String>>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Vec<u8>>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, String>(4)?,
+            ))
+        })
+        .unwrap();
+    for r in rows {
+        let (fen, variant, blob, plies, final_fen) = r.unwrap();
+        let start = match fen {
+            Some(f) => {
+                let setup = arbiter::chess::fen::parse_setup(&f).unwrap();
+                Position::from_setup(&setup, variant == "chess960").unwrap()
+            }
+            None => Position::new(),
+        };
+        let moves = decode_moves(&start, &blob).unwrap();
+        assert_eq!(moves.len() as i64, plies);
+        let mut pos = start;
+        for m in moves {
+            pos.play_unchecked(m);
+        }
+        assert_eq!(pos.fen(), final_fen);
+    }
+    assert_eq!(
+        count(&conn, "SELECT count(*) FROM pragma_foreign_key_check"),
+        0
+    );
+}
+
+#[test]
+fn importing_twice_stores_nothing_new_and_gzip_is_read_by_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite");
+    let json = dir.path().join("s.json");
+    let args = |input: &str| {
+        vec![
+            "import".to_string(),
+            input.to_string(),
+            "--db".into(),
+            db.to_str().unwrap().into(),
+            "--quiet".into(),
+            "--summary-json".into(),
+            json.to_str().unwrap().into(),
+        ]
+    };
+    let plain = sample();
+    let run = |input: &str| {
+        let a = args(input);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        arbiter(&a);
+        summary(&json)
+    };
+    let first = run(plain.to_str().unwrap());
+    assert_eq!(first["stored"], 8);
+    let second = run(plain.to_str().unwrap());
+    assert_eq!(
+        (
+            second["stored"].as_u64(),
+            second["already_present"].as_u64(),
+            second["rejected"].as_u64()
+        ),
+        (Some(0), Some(8), Some(1))
+    );
+    // The same games gzip-compressed, under a name that does not say so.
+    let gz = dir.path().join("sample.data");
+    let mut enc = flate2::write::GzEncoder::new(
+        std::fs::File::create(&gz).unwrap(),
+        flate2::Compression::default(),
+    );
+    std::io::Write::write_all(&mut enc, &std::fs::read(&plain).unwrap()).unwrap();
+    enc.finish().unwrap();
+    let third = run(gz.to_str().unwrap());
+    assert_eq!(
+        (third["games"].as_u64(), third["already_present"].as_u64()),
+        (Some(9), Some(8))
+    );
+    let conn = Connection::open(&db).unwrap();
+    assert_eq!(count(&conn, "SELECT count(*) FROM games"), 8);
+    assert_eq!(count(&conn, "SELECT count(*) FROM imports"), 2);
+}
+
+#[test]
+fn export_reads_back_as_the_same_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite");
+    arbiter(&[
+        "import",
+        sample().to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let pgn = dir.path().join("out.pgn");
+    let out = arbiter(&[
+        "export",
+        "--db",
+        db.to_str().unwrap(),
+        "--format",
+        "pgn",
+        "-o",
+        pgn.to_str().unwrap(),
+        "--add-tags",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    // Canonical SAN replaces the repaired tokens.
+    assert!(
+        text.contains("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 1/2-1/2"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[ArbiterTermination \"stalemate (Art. 5.2.1, FIDE 2014)\"]"),
+        "{text}"
+    );
+    // Re-importing the export finds every game already there: same tags, same moves.
+    let json = dir.path().join("s.json");
+    arbiter(&[
+        "import",
+        pgn.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--quiet",
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    let s = summary(&json);
+    assert_eq!(
+        (
+            s["games"].as_u64(),
+            s["already_present"].as_u64(),
+            s["rejected"].as_u64()
+        ),
+        (Some(8), Some(8), Some(0))
+    );
+    // --fix-results writes the lawful result.
+    let fixed = arbiter(&[
+        "export",
+        "--db",
+        db.to_str().unwrap(),
+        "--fix-results",
+        "--result",
+        "1-0",
+        "--has-finding",
+        "result.mismatch",
+    ]);
+    let fixed = String::from_utf8(fixed.stdout).unwrap();
+    assert_eq!(fixed.matches("[Result \"1/2-1/2\"]").count(), 2, "{fixed}");
+    assert_eq!(fixed.matches("[Result \"0-1\"]").count(), 1, "{fixed}");
+    // CSV: a header and one parsable row per game.
+    let csv_out = arbiter(&[
+        "export",
+        "--db",
+        db.to_str().unwrap(),
+        "--format",
+        "csv",
+        "--player",
+        "Alpha",
+    ]);
+    let mut reader = csv::Reader::from_reader(csv_out.stdout.as_slice());
+    let headers = reader.headers().unwrap().clone();
+    assert_eq!(&headers[0], "id");
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 5);
+    let ply_col = headers.iter().position(|h| h == "ply_count").unwrap();
+    assert!(rows.iter().all(|r| r[ply_col].parse::<u32>().is_ok()));
+    // JSON lines of findings.
+    let f = arbiter(&[
+        "export",
+        "--db",
+        db.to_str().unwrap(),
+        "--format",
+        "jsonl",
+        "--findings",
+        "--has-finding",
+        "result.flag-unwinnable",
+    ]);
+    let lines: Vec<serde_json::Value> = String::from_utf8(f.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["code"] == "result.flag-unwinnable" && l["ply"] == 3)
+    );
+}
+
+#[test]
+fn a_newer_database_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite");
+    Connection::open(&db)
+        .unwrap()
+        .pragma_update(None, "user_version", 7)
+        .unwrap();
+    let out = arbiter(&[
+        "import",
+        sample().to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("newer arbiter"));
+}
+
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("ARBITER_CORPUS").map(PathBuf::from);
+    if dir.is_none() {
+        eprintln!("ARBITER_CORPUS not set: skipping corpus tests");
+    }
+    dir
+}
+
+/// Everything that identifies the stored games, in a comparable form.
+fn fingerprint(db: &Path) -> (i64, Vec<(Vec<u8>, i64, Vec<u8>, Option<String>)>) {
+    let conn = Connection::open(db).unwrap();
+    let n = count(&conn, "SELECT count(*) FROM findings");
+    let mut stmt = conn.prepare("SELECT content_hash, game_number, moves, lawful_result FROM games ORDER BY game_number").unwrap();
+    let rows = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap();
+    (n, rows.map(Result::unwrap).collect())
+}
+
+#[test]
+fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
+    let Some(dir) = corpus() else { return };
+    let input = dir.join("games/otb-pgnmentor/Kasparov.pgn");
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole.sqlite");
+    let json = tmp.path().join("s.json");
+    let out = arbiter(&[
+        "import",
+        input.to_str().unwrap(),
+        "--db",
+        whole.to_str().unwrap(),
+        "--quiet",
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let s = summary(&json);
+    let games = s["games"].as_u64().unwrap();
+    assert_eq!(
+        games,
+        s["stored"].as_u64().unwrap()
+            + s["already_present"].as_u64().unwrap()
+            + s["rejected"].as_u64().unwrap()
+    );
+    assert_eq!(games, 2128);
+
+    // Kill an import of the same file part way, then rerun the same command.
+    let killed = tmp.path().join("killed.sqlite");
+    let mut child = Command::new(BIN)
+        .args([
+            "import",
+            input.to_str().unwrap(),
+            "--db",
+            killed.to_str().unwrap(),
+            "--quiet",
+            "--jobs",
+            "1",
+        ])
+        .spawn()
+        .unwrap();
+    // Wait until at least one batch is committed, then SIGKILL.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let committed = Connection::open(&killed)
+            .ok()
+            .and_then(|c| {
+                c.query_row("SELECT last_game FROM imports", [], |r| r.get::<_, i64>(0))
+                    .ok()
+            })
+            .unwrap_or(0);
+        if committed > 0 || std::time::Instant::now() > deadline {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert!(
+        !status.success(),
+        "the import was killed before it finished"
+    );
+    let partial = Connection::open(&killed).unwrap();
+    let stored_before = count(&partial, "SELECT count(*) FROM games");
+    assert!(
+        stored_before > 0 && stored_before < 2128,
+        "killed after {stored_before} games"
+    );
+    drop(partial);
+    let out = arbiter(&[
+        "import",
+        input.to_str().unwrap(),
+        "--db",
+        killed.to_str().unwrap(),
+        "--quiet",
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("resuming after game"));
+    let s = summary(&json);
+    assert_eq!(s["resumed"].as_u64().unwrap(), stored_before as u64);
+    assert_eq!(fingerprint(&killed), fingerprint(&whole));
+    let conn = Connection::open(&killed).unwrap();
+    let ok: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+}
