@@ -365,8 +365,11 @@ fn corpus() -> Option<PathBuf> {
     dir
 }
 
+/// Content hash, game number, moves and lawful result of one stored game.
+type GameKey = (Vec<u8>, i64, Vec<u8>, Option<String>);
+
 /// Everything that identifies the stored games, in a comparable form.
-fn fingerprint(db: &Path) -> (i64, Vec<(Vec<u8>, i64, Vec<u8>, Option<String>)>) {
+fn fingerprint(db: &Path) -> (i64, Vec<GameKey>) {
     let conn = Connection::open(db).unwrap();
     let n = count(&conn, "SELECT count(*) FROM findings");
     let mut stmt = conn.prepare("SELECT content_hash, game_number, moves, lawful_result FROM games ORDER BY game_number").unwrap();
