@@ -68,7 +68,7 @@ enum Message {
 
 /// Runs every input through the workers into the sink. I/O errors of the sink end the run;
 /// an input that cannot be opened or read is reported in the summary and the run goes on.
-pub fn run(options: &RunOptions, sink: &mut dyn Sink) -> io::Result<Summary> {
+pub fn run(options: &RunOptions, sink: &mut (dyn Sink + Send)) -> io::Result<Summary> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs)
         .build()
@@ -153,15 +153,49 @@ pub fn run(options: &RunOptions, sink: &mut dyn Sink) -> io::Result<Summary> {
     Ok(summary)
 }
 
+/// A processed batch waiting to be handed to the sink.
+struct Done {
+    name: String,
+    processed: Vec<Processed>,
+    last_byte: u64,
+    last_game: u64,
+}
+
+/// Hands a processed batch to the sink, in order, and counts it.
+fn deliver(done: Done, sink: &mut (dyn Sink + Send), summary: &mut Summary, progress: &Progress) -> io::Result<()> {
+    for p in &done.processed {
+        summary.games += 1;
+        if p.rejected {
+            summary.rejected += 1;
+        } else {
+            summary.accepted += 1;
+        }
+        summary.plies += p.replay.plies() as u64;
+        summary.count_findings(&p.findings);
+        sink.game(&done.name, p)?;
+    }
+    sink.end_batch(&done.name, done.last_byte, done.last_game)?;
+    progress.games(done.processed.len() as u64);
+    Ok(())
+}
+
+/// Receives batches in input order. While the workers process batch n+1, batch n is handed
+/// to the sink (the database writer) on another pool thread, so writing overlaps the work.
 fn drive(
     rx: &Receiver<Message>,
     pool: &rayon::ThreadPool,
     options: &RunOptions,
-    sink: &mut dyn Sink,
+    sink: &mut (dyn Sink + Send),
     progress: &Progress,
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
+    let mut pending: Option<Done> = None;
     for message in rx.iter() {
+        if !matches!(message, Message::Batch(..))
+            && let Some(done) = pending.take()
+        {
+            deliver(done, sink, &mut summary, progress)?;
+        }
         match message {
             Message::OpenFailed(name, error) => {
                 eprintln!("arbiter: {error}");
@@ -173,30 +207,26 @@ fn drive(
             }
             Message::Batch(name, raws) => {
                 let Some(last) = raws.last() else { continue };
-                let (last_byte, last_game) =
-                    (last.byte_offset + last.bytes.len() as u64, last.game_number);
-                let wanted: Vec<RawGame> =
-                    raws.into_iter().filter(|r| sink.wants(&name, r)).collect();
+                let (last_byte, last_game) = (last.byte_offset + last.bytes.len() as u64, last.game_number);
+                let wanted: Vec<RawGame> = raws.into_iter().filter(|r| sink.wants(&name, r)).collect();
                 let work = options.work;
-                let processed: Vec<Processed> = pool.install(|| {
-                    wanted
-                        .into_par_iter()
-                        .map(|raw| process(raw, &work))
-                        .collect()
+                let previous = pending.take();
+                let (processed, delivered) = pool.install(|| {
+                    rayon::join(
+                        || wanted.into_par_iter().map(|raw| process(raw, &work)).collect::<Vec<_>>(),
+                        || match previous {
+                            Some(done) => deliver(done, sink, &mut summary, progress),
+                            None => Ok(()),
+                        },
+                    )
                 });
-                for p in &processed {
-                    summary.games += 1;
-                    if p.rejected {
-                        summary.rejected += 1;
-                    } else {
-                        summary.accepted += 1;
-                    }
-                    summary.plies += p.replay.plies() as u64;
-                    summary.count_findings(&p.findings);
-                    sink.game(&name, p)?;
-                }
-                sink.end_batch(&name, last_byte, last_game)?;
-                progress.games(processed.len() as u64);
+                delivered?;
+                pending = Some(Done {
+                    name,
+                    processed,
+                    last_byte,
+                    last_game,
+                });
             }
             Message::End(name, trailing, error) => {
                 summary.count_findings(&trailing);
@@ -209,6 +239,9 @@ fn drive(
                 sink.end_file(&name, complete)?;
             }
         }
+    }
+    if let Some(done) = pending.take() {
+        deliver(done, sink, &mut summary, progress)?;
     }
     Ok(summary)
 }
