@@ -162,7 +162,12 @@ struct Done {
 }
 
 /// Hands a processed batch to the sink, in order, and counts it.
-fn deliver(done: Done, sink: &mut (dyn Sink + Send), summary: &mut Summary, progress: &Progress) -> io::Result<()> {
+fn deliver(
+    done: Done,
+    sink: &mut (dyn Sink + Send),
+    summary: &mut Summary,
+    progress: &Progress,
+) -> io::Result<()> {
     for p in &done.processed {
         summary.games += 1;
         if p.rejected {
@@ -207,13 +212,20 @@ fn drive(
             }
             Message::Batch(name, raws) => {
                 let Some(last) = raws.last() else { continue };
-                let (last_byte, last_game) = (last.byte_offset + last.bytes.len() as u64, last.game_number);
-                let wanted: Vec<RawGame> = raws.into_iter().filter(|r| sink.wants(&name, r)).collect();
+                let (last_byte, last_game) =
+                    (last.byte_offset + last.bytes.len() as u64, last.game_number);
+                let wanted: Vec<RawGame> =
+                    raws.into_iter().filter(|r| sink.wants(&name, r)).collect();
                 let work = options.work;
                 let previous = pending.take();
                 let (processed, delivered) = pool.install(|| {
                     rayon::join(
-                        || wanted.into_par_iter().map(|raw| process(raw, &work)).collect::<Vec<_>>(),
+                        || {
+                            wanted
+                                .into_par_iter()
+                                .map(|raw| process(raw, &work))
+                                .collect::<Vec<_>>()
+                        },
                         || match previous {
                             Some(done) => deliver(done, sink, &mut summary, progress),
                             None => Ok(()),
