@@ -98,7 +98,7 @@ CREATE INDEX tags_name ON tags(name, value);
 CREATE TABLE findings (
     id       INTEGER PRIMARY KEY,
     game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    code     TEXT    NOT NULL,          -- stable code, see docs/FINDINGS.md and docs/findings.md
+    code     TEXT    NOT NULL,          -- stable code, see docs/findings.md
     severity TEXT    NOT NULL,          -- error, warning or info
     ply      INTEGER,                   -- ply the finding is about, when there is one
     line     INTEGER NOT NULL,          -- where in the file (1-based line, column; byte offset)

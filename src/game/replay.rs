@@ -7,7 +7,7 @@ use crate::chess::san::{self, Repair, SanMode, SanText};
 use crate::chess::{Move, Position, SanError};
 use crate::pgn::{Finding, Game, MoveNode, Pos, Severity};
 
-/// Finding codes of the replay stage (the catalog is in `docs/FINDINGS.md`).
+/// Finding codes of the replay stage (the catalog is in `docs/findings.md`).
 pub mod code {
     /// The FEN tag does not describe a legal position (error).
     pub const FEN_INVALID: &str = "setup.invalid-fen";

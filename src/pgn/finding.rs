@@ -1,6 +1,6 @@
 //! Findings: located, coded observations about a game's text.
 //! A finding never stops the reader; an `Error` one rejects the game it belongs to.
-//! The catalog of codes is documented in `docs/FINDINGS.md` (section "PGN").
+//! The catalog of codes is documented in `docs/findings.md` (section "PGN").
 
 use std::fmt;
 
