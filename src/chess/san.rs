@@ -368,30 +368,21 @@ fn parse_lenient(token: &str) -> Result<Loose, SanError> {
     }
     let (body, suffix2, _) = split_suffix(body);
     let suffix = suffix.or(suffix2);
-    match body {
-        "O-O" | "0-0" | "o-o" => {
-            if body != "O-O" {
-                repairs.push(Repair::CastlingZeros);
-            }
-            return Ok(Loose {
-                san: San::Castle(CastlingSide::KingSide),
-                suffix,
-                repairs,
-                from: None,
-            });
+    let castle = match body {
+        "O-O" | "0-0" | "o-o" => Some((CastlingSide::KingSide, "O-O")),
+        "O-O-O" | "0-0-0" | "o-o-o" => Some((CastlingSide::QueenSide, "O-O-O")),
+        _ => None,
+    };
+    if let Some((side, standard)) = castle {
+        if body != standard {
+            repairs.push(Repair::CastlingZeros);
         }
-        "O-O-O" | "0-0-0" | "o-o-o" => {
-            if body != "O-O-O" {
-                repairs.push(Repair::CastlingZeros);
-            }
-            return Ok(Loose {
-                san: San::Castle(CastlingSide::QueenSide),
-                suffix,
-                repairs,
-                from: None,
-            });
-        }
-        _ => {}
+        return Ok(Loose {
+            san: San::Castle(side),
+            suffix,
+            repairs,
+            from: None,
+        });
     }
     let mut b = body.as_bytes();
     if !b.is_ascii() || b.is_empty() {

@@ -134,18 +134,21 @@ fn start_position(
             "FEN tag without [SetUp \"1\"]; the FEN is used".into(),
         ));
     }
+    let invalid = |message: String| {
+        finding(
+            game,
+            code::FEN_INVALID,
+            Severity::Error,
+            at,
+            None,
+            Some(fen),
+            message,
+        )
+    };
     let mut setup = match parse_setup(fen) {
         Ok(s) => s,
         Err(e) => {
-            findings.push(finding(
-                game,
-                code::FEN_INVALID,
-                Severity::Error,
-                at,
-                None,
-                Some(fen),
-                e.to_string(),
-            ));
+            findings.push(invalid(e.to_string()));
             return None;
         }
     };
@@ -170,15 +173,7 @@ fn start_position(
     match Position::from_setup(&setup, chess960) {
         Ok(pos) => Some((pos, Some(fen.to_owned()), chess960 || pos.is_chess960())),
         Err(e) => {
-            findings.push(finding(
-                game,
-                code::FEN_INVALID,
-                Severity::Error,
-                at,
-                None,
-                Some(fen),
-                e.to_string(),
-            ));
+            findings.push(invalid(e.to_string()));
             None
         }
     }
