@@ -62,7 +62,7 @@ impl Default for AnalysisOptions {
     fn default() -> AnalysisOptions {
         AnalysisOptions {
             cheap_nodes: 2_000,
-            deep_nodes: 50_000,
+            deep_nodes: 20_000,
             tt_mb: 16,
         }
     }
@@ -361,15 +361,14 @@ pub fn analyse_game(
 
     // 2. Only-move probes: the cheap pass's best move against the best of the rest.
     let mut only_candidates = Vec::new();
-    for k in 0..n {
-        let Some(best) = slots[k].best else { continue };
-        let wc = slots[k].wc();
+    for (k, slot) in slots.iter().enumerate().take(n) {
+        let Some(best) = slot.best else { continue };
+        let wc = slot.wc();
         if wc.abs() >= ONLY_MOVE_OPEN || is_recapture(&game.positions, moves, k, best) {
             continue;
         }
         let second = game.search(k, options.cheap_nodes, &[best]);
-        if second.best_move.is_some() && wc - score_winning_chances(second.score) >= ONLY_MOVE_GAP
-        {
+        if second.best_move.is_some() && wc - score_winning_chances(second.score) >= ONLY_MOVE_GAP {
             only_candidates.push(k);
         }
     }
@@ -430,9 +429,7 @@ pub fn analyse_game(
         let best_text = |slot: &Slot| {
             slot.best
                 .filter(|&b| b != played)
-                .map_or(String::new(), |b| {
-                    format!("; best was {}", to_san(pos, b))
-                })
+                .map_or(String::new(), |b| format!("; best was {}", to_san(pos, b)))
         };
         if let Some(j) = judgement {
             counts[side][j.index()] += 1;

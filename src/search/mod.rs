@@ -13,8 +13,7 @@ pub mod search;
 pub mod tt;
 
 pub use analysis::{
-    AnalysisFinding, AnalysisOptions, GameAnalysis, Judgement, MoveJudgement, PlyEval,
-    analyse_game,
+    AnalysisFinding, AnalysisOptions, GameAnalysis, Judgement, MoveJudgement, PlyEval, analyse_game,
 };
 pub use eval::evaluate;
 pub use limits::Limits;

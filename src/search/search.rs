@@ -158,11 +158,7 @@ impl Searcher {
         }
         let mut result = SearchResult {
             best_move: legal.as_slice().first().copied(),
-            score: if mated {
-                Score::Mate(0)
-            } else {
-                Score::Cp(0)
-            },
+            score: if mated { Score::Mate(0) } else { Score::Cp(0) },
             depth: 0,
             seldepth: 0,
             nodes: 0,
