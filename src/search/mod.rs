@@ -2,6 +2,7 @@
 //! Built on the rules core only; deterministic under node and depth limits, so batch analysis
 //! gives the same result on every run and with any number of worker threads.
 
+pub mod analysis;
 pub mod epd;
 pub mod eval;
 pub mod limits;
@@ -11,6 +12,9 @@ pub mod score;
 pub mod search;
 pub mod tt;
 
+pub use analysis::{
+    AnalysisFinding, AnalysisOptions, GameAnalysis, Judgement, MoveJudgement, PlyEval, analyse_game,
+};
 pub use eval::evaluate;
 pub use limits::Limits;
 pub use score::Score;

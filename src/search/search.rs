@@ -52,6 +52,8 @@ pub struct Searcher {
     root_score: i32,
     /// Move lists and ordering scores, one per ply; lent to the recursion during a search.
     frames: Option<Box<[Frame]>>,
+    /// Root moves the current search may not play (`search_excluding`); empty otherwise.
+    excluded: Vec<Move>,
 }
 
 /// Per-ply scratch space, kept between nodes so it is never zeroed again.
@@ -96,6 +98,7 @@ impl Searcher {
                 ]
                 .into_boxed_slice(),
             ),
+            excluded: Vec::new(),
         }
     }
 
@@ -110,6 +113,29 @@ impl Searcher {
     /// (`Position::zobrist`) of the game's earlier positions, oldest first; `pos` itself may be
     /// the last one or left out.
     pub fn search(&mut self, pos: &Position, history: &[u64], limits: Limits) -> SearchResult {
+        self.excluded.clear();
+        self.run(pos, history, limits)
+    }
+
+    /// Like `search`, but the root may not play any move of `excluded`: the best of the other
+    /// moves, for telling an only move from a position with several good ones. `best_move` is
+    /// `None` when no other legal move exists. The root's own table entry is left alone, so a
+    /// later `search` of the same position is not misled by the restricted score.
+    pub fn search_excluding(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: Limits,
+        excluded: &[Move],
+    ) -> SearchResult {
+        self.excluded.clear();
+        self.excluded.extend_from_slice(excluded);
+        let result = self.run(pos, history, limits);
+        self.excluded.clear();
+        result
+    }
+
+    fn run(&mut self, pos: &Position, history: &[u64], limits: Limits) -> SearchResult {
         let started = Instant::now();
         self.clock = Clock::start(&limits);
         self.nodes = 0;
@@ -124,14 +150,15 @@ impl Searcher {
         }
         self.rep_floor = 0;
 
-        let legal = pos.legal_moves();
+        let mut legal = pos.legal_moves();
+        let mated = legal.is_empty() && pos.is_check();
+        if !self.excluded.is_empty() {
+            let excluded = &self.excluded;
+            legal.retain(|m| !excluded.contains(&m));
+        }
         let mut result = SearchResult {
             best_move: legal.as_slice().first().copied(),
-            score: if legal.is_empty() && pos.is_check() {
-                Score::Mate(0)
-            } else {
-                Score::Cp(0)
-            },
+            score: if mated { Score::Mate(0) } else { Score::Cp(0) },
             depth: 0,
             seldepth: 0,
             nodes: 0,
@@ -333,6 +360,10 @@ impl Searcher {
         let Frame { moves: list, keys } = frame;
         list.clear();
         pos.generate_legal(list);
+        if ply == 0 && !self.excluded.is_empty() {
+            let excluded = &self.excluded;
+            list.retain(|m| !excluded.contains(&m));
+        }
         if list.is_empty() {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
@@ -454,6 +485,10 @@ impl Searcher {
             }
         }
 
+        // A root searched with moves excluded has no true score to share.
+        if ply == 0 && !self.excluded.is_empty() {
+            return best_score;
+        }
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_move != Move::NONE {
