@@ -130,17 +130,32 @@ CREATE TABLE rejected_games (
     PRIMARY KEY (import_id, game_number)
 ) WITHOUT ROWID;
 
--- Room for the search: one evaluation per analysed ply (the position before move `ply`+1).
+-- The search's evaluation of each analysed ply (`--analyse`): the position after move `ply`
+-- (ply 0: the start position), as the cheap pass or a deeper search left it.
 CREATE TABLE evaluations (
     game_id   INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     ply       INTEGER NOT NULL,
     score_cp  INTEGER,                  -- centipawns from White's point of view, or NULL for a mate
-    mate      INTEGER,                  -- mate in n moves (negative: Black mates), or NULL
+    mate      INTEGER,                  -- mate in n moves from White's view (negative: Black mates), or NULL
     depth     INTEGER NOT NULL,
     nodes     INTEGER NOT NULL,
     best_move INTEGER,                  -- 16-bit move, same encoding as games.moves
-    settings  TEXT    NOT NULL,         -- JSON: engine version and limits, for reproduction
+    deep      INTEGER NOT NULL,         -- 1 when a deeper search re-evaluated this critical position
     PRIMARY KEY (game_id, ply)
 ) WITHOUT ROWID;
+
+-- Per-game results of the analysis (docs/ANALYSIS.md): accuracy and judgement counts.
+CREATE TABLE analyses (
+    game_id          INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    white_accuracy   REAL,              -- lichess-style game accuracy, 0-100
+    black_accuracy   REAL,
+    white_inaccuracies INTEGER NOT NULL,
+    white_mistakes   INTEGER NOT NULL,
+    white_blunders   INTEGER NOT NULL,
+    black_inaccuracies INTEGER NOT NULL,
+    black_mistakes   INTEGER NOT NULL,
+    black_blunders   INTEGER NOT NULL,
+    settings         TEXT    NOT NULL   -- JSON: engine version and budgets, for reproduction
+);
 
 PRAGMA user_version = 1;

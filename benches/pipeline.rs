@@ -36,6 +36,7 @@ fn bench(c: &mut Criterion) {
         let options = WorkOptions {
             mode: SanMode::Lenient,
             laws,
+            analysis: None,
         };
         group.bench_function(name, |b| {
             b.iter(|| {
@@ -56,6 +57,7 @@ fn bench(c: &mut Criterion) {
                     work: WorkOptions {
                         mode: SanMode::Lenient,
                         laws: Some(VerdictOptions::default()),
+                        analysis: None,
                     },
                     jobs: 0,
                     progress: false,

@@ -499,3 +499,73 @@ fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
         .unwrap();
     assert_eq!(ok, "ok");
 }
+
+#[test]
+fn analysis_is_stored_and_exported() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite");
+    let out = arbiter(&[
+        "import",
+        sample().to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--quiet",
+        "--analyse",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let conn = Connection::open(&db).unwrap();
+    // One evaluation per position (start included) and one analysis row per game.
+    assert_eq!(count(&conn, "SELECT count(*) FROM analyses"), 8);
+    assert_eq!(
+        count(&conn, "SELECT count(*) FROM evaluations"),
+        count(&conn, "SELECT sum(ply_count + 1) FROM games")
+    );
+    let mut stmt = conn
+        .prepare(
+            "SELECT g.round, f.ply, f.code FROM findings f JOIN games g ON g.id = f.game_id \
+             WHERE f.code LIKE 'analysis.%' ORDER BY g.round, f.ply",
+        )
+        .unwrap();
+    let found: Vec<(String, u32, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let expected = [
+        ("1", 3, "analysis.blunder"),           // 2. g4?? allows Qh4#
+        ("2", 6, "analysis.blunder"),           // 3... Nf6?? allows Qxf7#
+        ("4", 3, "analysis.blunder"),           // the same fool's mate
+        ("5", 1, "analysis.blunder"),           // 1. Qc7?? stalemates a won ending
+        ("6", 3, "analysis.resigned-not-lost"), // K+B v K recorded as a win
+        ("9", 3, "analysis.resigned-not-lost"), // a bare king recorded as winning on time
+    ];
+    let found: Vec<(&str, u32, &str)> = found
+        .iter()
+        .map(|(r, p, c)| (r.as_str(), *p, c.as_str()))
+        .collect();
+    assert_eq!(found, expected);
+    let blunders = count(
+        &conn,
+        "SELECT sum(white_blunders) + sum(black_blunders) FROM analyses",
+    );
+    assert_eq!(blunders, 4);
+    // Export writes the evaluations as lichess does, and accuracy columns in CSV.
+    let pgn = arbiter(&[
+        "export",
+        "--db",
+        db.to_str().unwrap(),
+        "--where",
+        "g.round = '3'",
+    ]);
+    let text = String::from_utf8(pgn.stdout).unwrap();
+    // A comment may be wrapped between its words; reading it back joins them again.
+    assert_eq!(text.matches("[%eval").count(), 10, "{text}");
+    let csv_out = arbiter(&["export", "--db", db.to_str().unwrap(), "--format", "csv"]);
+    let mut reader = csv::Reader::from_reader(csv_out.stdout.as_slice());
+    let headers = reader.headers().unwrap().clone();
+    let acc = headers.iter().position(|h| h == "white_accuracy").unwrap();
+    for r in reader.records() {
+        let v: f64 = r.unwrap()[acc].parse().unwrap();
+        assert!((0.0..=100.0).contains(&v));
+    }
+}

@@ -5,6 +5,7 @@ use crate::chess::SanMode;
 use crate::laws::{Budget, LawsChoice, VerdictOptions};
 use crate::pipeline::sinks::{CheckSink, FindingsFile, Quarantine};
 use crate::pipeline::{RunOptions, WorkOptions, run};
+use crate::search::AnalysisOptions;
 use clap::Args;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -40,6 +41,10 @@ pub struct InputArgs {
     /// Skip the Laws' verdict (parse and replay only).
     #[arg(long)]
     pub no_laws: bool,
+    /// Critical-position analysis by arbiter's search; NODES is the deep-search budget per
+    /// critical position (default 20000).
+    #[arg(long, value_name = "NODES", num_args = 0..=1, default_missing_value = "20000")]
+    pub analyse: Option<u64>,
     /// Node budget per side for deciding whether a final position is dead.
     #[arg(long, default_value_t = 20_000)]
     pub dead_budget: u64,
@@ -55,6 +60,10 @@ impl InputArgs {
                 } else {
                     SanMode::Lenient
                 },
+                analysis: self.analyse.map(|nodes| AnalysisOptions {
+                    deep_nodes: nodes,
+                    ..AnalysisOptions::default()
+                }),
                 laws: (!self.no_laws).then(|| VerdictOptions {
                     laws: self.laws,
                     budget: Budget {

@@ -16,6 +16,29 @@ pub struct FindingRecord {
     pub detail: String,
 }
 
+/// One evaluated ply: score from White's view (centipawns or mate), depth, nodes, best move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalRecord {
+    pub ply: u32,
+    pub score_cp: Option<i32>,
+    pub mate: Option<i32>,
+    pub depth: u32,
+    pub nodes: u64,
+    pub best_move: Option<Move>,
+    pub deep: bool,
+}
+
+/// What `--analyse` found about a game.
+#[derive(Debug, Clone, Default)]
+pub struct AnalysisRecord {
+    pub evals: Vec<EvalRecord>,
+    /// White, Black.
+    pub accuracy: [Option<f64>; 2],
+    /// Per side: inaccuracies, mistakes, blunders.
+    pub counts: [[u32; 3]; 2],
+    pub settings: String,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct GameRecord {
     pub game_number: u64,
@@ -41,6 +64,7 @@ pub struct GameRecord {
     /// Full movetext, when the game had variations or NAGs.
     pub annotated: Option<String>,
     pub findings: Vec<FindingRecord>,
+    pub analysis: Option<AnalysisRecord>,
 }
 
 impl GameRecord {

@@ -4,7 +4,8 @@
 use super::filter::Filter;
 use crate::chess::{Move, Position};
 use crate::db::encode::{decode_clocks, decode_moves};
-use rusqlite::{Connection, params_from_iter};
+use crate::search::Score;
+use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use std::io;
 
 /// One game as exports see it.
@@ -31,6 +32,11 @@ pub struct ExportRow {
     /// (ply, text) of the main line.
     pub comments: Vec<(u32, String)>,
     pub finding_codes: Vec<String>,
+    /// `--analyse` results: (ply, score as lichess writes it: `0.25`, `#-3`), White's view.
+    pub evals: Vec<(u32, String)>,
+    /// White, Black accuracy; per side inaccuracies, mistakes, blunders.
+    pub accuracy: [Option<f64>; 2],
+    pub judgements: Option<[[u32; 3]; 2]>,
 }
 
 impl ExportRow {
@@ -83,6 +89,17 @@ pub fn for_each_game(
         .map_err(to_io)?;
     let mut finding_stmt = conn
         .prepare_cached("SELECT code FROM findings WHERE game_id = ?1 ORDER BY id")
+        .map_err(to_io)?;
+    let mut eval_stmt = conn
+        .prepare_cached(
+            "SELECT ply, score_cp, mate FROM evaluations WHERE game_id = ?1 ORDER BY ply",
+        )
+        .map_err(to_io)?;
+    let mut analysis_stmt = conn
+        .prepare_cached(
+            "SELECT white_accuracy, black_accuracy, white_inaccuracies, white_mistakes, white_blunders, \
+             black_inaccuracies, black_mistakes, black_blunders FROM analyses WHERE game_id = ?1",
+        )
         .map_err(to_io)?;
     let mut n = 0;
     while let Some(r) = rows.next().map_err(to_io)? {
@@ -146,6 +163,30 @@ pub fn for_each_game(
             .map_err(to_io)?
             .collect::<Result<Vec<_>, _>>()
             .map_err(to_io)?;
+        let evals = eval_stmt
+            .query_map([id], |t| {
+                let ply: u32 = t.get(0)?;
+                let score = match (t.get::<_, Option<i32>>(1)?, t.get::<_, Option<i32>>(2)?) {
+                    (_, Some(mate)) => Score::Mate(mate),
+                    (cp, None) => Score::Cp(cp.unwrap_or(0)),
+                };
+                Ok((ply, score.to_string()))
+            })
+            .map_err(to_io)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(to_io)?;
+        let analysis = analysis_stmt
+            .query_row([id], |t| {
+                Ok((
+                    [t.get::<_, Option<f64>>(0)?, t.get::<_, Option<f64>>(1)?],
+                    [
+                        [t.get(2)?, t.get(3)?, t.get(4)?],
+                        [t.get(5)?, t.get(6)?, t.get(7)?],
+                    ],
+                ))
+            })
+            .optional()
+            .map_err(to_io)?;
         let row = ExportRow {
             id,
             tags,
@@ -166,6 +207,9 @@ pub fn for_each_game(
             clocks,
             comments,
             finding_codes,
+            evals,
+            accuracy: analysis.map_or([None, None], |a| a.0),
+            judgements: analysis.map(|a| a.1),
         };
         each(&row)?;
         n += 1;

@@ -82,6 +82,27 @@ pub fn to_pgn_game(row: &ExportRow, options: PgnOptions) -> Game {
             None => leading.push(comment),
         }
     }
+    // The search's evaluations, in lichess's form, where the file had none of its own.
+    for (ply, score) in &row.evals {
+        let Some(node) = (*ply as usize)
+            .checked_sub(1)
+            .and_then(|i| moves.get_mut(i))
+        else {
+            continue;
+        };
+        if node
+            .comments_after()
+            .iter()
+            .any(|c| c.text.contains("[%eval"))
+        {
+            continue;
+        }
+        let text = format!("[%eval {score}]");
+        node.annotations_mut().comments_after.push(Comment {
+            commands: parse_commands(&text).0,
+            text,
+        });
+    }
     Game {
         tags,
         leading_comments: leading,

@@ -28,6 +28,15 @@ pub struct GameColumns<'a> {
     pub final_fen: &'a str,
     /// Finding codes separated by `;`.
     pub findings: String,
+    /// `--analyse`: game accuracy and judgement counts per side (empty when not analysed).
+    pub white_accuracy: Option<f64>,
+    pub black_accuracy: Option<f64>,
+    pub white_inaccuracies: Option<u32>,
+    pub white_mistakes: Option<u32>,
+    pub white_blunders: Option<u32>,
+    pub black_inaccuracies: Option<u32>,
+    pub black_mistakes: Option<u32>,
+    pub black_blunders: Option<u32>,
 }
 
 pub fn columns(row: &ExportRow) -> GameColumns<'_> {
@@ -53,6 +62,14 @@ pub fn columns(row: &ExportRow) -> GameColumns<'_> {
         ply_count: row.ply_count,
         final_fen: &row.final_fen,
         findings: row.finding_codes.join(";"),
+        white_accuracy: row.accuracy[0].map(|a| (a * 10.0).round() / 10.0),
+        black_accuracy: row.accuracy[1].map(|a| (a * 10.0).round() / 10.0),
+        white_inaccuracies: row.judgements.map(|j| j[0][0]),
+        white_mistakes: row.judgements.map(|j| j[0][1]),
+        white_blunders: row.judgements.map(|j| j[0][2]),
+        black_inaccuracies: row.judgements.map(|j| j[1][0]),
+        black_mistakes: row.judgements.map(|j| j[1][1]),
+        black_blunders: row.judgements.map(|j| j[1][2]),
     }
 }
 

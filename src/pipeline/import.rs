@@ -6,10 +6,11 @@ use super::run::{Sink, SourceInfo};
 use super::sinks::{FindingsFile, Quarantine};
 use super::work::Processed;
 use crate::db::encode::content_hash;
-use crate::db::record::FindingRecord;
+use crate::db::record::{AnalysisRecord, EvalRecord, FindingRecord};
 use crate::db::{GameRecord, ImportState, SourceIdentity, Stored, Writer};
 use crate::laws::{Edition, TerminationKind};
 use crate::pgn::{Command, Finding, RawGame, Severity};
+use crate::search::{GameAnalysis, Score};
 use std::io::{self, Read};
 
 /// What an import did, beyond the driver's summary.
@@ -132,6 +133,34 @@ pub fn record(p: &Processed) -> GameRecord {
         annotated: annotated
             .then(|| crate::pgn::game_to_string(game, &crate::pgn::WriteOptions::default())),
         findings: p.findings.iter().map(finding_record).collect(),
+        analysis: p.analysis.as_ref().map(analysis_record),
+    }
+}
+
+fn analysis_record(a: &GameAnalysis) -> AnalysisRecord {
+    AnalysisRecord {
+        evals: a
+            .evals
+            .iter()
+            .map(|e| {
+                let (score_cp, mate) = match e.score_white {
+                    Score::Cp(cp) => (Some(cp), None),
+                    Score::Mate(n) => (None, Some(n)),
+                };
+                EvalRecord {
+                    ply: e.ply,
+                    score_cp,
+                    mate,
+                    depth: e.depth,
+                    nodes: e.nodes,
+                    best_move: e.best_move,
+                    deep: e.deep,
+                }
+            })
+            .collect(),
+        accuracy: a.accuracy,
+        counts: a.counts,
+        settings: a.settings.clone(),
     }
 }
 

@@ -5,6 +5,8 @@ use crate::chess::SanMode;
 use crate::game::{Replayed, replay};
 use crate::laws::{self, GameInput, LawFinding, Verdict, VerdictOptions};
 use crate::pgn::{Finding, Game, Pos, RawGame, Severity, parse_game};
+use crate::search::analysis::code as analysis_code;
+use crate::search::{AnalysisFinding, AnalysisOptions, GameAnalysis, analyse_game};
 
 /// Settings for the per-game work, fixed for a run.
 #[derive(Debug, Clone, Copy)]
@@ -12,6 +14,8 @@ pub struct WorkOptions {
     pub mode: SanMode,
     /// The Laws' verdict for every accepted game; `None` skips it (parse and replay only).
     pub laws: Option<VerdictOptions>,
+    /// Critical-position analysis by the search (`--analyse`); `None` skips it.
+    pub analysis: Option<AnalysisOptions>,
 }
 
 /// Everything known about one game after the workers are done with it.
@@ -27,6 +31,7 @@ pub struct Processed {
     /// wrong result is a fact about a legal game, which is kept.
     pub rejected: bool,
     pub verdict: Option<Verdict>,
+    pub analysis: Option<GameAnalysis>,
 }
 
 impl Processed {
@@ -57,6 +62,24 @@ pub fn process(raw: RawGame, options: &WorkOptions) -> Processed {
         }
         _ => None,
     };
+    let analysis = match options.analysis {
+        Some(opts) if !rejected && replay.complete => {
+            let mate = verdict
+                .as_ref()
+                .and_then(|v| v.termination)
+                .is_some_and(|(kind, _)| matches!(kind, laws::TerminationKind::Checkmate { .. }));
+            let a = analyse_game(
+                &replay.start,
+                &replay.moves,
+                game.tag("Result"),
+                mate,
+                &opts,
+            );
+            findings.extend(a.findings.iter().map(|f| locate_analysis(&game, f)));
+            Some(a)
+        }
+        _ => None,
+    };
     Processed {
         raw: raw.bytes,
         game,
@@ -64,6 +87,40 @@ pub fn process(raw: RawGame, options: &WorkOptions) -> Processed {
         findings,
         rejected,
         verdict,
+        analysis,
+    }
+}
+
+/// Where a ply's move stands in the file (ply 0: the game's start).
+fn ply_pos(game: &Game, ply: u32) -> Pos {
+    let start = Pos {
+        line: game.line,
+        column: 1,
+        byte: game.byte_offset,
+    };
+    match ply {
+        0 => start,
+        ply => game.moves.get(ply as usize - 1).map_or(start, |n| n.pos),
+    }
+}
+
+/// An analysis finding as a located finding; severities as in docs/ANALYSIS.md.
+fn locate_analysis(game: &Game, f: &AnalysisFinding) -> Finding {
+    let severity = match f.code {
+        analysis_code::ONLY_MOVE | analysis_code::DRAW_IN_WON_POSITION => Severity::Info,
+        _ => Severity::Warning,
+    };
+    let at = ply_pos(game, f.ply);
+    Finding {
+        code: f.code,
+        severity,
+        game_number: game.game_number,
+        line: at.line,
+        column: at.column,
+        byte: at.byte,
+        ply: Some(f.ply),
+        token: None,
+        message: f.message.clone(),
     }
 }
 
@@ -82,21 +139,7 @@ fn judge(game: &Game, replay: &Replayed, options: &VerdictOptions) -> Verdict {
 
 /// A Laws finding, placed at the move that made it true (ply 0: the game's start).
 fn locate(game: &Game, f: &LawFinding) -> Finding {
-    let at = match f.ply {
-        0 => Pos {
-            line: game.line,
-            column: 1,
-            byte: game.byte_offset,
-        },
-        ply => game.moves.get(ply as usize - 1).map_or(
-            Pos {
-                line: game.line,
-                column: 1,
-                byte: game.byte_offset,
-            },
-            |n| n.pos,
-        ),
-    };
+    let at = ply_pos(game, f.ply);
     let severity = match f.severity {
         laws::Severity::Error => Severity::Error,
         laws::Severity::Warning => Severity::Warning,
