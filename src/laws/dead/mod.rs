@@ -145,9 +145,13 @@ pub fn analyse_side(pos: &Position, winner: Color, budget: Budget) -> Winnabilit
     if let Some(proof) = static_proof(pos, winner) {
         return Winnability::CannotWin(proof);
     }
-    // A guided search first (few moves per node, deep), then a full one for short mates.
+    // Narrow greedy probes first: ordinary positions have an obvious helpmate.
+    let (outcome, mut used) = helpmate::probe(pos, winner, (budget.nodes / 32).max(1));
+    if let Outcome::Mate(line) = outcome {
+        return Winnability::CanWin { line, nodes: used };
+    }
+    // Then a guided search (few moves per node, deep), and a full one for short mates.
     let share = (budget.nodes / 8).max(1);
-    let mut used = 0;
     for breadth in [Some((4, 2)), None] {
         let (outcome, n) = helpmate::deepening(pos, winner, budget.max_depth, share, breadth);
         used += n;
