@@ -133,7 +133,7 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
     let mut seen = Occurrences::default();
     seen.record(pos.repetition_key());
     let mut ending: Option<(TerminationKind, u32)> =
-        immediate_ending(&pos, edition, 1).map(|k| (k, 0));
+        immediate_ending(&pos, edition, 1, !game.moves.is_empty()).map(|k| (k, 0));
     let mut threefold: Option<Claim> = None;
     let mut fifty: Option<Claim> = None;
     for (i, &m) in game.moves.iter().enumerate() {
@@ -153,7 +153,8 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
         pos.play_unchecked(m);
         positions.push(pos);
         let occurrences = seen.record(pos.repetition_key());
-        ending = immediate_ending(&pos, edition, occurrences).map(|k| (k, ply + 1));
+        let moves_follow = i + 1 < game.moves.len();
+        ending = immediate_ending(&pos, edition, occurrences, moves_follow).map(|k| (k, ply + 1));
     }
     if ending.is_none() {
         let ply = game.moves.len() as u32;
@@ -327,9 +328,16 @@ fn claim_message(what: &str, pos: &Position, c: Claim) -> String {
 
 /// Mate, stalemate, and the 2014 automatic draws, in that order of precedence
 /// (9.6.2: a mate on the 75th move takes precedence).
-fn immediate_ending(pos: &Position, edition: Edition, occurrences: u32) -> Option<TerminationKind> {
-    let no_moves = !pos.has_legal_moves();
-    if no_moves {
+/// `moves_follow`: the record continues with a legal move, so the side to move has one
+/// (the moves are legal by the caller's contract), and generating moves to find out is
+/// wasted work on every ply but the last.
+fn immediate_ending(
+    pos: &Position,
+    edition: Edition,
+    occurrences: u32,
+    moves_follow: bool,
+) -> Option<TerminationKind> {
+    if !moves_follow && !pos.has_legal_moves() {
         return Some(if pos.is_check() {
             TerminationKind::Checkmate {
                 winner: pos.turn().other(),
