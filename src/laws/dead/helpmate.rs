@@ -111,9 +111,36 @@ fn mate_in_one(pos: &Position, winner: Color, list: &MoveList) -> Option<Move> {
         checks.may_check(pos, m) && {
             let mut child = *pos;
             child.play_unchecked(m);
-            child.is_checkmate()
+            child.is_check() && !has_flight(&child) && child.is_checkmate()
         }
     })
+}
+
+/// Can the king of the side to move step to a square nobody attacks? A cheap necessary
+/// condition that rejects most checks before the full mate test generates every move.
+fn has_flight(pos: &Position) -> bool {
+    let us = pos.turn();
+    let king = pos.king_of(us);
+    let occ = pos.occupied() & !Bitboard::from_square(king);
+    (attacks::king_attacks(king) & !pos.by_color(us))
+        .any(|sq| !pos.is_attacked_with(sq, us.other(), occ))
+}
+
+/// Every square `color`'s men attack (pawns by capture), with `occ` as blockers.
+fn attacked_by(pos: &Position, color: Color, occ: Bitboard) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for sq in pos.by_color(color) {
+        let Some(p) = pos.piece_at(sq) else { continue };
+        out |= match p.role {
+            Role::Pawn => attacks::pawn_attacks(color, sq),
+            Role::Knight => attacks::knight_attacks(sq),
+            Role::Bishop => attacks::bishop_attacks(sq, occ),
+            Role::Rook => attacks::rook_attacks(sq, occ),
+            Role::Queen => attacks::queen_attacks(sq, occ),
+            Role::King => attacks::king_attacks(sq),
+        };
+    }
+    out
 }
 
 /// Legal moves with a helpmate score each, best picked lazily (most nodes look at only
@@ -174,6 +201,8 @@ struct Context {
     winner_to_move: bool,
     /// The king to be mated.
     target: Square,
+    /// At the winner's turn: the check squares, and the squares the loser attacks.
+    checks: Option<(CheckSquares, Bitboard)>,
     /// The winner has no queen and at most two men besides king and pawns: its king
     /// must help.
     king_helps: bool,
@@ -187,6 +216,13 @@ impl Context {
             winner,
             winner_to_move: pos.turn() == winner,
             target: pos.king_of(winner.other()),
+            checks: (pos.turn() == winner).then(|| {
+                let loser = winner.other();
+                (
+                    CheckSquares::new(pos, winner),
+                    attacked_by(pos, loser, pos.occupied()),
+                )
+            }),
             king_helps: queens.is_empty() && men.count() <= 2,
         }
     }
@@ -224,6 +260,21 @@ impl Context {
             };
             if captured {
                 s += 60;
+            }
+            // A man the loser can take, or a check that is not mate (mates are tried
+            // first, apart), mostly drives the king away or loses the man.
+            if let Some((checks, loser_attacks)) = &self.checks {
+                if piece.role != Role::King && loser_attacks.contains(to) {
+                    s -= match piece.role {
+                        Role::Queen => 120,
+                        Role::Rook => 80,
+                        Role::Pawn => 20,
+                        _ => 50,
+                    };
+                }
+                if checks.may_check(pos, m) {
+                    s -= 30;
+                }
             }
             s
         } else {

@@ -139,18 +139,23 @@ pub fn static_proof(pos: &Position, winner: Color) -> Option<CannotWinProof> {
     None
 }
 
-/// Decides whether `winner` can still checkmate.
-pub fn analyse_side(pos: &Position, winner: Color, budget: Budget) -> Winnability {
-    use helpmate::Outcome;
+/// The cheap stages: a static proof, or a helpmate from the greedy probes. `None` leaves
+/// the side to `full_search`, with the nodes spent so far.
+fn quick(pos: &Position, winner: Color, budget: Budget) -> Result<Winnability, Nodes> {
     if let Some(proof) = static_proof(pos, winner) {
-        return Winnability::CannotWin(proof);
+        return Ok(Winnability::CannotWin(proof));
     }
-    // Narrow greedy probes first: ordinary positions have an obvious helpmate.
-    let (outcome, mut used) = helpmate::probe(pos, winner, (budget.nodes / 32).max(1));
-    if let Outcome::Mate(line) = outcome {
-        return Winnability::CanWin { line, nodes: used };
+    // Ordinary positions have an obvious helpmate; a small share of the budget finds it.
+    match helpmate::probe(pos, winner, (budget.nodes / 32).max(1)) {
+        (helpmate::Outcome::Mate(line), nodes) => Ok(Winnability::CanWin { line, nodes }),
+        (_, nodes) => Err(nodes),
     }
-    // Then a guided search (few moves per node, deep), and a full one for short mates.
+}
+
+/// The complete stages, after `quick` failed having spent `used` nodes: a guided search
+/// (few moves per node, deep), a full one for short mates, then the exhaustive walk.
+fn full_search(pos: &Position, winner: Color, budget: Budget, mut used: Nodes) -> Winnability {
+    use helpmate::Outcome;
     let share = (budget.nodes / 8).max(1);
     for breadth in [Some((4, 2)), None] {
         let (outcome, n) = helpmate::deepening(pos, winner, budget.max_depth, share, breadth);
@@ -172,6 +177,14 @@ pub fn analyse_side(pos: &Position, winner: Color, budget: Budget) -> Winnabilit
     }
 }
 
+/// Decides whether `winner` can still checkmate.
+pub fn analyse_side(pos: &Position, winner: Color, budget: Budget) -> Winnability {
+    match quick(pos, winner, budget) {
+        Ok(w) => w,
+        Err(used) => full_search(pos, winner, budget, used),
+    }
+}
+
 /// Decides both sides.
 pub fn analyse(pos: &Position, budget: Budget) -> Unwinnability {
     Unwinnability {
@@ -180,11 +193,40 @@ pub fn analyse(pos: &Position, budget: Budget) -> Unwinnability {
     }
 }
 
-/// Decides deadness only, stopping as soon as one side is shown able to win.
+/// Pawn units of `color`'s men, kings apart.
+fn material_value(pos: &Position, color: Color) -> u32 {
+    use crate::chess::Role;
+    [
+        (Role::Pawn, 1),
+        (Role::Knight, 3),
+        (Role::Bishop, 3),
+        (Role::Rook, 5),
+        (Role::Queen, 9),
+    ]
+    .iter()
+    .map(|&(role, value)| pos.pieces(color, role).count() * value)
+    .sum()
+}
+
+/// Decides deadness only, stopping as soon as one side is shown able to win. Both sides
+/// get the cheap stages before either gets the expensive ones: in an endgame such as
+/// K+N v K+P the pawn's side mates at once while the knight's side needs a long search.
 pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
+    let mut pending = [None; 2];
+    for (i, c) in Color::ALL.into_iter().enumerate() {
+        match quick(pos, c, budget) {
+            Ok(Winnability::CanWin { .. }) => return Deadness::Alive,
+            Ok(_) => {}
+            Err(used) => pending[i] = Some((c, used)),
+        }
+    }
+    // The side with more material is the likelier winner: search it first.
+    if material_value(pos, Color::Black) > material_value(pos, Color::White) {
+        pending.swap(0, 1);
+    }
     let mut unknown = false;
-    for c in Color::ALL {
-        match analyse_side(pos, c, budget) {
+    for (c, used) in pending.into_iter().flatten() {
+        match full_search(pos, c, budget, used) {
             Winnability::CanWin { .. } => return Deadness::Alive,
             Winnability::Unknown { .. } => unknown = true,
             Winnability::CannotWin(_) => {}
