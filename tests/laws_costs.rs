@@ -30,6 +30,10 @@ fn costliest_final_positions() {
     let total: u64 = costs.iter().map(|c| c.0).sum();
     costs.sort_by_key(|c| std::cmp::Reverse(c.0));
     eprintln!("{} games, {total} µs in deadness", games.len());
+    for share in [10, 50, 100, 500, 1000] {
+        let top: u64 = costs.iter().take(share).map(|c| c.0).sum();
+        eprintln!("the costliest {share}: {top} µs");
+    }
     for (n, v, fen) in costs.iter().take(25) {
         eprintln!("{n:>7} µs {v:7} {fen}");
     }

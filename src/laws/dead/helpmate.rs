@@ -34,19 +34,47 @@ pub enum Outcome {
 /// Nodes visited, for reports and budgets.
 pub type Nodes = u64;
 
+/// King-step (Chebyshev) distances between squares, and from each square to the nearest
+/// corner: looked up for every move scored, so computed once at compile time.
+const DISTANCE: [[u8; 64]; 64] = {
+    let mut t = [[0u8; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let df = (a % 8) as i32 - (b % 8) as i32;
+            let dr = (a / 8) as i32 - (b / 8) as i32;
+            let (df, dr) = (df.abs(), dr.abs());
+            t[a][b] = if df > dr { df } else { dr } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+const CORNER_DISTANCE: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = (sq % 8, sq / 8);
+        let f = if f < 7 - f { f } else { 7 - f };
+        let r = if r < 7 - r { r } else { 7 - r };
+        t[sq] = if f > r { f } else { r } as u8;
+        sq += 1;
+    }
+    t
+};
+
 #[inline]
 fn distance(a: Square, b: Square) -> i32 {
-    let df = (a.file().0 as i32 - b.file().0 as i32).abs();
-    let dr = (a.rank().0 as i32 - b.rank().0 as i32).abs();
-    df.max(dr)
+    DISTANCE[a.index()][b.index()] as i32
 }
 
 /// Chebyshev distance to the nearest corner.
 #[inline]
 fn corner_distance(sq: Square) -> i32 {
-    let f = sq.file().0 as i32;
-    let r = sq.rank().0 as i32;
-    f.min(7 - f).max(r.min(7 - r))
+    CORNER_DISTANCE[sq.index()] as i32
 }
 
 /// A pruning test: true when a lemma proves that `winner` can never mate from here.
@@ -439,13 +467,21 @@ impl Search<'_> {
     }
 }
 
-/// Narrow passes for the helpmates of ordinary positions: first a single greedy line, then
-/// a little wider. Never proves that no mate exists.
-pub fn probe(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes) {
+/// The narrow passes of `probe`, in order: (winner's moves, loser's moves, plies).
+pub const PROBE_PASSES: [(usize, usize, u32); 4] = [(1, 1, 61), (2, 1, 31), (2, 2, 21), (3, 2, 15)];
+
+/// Narrow passes for the helpmates of ordinary positions: `passes` indexes
+/// `PROBE_PASSES`, a single greedy line first, then a little wider. Never proves that no
+/// mate exists.
+pub fn probe(
+    pos: &Position,
+    winner: Color,
+    budget: Nodes,
+    passes: std::ops::Range<usize>,
+) -> (Outcome, Nodes) {
     if is_mate_by(pos, winner) {
         return (Outcome::Mate(Vec::new()), 0);
     }
-    const PASSES: [(usize, usize, u32); 4] = [(1, 1, 61), (2, 1, 31), (2, 2, 21), (3, 2, 15)];
     with_table(|table| {
         let mut s = Search {
             winner,
@@ -457,7 +493,7 @@ pub fn probe(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes) {
             line: Vec::new(),
             breadth: None,
         };
-        for (w, l, depth) in PASSES {
+        for &(w, l, depth) in &PROBE_PASSES[passes] {
             s.table.clear();
             s.breadth = Some((w, l));
             let depth = if pos.turn() == winner {
@@ -600,6 +636,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn distance_tables_match_the_squares() {
+        for a in Square::all() {
+            let (f, r) = (a.file().0 as i32, a.rank().0 as i32);
+            assert_eq!(corner_distance(a), f.min(7 - f).max(r.min(7 - r)));
+            for b in Square::all() {
+                let df = (f - b.file().0 as i32).abs();
+                let dr = (r - b.rank().0 as i32).abs();
+                assert_eq!(distance(a, b), df.max(dr));
+            }
+        }
+    }
+
+    #[test]
     fn check_filter_lets_every_checking_move_through() {
         for fen in [
             "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1",
@@ -623,7 +672,7 @@ mod tests {
         let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1";
         let pos = Position::from_fen(fen).unwrap();
         for c in Color::ALL {
-            let (outcome, nodes) = probe(&pos, c, 2000);
+            let (outcome, nodes) = probe(&pos, c, 2000, 0..PROBE_PASSES.len());
             let Outcome::Mate(line) = outcome else {
                 panic!("{c:?}: no mate in {nodes} nodes");
             };

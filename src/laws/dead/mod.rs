@@ -139,14 +139,19 @@ pub fn static_proof(pos: &Position, winner: Color) -> Option<CannotWinProof> {
     None
 }
 
-/// The cheap stages: a static proof, or a helpmate from the greedy probes. `None` leaves
+/// The probes' share of the budget: ordinary positions have an obvious helpmate.
+fn probe_budget(budget: Budget) -> Nodes {
+    (budget.nodes / 10).max(1)
+}
+
+/// The cheap stages: a static proof, or a helpmate from the greedy probes. `Err` leaves
 /// the side to `full_search`, with the nodes spent so far.
 fn quick(pos: &Position, winner: Color, budget: Budget) -> Result<Winnability, Nodes> {
     if let Some(proof) = static_proof(pos, winner) {
         return Ok(Winnability::CannotWin(proof));
     }
-    // Ordinary positions have an obvious helpmate; a small share of the budget finds it.
-    match helpmate::probe(pos, winner, (budget.nodes / 32).max(1)) {
+    let passes = 0..helpmate::PROBE_PASSES.len();
+    match helpmate::probe(pos, winner, probe_budget(budget), passes) {
         (helpmate::Outcome::Mate(line), nodes) => Ok(Winnability::CanWin { line, nodes }),
         (_, nodes) => Err(nodes),
     }
@@ -209,20 +214,31 @@ fn material_value(pos: &Position, color: Color) -> u32 {
 }
 
 /// Decides deadness only, stopping as soon as one side is shown able to win. Both sides
-/// get the cheap stages before either gets the expensive ones: in an endgame such as
+/// get each cheap stage before either gets a more expensive one: in an endgame such as
 /// K+N v K+P the pawn's side mates at once while the knight's side needs a long search.
 pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
+    // The side with more material is the likelier winner: it goes first at each stage.
+    let order = if material_value(pos, Color::Black) > material_value(pos, Color::White) {
+        [Color::Black, Color::White]
+    } else {
+        [Color::White, Color::Black]
+    };
     let mut pending = [None; 2];
-    for (i, c) in Color::ALL.into_iter().enumerate() {
-        match quick(pos, c, budget) {
-            Ok(Winnability::CanWin { .. }) => return Deadness::Alive,
-            Ok(_) => {}
-            Err(used) => pending[i] = Some((c, used)),
+    for (i, c) in order.into_iter().enumerate() {
+        if static_proof(pos, c).is_none() {
+            pending[i] = Some((c, 0));
         }
     }
-    // The side with more material is the likelier winner: search it first.
-    if material_value(pos, Color::Black) > material_value(pos, Color::White) {
-        pending.swap(0, 1);
+    // The single greedy line for each side, then the wider passes.
+    let all = helpmate::PROBE_PASSES.len();
+    for passes in [0..1, 1..all] {
+        for (c, used) in pending.iter_mut().flatten() {
+            let left = probe_budget(budget).saturating_sub(*used);
+            match helpmate::probe(pos, *c, left, passes.clone()) {
+                (helpmate::Outcome::Mate(_), _) => return Deadness::Alive,
+                (_, nodes) => *used += nodes,
+            }
+        }
     }
     let mut unknown = false;
     for (c, used) in pending.into_iter().flatten() {
