@@ -73,9 +73,10 @@ impl Occurrences {
         self.counts.get(&key).copied().unwrap_or(0)
     }
 
-    /// Is a threefold claim available in `pos`, which has already been recorded?
-    pub fn threefold(&self, pos: &Position) -> Option<ClaimWay> {
-        if self.count(pos.repetition_key()) >= 3 {
+    /// Is a threefold claim available in `pos`, which has already been recorded
+    /// (`occurrences` times, as `record` said: looking it up again is a wasted probe)?
+    pub fn threefold(&self, pos: &Position, occurrences: u32) -> Option<ClaimWay> {
+        if occurrences >= 3 {
             return Some(ClaimWay::Present);
         }
         if self.twice == 0 {
@@ -141,8 +142,12 @@ fn knights_v_pawn_extension(pos: &Position) -> bool {
 /// Is a fifty-move claim available in `pos`? The written-move form exists from 2001
 /// (2001 Art. 9.3(a)); the older texts only let a player show the moves already made.
 pub fn fifty(pos: &Position, edition: Edition) -> Option<ClaimWay> {
-    let limit = fifty_move_limit(pos, edition);
     let clock = pos.halfmove_clock();
+    // Every limit is at least 100 half-moves: most plies are done here.
+    if clock + 1 < 100 {
+        return None;
+    }
+    let limit = fifty_move_limit(pos, edition);
     if clock >= limit {
         return Some(ClaimWay::Present);
     }

@@ -131,7 +131,7 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
     let mut pos = game.start;
     positions.push(pos);
     let mut seen = Occurrences::default();
-    seen.record(pos.repetition_key());
+    let mut occurrences = seen.record(pos.repetition_key());
     let mut ending: Option<(TerminationKind, u32)> =
         immediate_ending(&pos, edition, 1, !game.moves.is_empty()).map(|k| (k, 0));
     let mut threefold: Option<Claim> = None;
@@ -142,7 +142,9 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
             break;
         }
         if threefold.is_none() {
-            threefold = seen.threefold(&pos).map(|way| Claim { ply, way });
+            threefold = seen
+                .threefold(&pos, occurrences)
+                .map(|way| Claim { ply, way });
         }
         if fifty.is_none() {
             fifty = claims::fifty(&pos, edition).map(|way| Claim { ply, way });
@@ -152,14 +154,16 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
         }
         pos.play_unchecked(m);
         positions.push(pos);
-        let occurrences = seen.record(pos.repetition_key());
+        occurrences = seen.record(pos.repetition_key());
         let moves_follow = i + 1 < game.moves.len();
         ending = immediate_ending(&pos, edition, occurrences, moves_follow).map(|k| (k, ply + 1));
     }
     if ending.is_none() {
         let ply = game.moves.len() as u32;
         if threefold.is_none() {
-            threefold = seen.threefold(&pos).map(|way| Claim { ply, way });
+            threefold = seen
+                .threefold(&pos, occurrences)
+                .map(|way| Claim { ply, way });
         }
         if fifty.is_none() {
             fifty = claims::fifty(&pos, edition).map(|way| Claim { ply, way });
