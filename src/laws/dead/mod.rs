@@ -1,8 +1,9 @@
 //! Unwinnability: can a side still checkmate by any series of legal moves (2017 Art. 5.2.2,
 //! 6.9; 2001 Art. 9.6, 6.9)? Per side the answer is three-valued and carries its evidence:
 //! a proof that it cannot win, a mating line that replays, or "unknown" when the budget ran
-//! out. The layers run cheapest first: material lemmas, the blocked-skeleton argument, a
-//! short helpmate search, then an exhaustive walk over the reachable positions.
+//! out. The layers run cheapest first: material lemmas, the blocked-skeleton argument,
+//! greedy helpmate probes, a short helpmate search, then an exhaustive walk over the
+//! reachable positions.
 
 pub mod blocked;
 pub mod helpmate;
