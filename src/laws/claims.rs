@@ -7,6 +7,26 @@
 use super::edition::Edition;
 use crate::chess::{Color, Move, MoveList, Position, Role};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Repetition keys are Zobrist hashes, already uniform: hashing them again (SipHash) was a
+/// visible share of every ply's cost.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
 
 /// How a claim could be made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,7 +48,7 @@ pub struct Claim {
 /// no earlier position can come back after one).
 #[derive(Debug, Default)]
 pub struct Occurrences {
-    counts: HashMap<u64, u32>,
+    counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     /// Keys seen at least twice: only then can a written move make a third occurrence.
     twice: usize,
 }
@@ -53,9 +73,10 @@ impl Occurrences {
         self.counts.get(&key).copied().unwrap_or(0)
     }
 
-    /// Is a threefold claim available in `pos`, which has already been recorded?
-    pub fn threefold(&self, pos: &Position) -> Option<ClaimWay> {
-        if self.count(pos.repetition_key()) >= 3 {
+    /// Is a threefold claim available in `pos`, which has already been recorded
+    /// (`occurrences` times, as `record` said: looking it up again is a wasted probe)?
+    pub fn threefold(&self, pos: &Position, occurrences: u32) -> Option<ClaimWay> {
+        if occurrences >= 3 {
             return Some(ClaimWay::Present);
         }
         if self.twice == 0 {
@@ -121,8 +142,12 @@ fn knights_v_pawn_extension(pos: &Position) -> bool {
 /// Is a fifty-move claim available in `pos`? The written-move form exists from 2001
 /// (2001 Art. 9.3(a)); the older texts only let a player show the moves already made.
 pub fn fifty(pos: &Position, edition: Edition) -> Option<ClaimWay> {
-    let limit = fifty_move_limit(pos, edition);
     let clock = pos.halfmove_clock();
+    // Every limit is at least 100 half-moves: most plies are done here.
+    if clock + 1 < 100 {
+        return None;
+    }
+    let limit = fifty_move_limit(pos, edition);
     if clock >= limit {
         return Some(ClaimWay::Present);
     }

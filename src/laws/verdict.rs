@@ -131,9 +131,9 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
     let mut pos = game.start;
     positions.push(pos);
     let mut seen = Occurrences::default();
-    seen.record(pos.repetition_key());
+    let mut occurrences = seen.record(pos.repetition_key());
     let mut ending: Option<(TerminationKind, u32)> =
-        immediate_ending(&pos, edition, 1).map(|k| (k, 0));
+        immediate_ending(&pos, edition, 1, !game.moves.is_empty()).map(|k| (k, 0));
     let mut threefold: Option<Claim> = None;
     let mut fifty: Option<Claim> = None;
     for (i, &m) in game.moves.iter().enumerate() {
@@ -142,7 +142,9 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
             break;
         }
         if threefold.is_none() {
-            threefold = seen.threefold(&pos).map(|way| Claim { ply, way });
+            threefold = seen
+                .threefold(&pos, occurrences)
+                .map(|way| Claim { ply, way });
         }
         if fifty.is_none() {
             fifty = claims::fifty(&pos, edition).map(|way| Claim { ply, way });
@@ -152,13 +154,16 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
         }
         pos.play_unchecked(m);
         positions.push(pos);
-        let occurrences = seen.record(pos.repetition_key());
-        ending = immediate_ending(&pos, edition, occurrences).map(|k| (k, ply + 1));
+        occurrences = seen.record(pos.repetition_key());
+        let moves_follow = i + 1 < game.moves.len();
+        ending = immediate_ending(&pos, edition, occurrences, moves_follow).map(|k| (k, ply + 1));
     }
     if ending.is_none() {
         let ply = game.moves.len() as u32;
         if threefold.is_none() {
-            threefold = seen.threefold(&pos).map(|way| Claim { ply, way });
+            threefold = seen
+                .threefold(&pos, occurrences)
+                .map(|way| Claim { ply, way });
         }
         if fifty.is_none() {
             fifty = claims::fifty(&pos, edition).map(|way| Claim { ply, way });
@@ -327,9 +332,16 @@ fn claim_message(what: &str, pos: &Position, c: Claim) -> String {
 
 /// Mate, stalemate, and the 2014 automatic draws, in that order of precedence
 /// (9.6.2: a mate on the 75th move takes precedence).
-fn immediate_ending(pos: &Position, edition: Edition, occurrences: u32) -> Option<TerminationKind> {
-    let no_moves = !pos.has_legal_moves();
-    if no_moves {
+/// `moves_follow`: the record continues with a legal move, so the side to move has one
+/// (the moves are legal by the caller's contract), and generating moves to find out is
+/// wasted work on every ply but the last.
+fn immediate_ending(
+    pos: &Position,
+    edition: Edition,
+    occurrences: u32,
+    moves_follow: bool,
+) -> Option<TerminationKind> {
+    if !moves_follow && !pos.has_legal_moves() {
         return Some(if pos.is_check() {
             TerminationKind::Checkmate {
                 winner: pos.turn().other(),

@@ -1,15 +1,24 @@
-//! The bounded helpmate search: can `winner` mate if both sides cooperate? Two searches
-//! share the move ordering (the winner's men head for the enemy king, the enemy king for a
-//! corner, nobody takes the winner's men): an iterative-deepening depth-first search that
-//! finds short mating lines, and an unbounded depth-first walk over every reachable
-//! position that proves there is no mate when it runs out of positions within its budget.
-//! Both prune any position where a material or blocked-position lemma already proves that
-//! `winner` cannot win, and both key their tables on `repetition_key` (Art. 9.2.2 sameness,
-//! which is exactly what decides the moves available later).
+//! The bounded helpmate search: can `winner` mate if both sides cooperate? Three searches
+//! share one move ordering (the winner's men head for the enemy king, the enemy king for a
+//! corner, the loser's men step out of the way and never take):
+//! - `probe`: narrow greedy passes (one or two moves per node, deep) that find the long
+//!   but obvious helpmates of ordinary positions in a few dozen nodes;
+//! - `deepening`: iterative deepening over every move, which finds short mates and, when no
+//!   branch was cut by the depth, proves there is none;
+//! - `exhaust`: an unbounded depth-first walk over every reachable position, which proves
+//!   there is no mate when it runs out of positions within its budget.
+//!
+//! All prune positions where a material or blocked-position lemma proves that `winner`
+//! cannot win, and key their tables on `repetition_key` (Art. 9.2.2 sameness, which is
+//! exactly what decides the moves available later). Nothing allocates per node: move lists
+//! and their scores live on the stack, and the lossy table is reused by the thread.
 
 use super::{blocked, material};
-use crate::chess::{Color, Move, MoveList, Position, Role, Square};
-use std::collections::{HashMap, HashSet};
+use crate::chess::moves::MAX_MOVES;
+use crate::chess::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Square, attacks};
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// What a search established.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,16 +34,47 @@ pub enum Outcome {
 /// Nodes visited, for reports and budgets.
 pub type Nodes = u64;
 
+/// King-step (Chebyshev) distances between squares, and from each square to the nearest
+/// corner: looked up for every move scored, so computed once at compile time.
+const DISTANCE: [[u8; 64]; 64] = {
+    let mut t = [[0u8; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let df = (a % 8) as i32 - (b % 8) as i32;
+            let dr = (a / 8) as i32 - (b / 8) as i32;
+            let (df, dr) = (df.abs(), dr.abs());
+            t[a][b] = if df > dr { df } else { dr } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+const CORNER_DISTANCE: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = (sq % 8, sq / 8);
+        let f = if f < 7 - f { f } else { 7 - f };
+        let r = if r < 7 - r { r } else { 7 - r };
+        t[sq] = if f > r { f } else { r } as u8;
+        sq += 1;
+    }
+    t
+};
+
+#[inline]
 fn distance(a: Square, b: Square) -> i32 {
-    let df = (a.file().0 as i32 - b.file().0 as i32).abs();
-    let dr = (a.rank().0 as i32 - b.rank().0 as i32).abs();
-    df.max(dr)
+    DISTANCE[a.index()][b.index()] as i32
 }
 
+/// Chebyshev distance to the nearest corner.
+#[inline]
 fn corner_distance(sq: Square) -> i32 {
-    let f = sq.file().0 as i32;
-    let r = sq.rank().0 as i32;
-    f.min(7 - f).max(r.min(7 - r))
+    CORNER_DISTANCE[sq.index()] as i32
 }
 
 /// A pruning test: true when a lemma proves that `winner` can never mate from here.
@@ -42,73 +82,324 @@ fn hopeless(pos: &Position, winner: Color) -> bool {
     material::cannot_win(pos, winner).is_some() || blocked::cannot_win(pos, winner)
 }
 
-/// Orders moves so that likely helpmate moves come first.
-fn ordered(pos: &Position, winner: Color, list: &mut MoveList) {
-    pos.generate_legal(list);
-    let target = pos.king_of(winner.other());
-    let mut scored: Vec<(i32, Move)> = list
-        .iter()
-        .map(|&m| (score(pos, winner, target, m), m))
-        .collect();
-    scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-    list.clear();
-    for (_, m) in scored {
-        list.push(m);
-    }
-}
-
-fn score(pos: &Position, winner: Color, target: Square, m: Move) -> i32 {
-    let Some(piece) = pos.piece_at(m.from()) else {
-        return 0;
-    };
-    let captured = pos.captured_role(m);
-    if pos.turn() == winner {
-        let mut s = 10 * (distance(m.from(), target) - distance(m.to(), target));
-        s += match m.promotion_role() {
-            Some(Role::Queen) => 1000,
-            Some(Role::Knight) => 400,
-            Some(_) => 100,
-            None => 0,
-        };
-        if piece.role == Role::Pawn {
-            s += 30;
-        }
-        if captured.is_some() {
-            s += 20;
-        }
-        if piece.role == Role::King {
-            s -= 5;
-        }
-        s
-    } else {
-        let mut s = 0;
-        if captured.is_some() {
-            s -= 300;
-        }
-        match piece.role {
-            Role::King => s += 10 * (corner_distance(m.from()) - corner_distance(m.to())) + 5,
-            Role::Pawn => {
-                s += 20;
-                if m.promotion_role().is_some() {
-                    s += 50;
-                }
-            }
-            _ => s += 3 * (distance(m.from(), target) - distance(m.to(), target)),
-        }
-        s
-    }
-}
-
-/// Is this position a mate by `winner`? (Checked after every move.)
+/// Is this position a mate by `winner`?
+#[inline]
 fn is_mate_by(pos: &Position, winner: Color) -> bool {
     pos.turn() != winner && pos.is_checkmate()
 }
 
-struct Deepening {
+/// Squares from which a piece of each role (index by `Role::index`) attacks `king`, and the
+/// squares whose man, by moving away, might uncover an attack on it. A move that lands on
+/// none of the first and leaves none of the second cannot give check, except castling and
+/// en passant, which `may_check` lets through.
+struct CheckSquares {
+    direct: [Bitboard; 6],
+    uncover: Bitboard,
+}
+
+impl CheckSquares {
+    fn new(pos: &Position, winner: Color) -> CheckSquares {
+        let king = pos.king_of(winner.other());
+        let occ = pos.occupied();
+        let bishop = attacks::bishop_attacks(king, occ);
+        let rook = attacks::rook_attacks(king, occ);
+        let mut direct = [Bitboard::EMPTY; 6];
+        direct[Role::Pawn.index()] = attacks::pawn_attacks(winner.other(), king);
+        direct[Role::Knight.index()] = attacks::knight_attacks(king);
+        direct[Role::Bishop.index()] = bishop;
+        direct[Role::Rook.index()] = rook;
+        direct[Role::Queen.index()] = bishop | rook;
+        CheckSquares {
+            direct,
+            uncover: bishop | rook,
+        }
+    }
+
+    #[inline]
+    fn may_check(&self, pos: &Position, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::Castle | MoveKind::EnPassant => true,
+            MoveKind::Promotion(role) => {
+                self.direct[role.index()].contains(m.to()) || self.uncover.contains(m.from())
+            }
+            _ => {
+                let Some(p) = pos.piece_at(m.from()) else {
+                    return false;
+                };
+                self.direct[p.role.index()].contains(m.to()) || self.uncover.contains(m.from())
+            }
+        }
+    }
+}
+
+/// A mating move for `winner` (to move) among `list`, trying only moves that can check.
+fn mate_in_one(pos: &Position, winner: Color, list: &MoveList) -> Option<Move> {
+    let checks = CheckSquares::new(pos, winner);
+    list.iter().copied().find(|&m| {
+        checks.may_check(pos, m) && {
+            let mut child = *pos;
+            child.play_unchecked(m);
+            child.is_check() && !has_flight(&child) && child.is_checkmate()
+        }
+    })
+}
+
+/// Can the king of the side to move step to a square nobody attacks? A cheap necessary
+/// condition that rejects most checks before the full mate test generates every move.
+fn has_flight(pos: &Position) -> bool {
+    let us = pos.turn();
+    let king = pos.king_of(us);
+    let occ = pos.occupied() & !Bitboard::from_square(king);
+    (attacks::king_attacks(king) & !pos.by_color(us))
+        .any(|sq| !pos.is_attacked_with(sq, us.other(), occ))
+}
+
+/// Every square `color`'s men attack (pawns by capture), with `occ` as blockers.
+fn attacked_by(pos: &Position, color: Color, occ: Bitboard) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for sq in pos.by_color(color) {
+        let Some(p) = pos.piece_at(sq) else { continue };
+        out |= match p.role {
+            Role::Pawn => attacks::pawn_attacks(color, sq),
+            Role::Knight => attacks::knight_attacks(sq),
+            Role::Bishop => attacks::bishop_attacks(sq, occ),
+            Role::Rook => attacks::rook_attacks(sq, occ),
+            Role::Queen => attacks::queen_attacks(sq, occ),
+            Role::King => attacks::king_attacks(sq),
+        };
+    }
+    out
+}
+
+/// Legal moves with a helpmate score each, best picked lazily (most nodes look at only
+/// one or two moves, so a full sort would be wasted).
+struct Scored {
+    moves: MoveList,
+    scores: [i16; MAX_MOVES],
+    next: usize,
+}
+
+impl Scored {
+    fn new(pos: &Position, winner: Color) -> Scored {
+        let mut moves = MoveList::new();
+        pos.generate_legal(&mut moves);
+        let mut s = Scored {
+            moves,
+            scores: [0; MAX_MOVES],
+            next: 0,
+        };
+        s.rescore(pos, winner);
+        s
+    }
+
+    fn rescore(&mut self, pos: &Position, winner: Color) {
+        let ctx = Context::new(pos, winner);
+        for (i, &m) in self.moves.iter().enumerate() {
+            self.scores[i] = ctx.score(pos, m) as i16;
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The best move not yet taken.
+    fn pick(&mut self) -> Option<Move> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let moves = self.moves.as_mut_slice();
+        moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some(moves[self.next - 1])
+    }
+}
+
+/// What the scoring needs to know about a position, computed once per node.
+struct Context {
+    winner: Color,
+    winner_to_move: bool,
+    /// The king to be mated.
+    target: Square,
+    /// At the winner's turn: the check squares, and the squares the loser attacks.
+    checks: Option<(CheckSquares, Bitboard)>,
+    /// The winner has no queen and at most two men besides king and pawns: its king
+    /// must help.
+    king_helps: bool,
+}
+
+impl Context {
+    fn new(pos: &Position, winner: Color) -> Context {
+        let men = pos.by_color(winner) & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn);
+        let queens = pos.pieces(winner, Role::Queen);
+        Context {
+            winner,
+            winner_to_move: pos.turn() == winner,
+            target: pos.king_of(winner.other()),
+            checks: (pos.turn() == winner).then(|| {
+                let loser = winner.other();
+                (
+                    CheckSquares::new(pos, winner),
+                    attacked_by(pos, loser, pos.occupied()),
+                )
+            }),
+            king_helps: queens.is_empty() && men.count() <= 2,
+        }
+    }
+
+    fn score(&self, pos: &Position, m: Move) -> i32 {
+        let Some(piece) = pos.piece_at(m.from()) else {
+            return 0;
+        };
+        let (from, to) = (m.from(), m.to());
+        let captured = m.kind() != MoveKind::Castle && pos.piece_at(to).is_some()
+            || m.kind() == MoveKind::EnPassant;
+        let approach = distance(from, self.target) - distance(to, self.target);
+        if self.winner_to_move {
+            let mut s = match m.kind() {
+                MoveKind::Promotion(Role::Queen) => 1000,
+                MoveKind::Promotion(Role::Knight) => 300,
+                MoveKind::Promotion(_) => 100,
+                _ => 0,
+            };
+            s += match piece.role {
+                Role::King if self.king_helps => 12 * approach,
+                Role::King => 2 * approach - 20,
+                Role::Pawn => {
+                    // Pawns run for promotion.
+                    let rank = to.rank().0 as i32;
+                    let advance = if self.winner == Color::White {
+                        rank
+                    } else {
+                        7 - rank
+                    };
+                    10 + 6 * advance
+                }
+                Role::Queen | Role::Rook => 20 * approach,
+                _ => 14 * approach,
+            };
+            if captured {
+                s += 60;
+            }
+            // A man the loser can take, or a check that is not mate (mates are tried
+            // first, apart), mostly drives the king away or loses the man.
+            if let Some((checks, loser_attacks)) = &self.checks {
+                if piece.role != Role::King && loser_attacks.contains(to) {
+                    s -= match piece.role {
+                        Role::Queen => 120,
+                        Role::Rook => 80,
+                        Role::Pawn => 20,
+                        _ => 50,
+                    };
+                }
+                if checks.may_check(pos, m) {
+                    s -= 30;
+                }
+            }
+            s
+        } else {
+            if captured {
+                return -500;
+            }
+            match piece.role {
+                Role::King => 12 * (corner_distance(from) - corner_distance(to)) + 4,
+                Role::Pawn => {
+                    // Shield pawns hem the king in; others make harmless waiting moves.
+                    if distance(from, self.target) <= 1 {
+                        -10
+                    } else {
+                        8
+                    }
+                }
+                _ => {
+                    // Men next to their king block its flight squares; others come to
+                    // block more.
+                    if distance(from, self.target) <= 1 {
+                        -15
+                    } else {
+                        4 * approach
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A lossy table of positions already searched to some depth without success, reused by
+/// the thread across searches (a stamp tells current entries from stale ones).
+struct Table {
+    entries: Vec<Entry>,
+    stamp: u32,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    stamp: u32,
+    depth: u32,
+}
+
+const TABLE_BITS: u32 = 14;
+
+impl Table {
+    fn new() -> Table {
+        Table {
+            entries: vec![Entry::default(); 1 << TABLE_BITS],
+            stamp: 0,
+        }
+    }
+
+    /// Forgets every entry.
+    fn clear(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.entries.fill(Entry::default());
+            self.stamp = 1;
+        }
+    }
+
+    /// True if `key` was already searched at least `depth` deep; records it otherwise.
+    #[inline]
+    fn seen(&mut self, key: u64, depth: u32) -> bool {
+        let e = &mut self.entries[(key >> (64 - TABLE_BITS)) as usize];
+        if e.stamp == self.stamp && e.key == key && e.depth >= depth {
+            return true;
+        }
+        *e = Entry {
+            key,
+            stamp: self.stamp,
+            depth,
+        };
+        false
+    }
+}
+
+thread_local! {
+    static TABLE: RefCell<Table> = RefCell::new(Table::new());
+}
+
+fn with_table<R>(f: impl FnOnce(&mut Table) -> R) -> R {
+    TABLE.with(|t| match t.try_borrow_mut() {
+        Ok(mut t) => f(&mut t),
+        // Re-entered (never in practice): a private table keeps it correct.
+        Err(_) => f(&mut Table::new()),
+    })
+}
+
+/// Shared state of `probe` and `deepening`.
+struct Search<'t> {
     winner: Color,
     nodes: Nodes,
     budget: Nodes,
-    table: HashMap<u64, u32>,
+    table: &'t mut Table,
     cut_by_depth: bool,
     out_of_budget: bool,
     line: Vec<Move>,
@@ -117,9 +408,9 @@ struct Deepening {
     breadth: Option<(usize, usize)>,
 }
 
-impl Deepening {
+impl Search<'_> {
     /// Depth counts plies left; the iteration keeps it odd at the winner's turn, so the
-    /// last ply is always the winner's.
+    /// last ply is always the winner's. On success `line` holds the moves, last first.
     fn search(&mut self, pos: &Position, depth: u32) -> bool {
         self.nodes += 1;
         if self.nodes > self.budget {
@@ -129,48 +420,41 @@ impl Deepening {
         if hopeless(pos, self.winner) {
             return false;
         }
-        let key = pos.repetition_key();
-        match self.table.get(&key) {
-            Some(&d) if d >= depth => return false,
-            _ => {
-                self.table.insert(key, depth);
-            }
+        if self.table.seen(pos.repetition_key(), depth) {
+            return false;
         }
         let winner_to_move = pos.turn() == self.winner;
-        let mut list = MoveList::new();
         if depth == 1 {
+            let mut list = MoveList::new();
             pos.generate_legal(&mut list);
-            for &m in list.iter() {
-                let mut child = *pos;
-                child.play_unchecked(m);
-                if is_mate_by(&child, self.winner) {
-                    self.line.push(m);
-                    return true;
-                }
+            if let Some(m) = mate_in_one(pos, self.winner, &list) {
+                self.line.push(m);
+                return true;
             }
             if !list.is_empty() {
                 self.cut_by_depth = true;
             }
             return false;
         }
-        ordered(pos, self.winner, &mut list);
+        let mut scored = Scored::new(pos, self.winner);
+        if winner_to_move && let Some(m) = mate_in_one(pos, self.winner, &scored.moves) {
+            self.line.push(m);
+            return true;
+        }
         let tried = match self.breadth {
             Some((w, l)) => {
                 let n = if winner_to_move { w } else { l };
-                if list.len() > n {
+                if scored.len() > n {
                     self.cut_by_depth = true;
                 }
-                n.min(list.len())
+                n
             }
-            None => list.len(),
+            None => usize::MAX,
         };
-        for &m in &list.as_slice()[..tried] {
+        for _ in 0..tried {
+            let Some(m) = scored.pick() else { break };
             let mut child = *pos;
             child.play_unchecked(m);
-            if winner_to_move && is_mate_by(&child, self.winner) {
-                self.line.push(m);
-                return true;
-            }
             if self.search(&child, depth - 1) {
                 self.line.push(m);
                 return true;
@@ -181,6 +465,52 @@ impl Deepening {
         }
         false
     }
+}
+
+/// The narrow passes of `probe`, in order: (winner's moves, loser's moves, plies).
+pub const PROBE_PASSES: [(usize, usize, u32); 4] = [(1, 1, 61), (2, 1, 31), (2, 2, 21), (3, 2, 15)];
+
+/// Narrow passes for the helpmates of ordinary positions: `passes` indexes
+/// `PROBE_PASSES`, a single greedy line first, then a little wider. Never proves that no
+/// mate exists.
+pub fn probe(
+    pos: &Position,
+    winner: Color,
+    budget: Nodes,
+    passes: std::ops::Range<usize>,
+) -> (Outcome, Nodes) {
+    if is_mate_by(pos, winner) {
+        return (Outcome::Mate(Vec::new()), 0);
+    }
+    with_table(|table| {
+        let mut s = Search {
+            winner,
+            nodes: 0,
+            budget,
+            table,
+            cut_by_depth: false,
+            out_of_budget: false,
+            line: Vec::new(),
+            breadth: None,
+        };
+        for &(w, l, depth) in &PROBE_PASSES[passes] {
+            s.table.clear();
+            s.breadth = Some((w, l));
+            let depth = if pos.turn() == winner {
+                depth
+            } else {
+                depth + 1
+            };
+            if s.search(pos, depth) {
+                s.line.reverse();
+                return (Outcome::Mate(s.line), s.nodes);
+            }
+            if s.out_of_budget {
+                break;
+            }
+        }
+        (Outcome::OutOfBudget, s.nodes)
+    })
 }
 
 /// Iterative deepening up to `max_depth` plies. With `breadth`, only the first moves in
@@ -196,32 +526,52 @@ pub fn deepening(
     if is_mate_by(pos, winner) {
         return (Outcome::Mate(Vec::new()), 0);
     }
-    let mut s = Deepening {
-        winner,
-        nodes: 0,
-        budget,
-        table: HashMap::new(),
-        cut_by_depth: false,
-        out_of_budget: false,
-        line: Vec::new(),
-        breadth,
-    };
-    let first = if pos.turn() == winner { 1 } else { 2 };
-    for depth in (first..=max_depth).step_by(2) {
-        s.table.clear();
-        s.cut_by_depth = false;
-        if s.search(pos, depth) {
-            s.line.reverse();
-            return (Outcome::Mate(s.line), s.nodes);
+    with_table(|table| {
+        let mut s = Search {
+            winner,
+            nodes: 0,
+            budget,
+            table,
+            cut_by_depth: false,
+            out_of_budget: false,
+            line: Vec::new(),
+            breadth,
+        };
+        let first = if pos.turn() == winner { 1 } else { 2 };
+        for depth in (first..=max_depth).step_by(2) {
+            s.table.clear();
+            s.cut_by_depth = false;
+            if s.search(pos, depth) {
+                s.line.reverse();
+                return (Outcome::Mate(s.line), s.nodes);
+            }
+            if s.out_of_budget {
+                return (Outcome::OutOfBudget, s.nodes);
+            }
+            if !s.cut_by_depth {
+                return (Outcome::Exhausted, s.nodes);
+            }
         }
-        if s.out_of_budget {
-            return (Outcome::OutOfBudget, s.nodes);
-        }
-        if !s.cut_by_depth {
-            return (Outcome::Exhausted, s.nodes);
+        (Outcome::OutOfBudget, s.nodes)
+    })
+}
+
+/// Zobrist keys are already uniform: hashing them again is wasted work.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
         }
     }
-    (Outcome::OutOfBudget, s.nodes)
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 /// Walks every position reachable from `pos` (depth first, no depth limit), pruning
@@ -229,31 +579,29 @@ pub fn deepening(
 pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes) {
     struct Frame {
         pos: Position,
-        moves: MoveList,
-        next: usize,
+        moves: Scored,
+        last: Move,
     }
     if is_mate_by(pos, winner) {
         return (Outcome::Mate(Vec::new()), 0);
     }
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut seen: HashSet<u64, BuildHasherDefault<KeyHasher>> = HashSet::default();
     seen.insert(pos.repetition_key());
     let mut nodes: Nodes = 1;
-    let mut stack = Vec::new();
-    let mut moves = MoveList::new();
+    let mut stack: Vec<Frame> = Vec::new();
     if !hopeless(pos, winner) {
-        ordered(pos, winner, &mut moves);
         stack.push(Frame {
             pos: *pos,
-            moves,
-            next: 0,
+            moves: Scored::new(pos, winner),
+            last: Move::NONE,
         });
     }
     while let Some(top) = stack.last_mut() {
-        let Some(&m) = top.moves.as_slice().get(top.next) else {
+        let Some(m) = top.moves.pick() else {
             stack.pop();
             continue;
         };
-        top.next += 1;
+        top.last = m;
         let mut child = top.pos;
         child.play_unchecked(m);
         if !seen.insert(child.repetition_key()) {
@@ -264,25 +612,75 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
             return (Outcome::OutOfBudget, nodes);
         }
         if is_mate_by(&child, winner) {
-            // Each frame's last tried move is on the path; the top frame's is `m`.
-            let line = stack
-                .iter()
-                .map(|f| f.moves.as_slice()[f.next - 1])
-                .collect();
+            // Each frame's last tried move is on the path.
+            let line = stack.iter().map(|f| f.last).collect();
             return (Outcome::Mate(line), nodes);
         }
         if hopeless(&child, winner) {
             continue;
         }
-        let mut moves = MoveList::new();
-        ordered(&child, winner, &mut moves);
-        if !moves.is_empty() {
+        let moves = Scored::new(&child, winner);
+        if moves.len() > 0 {
             stack.push(Frame {
                 pos: child,
                 moves,
-                next: 0,
+                last: Move::NONE,
             });
         }
     }
     (Outcome::Exhausted, nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distance_tables_match_the_squares() {
+        for a in Square::all() {
+            let (f, r) = (a.file().0 as i32, a.rank().0 as i32);
+            assert_eq!(corner_distance(a), f.min(7 - f).max(r.min(7 - r)));
+            for b in Square::all() {
+                let df = (f - b.file().0 as i32).abs();
+                let dr = (r - b.rank().0 as i32).abs();
+                assert_eq!(distance(a, b), df.max(dr));
+            }
+        }
+    }
+
+    #[test]
+    fn check_filter_lets_every_checking_move_through() {
+        for fen in [
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+            "8/8/8/2k5/3Pp3/8/8/4K2B b - d3 0 1",
+            "3k4/1P6/8/8/8/8/B7/4K3 w - - 0 1",
+            "8/8/8/8/8/5k2/4p3/3BK1R1 b - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let checks = CheckSquares::new(&pos, pos.turn());
+            for &m in pos.legal_moves().iter() {
+                if pos.gives_check(m) {
+                    assert!(checks.may_check(&pos, m), "{fen}: {m:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn probe_finds_a_middlegame_helpmate_in_few_nodes() {
+        let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1";
+        let pos = Position::from_fen(fen).unwrap();
+        for c in Color::ALL {
+            let (outcome, nodes) = probe(&pos, c, 2000, 0..PROBE_PASSES.len());
+            let Outcome::Mate(line) = outcome else {
+                panic!("{c:?}: no mate in {nodes} nodes");
+            };
+            let mut p = pos;
+            for m in line {
+                p = p.play(m).unwrap();
+            }
+            assert!(p.is_checkmate() && p.turn() == c.other());
+        }
+    }
 }

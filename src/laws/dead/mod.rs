@@ -1,8 +1,9 @@
 //! Unwinnability: can a side still checkmate by any series of legal moves (2017 Art. 5.2.2,
 //! 6.9; 2001 Art. 9.6, 6.9)? Per side the answer is three-valued and carries its evidence:
 //! a proof that it cannot win, a mating line that replays, or "unknown" when the budget ran
-//! out. The layers run cheapest first: material lemmas, the blocked-skeleton argument, a
-//! short helpmate search, then an exhaustive walk over the reachable positions.
+//! out. The layers run cheapest first: material lemmas, the blocked-skeleton argument,
+//! greedy helpmate probes, a short helpmate search, then an exhaustive walk over the
+//! reachable positions.
 
 pub mod blocked;
 pub mod helpmate;
@@ -139,15 +140,29 @@ pub fn static_proof(pos: &Position, winner: Color) -> Option<CannotWinProof> {
     None
 }
 
-/// Decides whether `winner` can still checkmate.
-pub fn analyse_side(pos: &Position, winner: Color, budget: Budget) -> Winnability {
-    use helpmate::Outcome;
+/// The probes' share of the budget: ordinary positions have an obvious helpmate.
+fn probe_budget(budget: Budget) -> Nodes {
+    (budget.nodes / 10).max(1)
+}
+
+/// The cheap stages: a static proof, or a helpmate from the greedy probes. `Err` leaves
+/// the side to `full_search`, with the nodes spent so far.
+fn quick(pos: &Position, winner: Color, budget: Budget) -> Result<Winnability, Nodes> {
     if let Some(proof) = static_proof(pos, winner) {
-        return Winnability::CannotWin(proof);
+        return Ok(Winnability::CannotWin(proof));
     }
-    // A guided search first (few moves per node, deep), then a full one for short mates.
+    let passes = 0..helpmate::PROBE_PASSES.len();
+    match helpmate::probe(pos, winner, probe_budget(budget), passes) {
+        (helpmate::Outcome::Mate(line), nodes) => Ok(Winnability::CanWin { line, nodes }),
+        (_, nodes) => Err(nodes),
+    }
+}
+
+/// The complete stages, after `quick` failed having spent `used` nodes: a guided search
+/// (few moves per node, deep), a full one for short mates, then the exhaustive walk.
+fn full_search(pos: &Position, winner: Color, budget: Budget, mut used: Nodes) -> Winnability {
+    use helpmate::Outcome;
     let share = (budget.nodes / 8).max(1);
-    let mut used = 0;
     for breadth in [Some((4, 2)), None] {
         let (outcome, n) = helpmate::deepening(pos, winner, budget.max_depth, share, breadth);
         used += n;
@@ -168,6 +183,14 @@ pub fn analyse_side(pos: &Position, winner: Color, budget: Budget) -> Winnabilit
     }
 }
 
+/// Decides whether `winner` can still checkmate.
+pub fn analyse_side(pos: &Position, winner: Color, budget: Budget) -> Winnability {
+    match quick(pos, winner, budget) {
+        Ok(w) => w,
+        Err(used) => full_search(pos, winner, budget, used),
+    }
+}
+
 /// Decides both sides.
 pub fn analyse(pos: &Position, budget: Budget) -> Unwinnability {
     Unwinnability {
@@ -176,11 +199,51 @@ pub fn analyse(pos: &Position, budget: Budget) -> Unwinnability {
     }
 }
 
-/// Decides deadness only, stopping as soon as one side is shown able to win.
+/// Pawn units of `color`'s men, kings apart.
+fn material_value(pos: &Position, color: Color) -> u32 {
+    use crate::chess::Role;
+    [
+        (Role::Pawn, 1),
+        (Role::Knight, 3),
+        (Role::Bishop, 3),
+        (Role::Rook, 5),
+        (Role::Queen, 9),
+    ]
+    .iter()
+    .map(|&(role, value)| pos.pieces(color, role).count() * value)
+    .sum()
+}
+
+/// Decides deadness only, stopping as soon as one side is shown able to win. Both sides
+/// get each cheap stage before either gets a more expensive one: in an endgame such as
+/// K+N v K+P the pawn's side mates at once while the knight's side needs a long search.
 pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
+    // The side with more material is the likelier winner: it goes first at each stage.
+    let order = if material_value(pos, Color::Black) > material_value(pos, Color::White) {
+        [Color::Black, Color::White]
+    } else {
+        [Color::White, Color::Black]
+    };
+    let mut pending = [None; 2];
+    for (i, c) in order.into_iter().enumerate() {
+        if static_proof(pos, c).is_none() {
+            pending[i] = Some((c, 0));
+        }
+    }
+    // The single greedy line for each side, then the wider passes.
+    let all = helpmate::PROBE_PASSES.len();
+    for passes in [0..1, 1..all] {
+        for (c, used) in pending.iter_mut().flatten() {
+            let left = probe_budget(budget).saturating_sub(*used);
+            match helpmate::probe(pos, *c, left, passes.clone()) {
+                (helpmate::Outcome::Mate(_), _) => return Deadness::Alive,
+                (_, nodes) => *used += nodes,
+            }
+        }
+    }
     let mut unknown = false;
-    for c in Color::ALL {
-        match analyse_side(pos, c, budget) {
+    for (c, used) in pending.into_iter().flatten() {
+        match full_search(pos, c, budget, used) {
             Winnability::CanWin { .. } => return Deadness::Alive,
             Winnability::Unknown { .. } => unknown = true,
             Winnability::CannotWin(_) => {}
