@@ -72,10 +72,3 @@ pub fn run() -> i32 {
         }
     }
 }
-
-/// Writes a line to stdout, turning a closed pipe into an error the caller can end on quietly.
-#[macro_export]
-macro_rules! outln {
-    ($out:expr) => { writeln!($out) };
-    ($out:expr, $($arg:tt)*) => { writeln!($out, $($arg)*) };
-}

@@ -160,12 +160,6 @@ impl Writer {
         Ok(id)
     }
 
-    /// Counts a game that is not written (skipped by a resume, or rejected elsewhere).
-    pub fn count_present(&mut self) {
-        self.counts.read += 1;
-        self.counts.present += 1;
-    }
-
     /// Records a rejected game (its bytes go to the quarantine file, not here).
     pub fn write_rejected(
         &mut self,

@@ -34,12 +34,6 @@ pub struct Processed {
     pub analysis: Option<GameAnalysis>,
 }
 
-impl Processed {
-    pub fn game_number(&self) -> u64 {
-        self.game.game_number
-    }
-}
-
 /// Parses and replays one game.
 pub fn process(raw: RawGame, options: &WorkOptions) -> Processed {
     let mut game = parse_game(&raw);
