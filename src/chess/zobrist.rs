@@ -52,6 +52,28 @@ pub fn black_to_move_key() -> u64 {
     KEYS[TOTAL - 1]
 }
 
+/// A `Hasher` for maps keyed by Zobrist keys: they are uniform already, so hashing them again
+/// (SipHash) would be wasted work on every ply.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Builds `KeyHasher`s, for `HashMap`/`HashSet` keyed by Zobrist keys.
+pub type BuildKeyHasher = std::hash::BuildHasherDefault<KeyHasher>;
+
 #[cfg(test)]
 mod tests {
     use super::*;

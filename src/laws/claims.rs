@@ -5,28 +5,9 @@
 //! `Position::repetition_key`.
 
 use super::edition::Edition;
+use crate::chess::zobrist::BuildKeyHasher;
 use crate::chess::{Color, Move, MoveList, Position, Role};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// Repetition keys are Zobrist hashes, already uniform: hashing them again (SipHash) was a
-/// visible share of every ply's cost.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
 
 /// How a claim could be made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,7 +29,7 @@ pub struct Claim {
 /// no earlier position can come back after one).
 #[derive(Debug, Default)]
 pub struct Occurrences {
-    counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    counts: HashMap<u64, u32, BuildKeyHasher>,
     /// Keys seen at least twice: only then can a written move make a third occurrence.
     twice: usize,
 }

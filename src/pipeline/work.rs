@@ -104,17 +104,28 @@ fn locate_analysis(game: &Game, f: &AnalysisFinding) -> Finding {
         analysis_code::ONLY_MOVE | analysis_code::DRAW_IN_WON_POSITION => Severity::Info,
         _ => Severity::Warning,
     };
-    let at = ply_pos(game, f.ply);
+    at_ply(game, f.code, severity, f.ply, f.message.clone())
+}
+
+/// A finding about the move that made ply `ply` (the game's start for ply 0).
+fn at_ply(
+    game: &Game,
+    code: &'static str,
+    severity: Severity,
+    ply: u32,
+    message: String,
+) -> Finding {
+    let at = ply_pos(game, ply);
     Finding {
-        code: f.code,
+        code,
         severity,
         game_number: game.game_number,
         line: at.line,
         column: at.column,
         byte: at.byte,
-        ply: Some(f.ply),
+        ply: Some(ply),
         token: None,
-        message: f.message.clone(),
+        message,
     }
 }
 
@@ -133,7 +144,6 @@ fn judge(game: &Game, replay: &Replayed, options: &VerdictOptions) -> Verdict {
 
 /// A Laws finding, placed at the move that made it true (ply 0: the game's start).
 fn locate(game: &Game, f: &LawFinding) -> Finding {
-    let at = ply_pos(game, f.ply);
     let severity = match f.severity {
         laws::Severity::Error => Severity::Error,
         laws::Severity::Warning => Severity::Warning,
@@ -143,17 +153,7 @@ fn locate(game: &Game, f: &LawFinding) -> Finding {
         Some(article) => format!("{} (Art. {article})", f.message),
         None => f.message.clone(),
     };
-    Finding {
-        code: f.code.as_str(),
-        severity,
-        game_number: game.game_number,
-        line: at.line,
-        column: at.column,
-        byte: at.byte,
-        ply: Some(f.ply),
-        token: None,
-        message,
-    }
+    at_ply(game, f.code.as_str(), severity, f.ply, message)
 }
 
 /// A rejected game's replay, kept for its position data but without adding its findings

@@ -15,10 +15,10 @@
 
 use super::{blocked, material};
 use crate::chess::moves::MAX_MOVES;
+use crate::chess::zobrist::BuildKeyHasher;
 use crate::chess::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Square, attacks};
 use std::cell::RefCell;
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// What a search established.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -556,24 +556,6 @@ pub fn deepening(
     })
 }
 
-/// Zobrist keys are already uniform: hashing them again is wasted work.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ b as u64;
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
 /// Walks every position reachable from `pos` (depth first, no depth limit), pruning
 /// hopeless ones, until a mate by `winner` appears or nothing is left.
 pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes) {
@@ -585,7 +567,7 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
     if is_mate_by(pos, winner) {
         return (Outcome::Mate(Vec::new()), 0);
     }
-    let mut seen: HashSet<u64, BuildHasherDefault<KeyHasher>> = HashSet::default();
+    let mut seen: HashSet<u64, BuildKeyHasher> = HashSet::default();
     seen.insert(pos.repetition_key());
     let mut nodes: Nodes = 1;
     let mut stack: Vec<Frame> = Vec::new();
