@@ -52,7 +52,8 @@ pub struct GameRecord {
     pub termination: Option<(&'static str, u32)>,
     pub threefold_ply: Option<u32>,
     pub fifty_ply: Option<u32>,
-    pub laws_edition: Option<&'static str>,
+    /// Year of the edition applied (1980, 1997, 2001, 2014); stored as text.
+    pub laws_edition: Option<u16>,
     pub laws_undated: bool,
     pub chess960: bool,
     pub start_fen: Option<String>,

@@ -226,7 +226,7 @@ impl Writer {
                 g.termination.map(|t| t.1),
                 g.threefold_ply,
                 g.fifty_ply,
-                g.laws_edition,
+                g.laws_edition.map(|y| y.to_string()),
                 g.laws_undated,
                 if g.chess960 { "chess960" } else { "standard" },
                 g.start_fen,

@@ -8,7 +8,7 @@ use super::work::Processed;
 use crate::db::encode::content_hash;
 use crate::db::record::{AnalysisRecord, EvalRecord, FindingRecord};
 use crate::db::{GameRecord, ImportState, SourceIdentity, Stored, Writer};
-use crate::laws::{Edition, TerminationKind};
+use crate::laws::TerminationKind;
 use crate::pgn::{Command, Finding, RawGame, Severity};
 use crate::search::{GameAnalysis, Score};
 use std::io::{self, Read};
@@ -51,15 +51,6 @@ fn head_hash(path: &str) -> [u8; 16] {
         }
     }
     h.finish()
-}
-
-pub fn edition_name(e: Edition) -> &'static str {
-    match e {
-        Edition::Fide1980 => "1980",
-        Edition::Fide1997 => "1997",
-        Edition::Fide2001 => "2001",
-        Edition::Fide2014 => "2014",
-    }
 }
 
 pub fn termination_name(k: TerminationKind) -> &'static str {
@@ -122,7 +113,7 @@ pub fn record(p: &Processed) -> GameRecord {
             .map(|(k, ply)| (termination_name(k), ply)),
         threefold_ply: verdict.and_then(|v| v.first_threefold_claim).map(|c| c.ply),
         fifty_ply: verdict.and_then(|v| v.first_fifty_claim).map(|c| c.ply),
-        laws_edition: verdict.map(|v| edition_name(v.edition)),
+        laws_edition: verdict.map(|v| v.edition.year()),
         laws_undated: verdict.is_some_and(|v| v.undated),
         chess960: replay.chess960,
         start_fen: replay.start_fen.clone(),
