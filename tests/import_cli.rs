@@ -492,6 +492,12 @@ fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("resuming after game"));
     let s = summary(&json);
     assert_eq!(s["resumed"].as_u64().unwrap(), stored_before as u64);
+    let part = |k: &str| s[k].as_u64().unwrap();
+    assert_eq!(part("games"), 2128);
+    assert_eq!(
+        part("games"),
+        part("stored") + part("already_present") + part("rejected") + part("resumed")
+    );
     assert_eq!(fingerprint(&killed), fingerprint(&whole));
     let conn = Connection::open(&killed).unwrap();
     let ok: String = conn

@@ -42,8 +42,10 @@ pub fn run_import(args: &ImportArgs) -> io::Result<i32> {
     sink.findings = findings;
     sink.quarantine = quarantine;
     sink.print_errors = !args.input.quiet;
-    let summary = run(&options, &mut sink)?;
+    let mut summary = run(&options, &mut sink)?;
     let counts = sink.finish()?;
+    // Games skipped by a resume were read from the file too.
+    summary.games += counts.resumed;
     let elapsed = start.elapsed();
     if let Some(path) = &args.input.summary_json {
         let mut value = serde_json::to_value(&summary).map_err(io::Error::other)?;
@@ -58,17 +60,16 @@ pub fn run_import(args: &ImportArgs) -> io::Result<i32> {
     writeln!(out, "stored     {:>12}", counts.stored)?;
     writeln!(
         out,
-        "present    {:>12}  (already in the database{})",
-        counts.already_present,
-        if counts.resumed > 0 {
-            format!(
-                ", {} committed by an interrupted earlier run",
-                counts.resumed
-            )
-        } else {
-            String::new()
-        }
+        "present    {:>12}  (already in the database)",
+        counts.already_present
     )?;
+    if counts.resumed > 0 {
+        writeln!(
+            out,
+            "resumed    {:>12}  (committed by an interrupted earlier run)",
+            counts.resumed
+        )?;
+    }
     writeln!(out, "database   {}", args.db.display())?;
     out.flush()?;
     Ok(if !summary.failed_files.is_empty() {

@@ -17,11 +17,11 @@ use std::io::{self, Read};
 #[derive(Debug, Default, Clone, Copy, serde::Serialize)]
 pub struct ImportCounts {
     pub stored: u64,
-    /// Games already in the database (same content hash), including those an interrupted
-    /// earlier run had committed and this run skipped.
+    /// Games already in the database (same content hash).
     pub already_present: u64,
     pub rejected: u64,
-    /// Of `already_present`: skipped without work because an earlier run committed them.
+    /// Games an interrupted earlier run of the same file had committed (stored or rejected
+    /// then); skipped without work. Games read = stored + already present + rejected + resumed.
     pub resumed: u64,
 }
 
@@ -220,7 +220,6 @@ impl Sink for ImportSink {
         match self.current {
             Some(s) if raw.game_number <= s.resume_after_game => {
                 self.counts.resumed += 1;
-                self.counts.already_present += 1;
                 false
             }
             _ => true,
