@@ -2,12 +2,12 @@
 //! games (or, with --findings, their findings) out of the database.
 
 use crate::export::filter::Filter;
-use crate::export::games::{count, for_each_game};
+use crate::export::games::{count, for_each_finding, for_each_game};
 use crate::export::pgn::{PgnOptions, write_pgn};
-use crate::export::table::{FindingColumns, columns};
+use crate::export::table::columns;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget};
-use rusqlite::{OpenFlags, params_from_iter};
+use rusqlite::OpenFlags;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -227,37 +227,17 @@ fn export_findings(
     format: Format,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let (clause, values) = filter.to_sql().map_err(io::Error::other)?;
-    let sql = format!(
-        "SELECT f.game_id, f.code, f.severity, f.ply, f.line, f.col, f.byte, f.token, f.detail \
-         FROM findings f JOIN games g ON g.id = f.game_id \
-         LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id \
-         LEFT JOIN events e ON e.id = g.event_id WHERE {clause} ORDER BY f.game_id, f.id"
-    );
-    let mut stmt = conn.prepare(&sql).map_err(sql_err)?;
-    let mut rows = stmt.query(params_from_iter(values)).map_err(sql_err)?;
     let mut csv_out = Output::new(out, format);
     let mut line = Vec::new();
-    while let Some(r) = rows.next().map_err(sql_err)? {
-        let f = FindingColumns {
-            game_id: r.get(0).map_err(sql_err)?,
-            code: r.get(1).map_err(sql_err)?,
-            severity: r.get(2).map_err(sql_err)?,
-            ply: r.get(3).map_err(sql_err)?,
-            line: r.get(4).map_err(sql_err)?,
-            column: r.get(5).map_err(sql_err)?,
-            byte: r.get(6).map_err(sql_err)?,
-            token: r.get(7).map_err(sql_err)?,
-            message: r.get(8).map_err(sql_err)?,
-        };
+    for_each_finding(conn, filter, |f| {
         if format == Format::Csv {
-            csv_out.record(&f)?;
+            csv_out.record(f)
         } else {
             line.clear();
-            serde_json::to_writer(&mut line, &f)?;
+            serde_json::to_writer(&mut line, f)?;
             line.push(b'\n');
-            csv_out.bytes(&line)?;
+            csv_out.bytes(&line)
         }
-    }
+    })?;
     csv_out.flush()
 }

@@ -2,6 +2,7 @@
 //! the tags in file order, the main-line comments, and the moves decoded and checked.
 
 use super::filter::Filter;
+use super::table::FindingColumns;
 use crate::chess::{Move, Position};
 use crate::db::encode::{decode_clocks, decode_moves};
 use crate::search::Score;
@@ -48,12 +49,14 @@ impl ExportRow {
     }
 }
 
-const SELECT: &str = "SELECT g.id, g.result, g.result_marker, g.lawful_result, g.termination, \
+/// Games with their players and event, under the aliases the filters use.
+const GAMES: &str = "games g LEFT JOIN players w ON w.id = g.white_id \
+    LEFT JOIN players b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id";
+
+const COLUMNS: &str = "g.id, g.result, g.result_marker, g.lawful_result, g.termination, \
     g.termination_ply, g.threefold_ply, g.fifty_ply, g.laws_edition, g.variant, g.start_fen, \
     g.ply_count, g.final_fen, g.moves, g.clocks, e.name, g.site, g.date, g.round, w.name, b.name, \
-    g.white_elo, g.black_elo \
-    FROM games g LEFT JOIN players w ON w.id = g.white_id LEFT JOIN players b ON b.id = g.black_id \
-    LEFT JOIN events e ON e.id = g.event_id";
+    g.white_elo, g.black_elo";
 
 fn to_io(e: impl std::fmt::Display) -> io::Error {
     io::Error::other(e.to_string())
@@ -62,10 +65,7 @@ fn to_io(e: impl std::fmt::Display) -> io::Error {
 /// How many games the filter selects (for the progress bar).
 pub fn count(conn: &Connection, filter: &Filter) -> io::Result<u64> {
     let (clause, values) = filter.to_sql().map_err(to_io)?;
-    let sql = format!(
-        "SELECT count(*) FROM games g LEFT JOIN players w ON w.id = g.white_id \
-        LEFT JOIN players b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id WHERE {clause}"
-    );
+    let sql = format!("SELECT count(*) FROM {GAMES} WHERE {clause}");
     conn.query_row(&sql, params_from_iter(values), |r| r.get::<_, i64>(0))
         .map(|n| n as u64)
         .map_err(to_io)
@@ -78,7 +78,7 @@ pub fn for_each_game(
     mut each: impl FnMut(&ExportRow) -> io::Result<()>,
 ) -> io::Result<u64> {
     let (clause, values) = filter.to_sql().map_err(to_io)?;
-    let sql = format!("{SELECT} WHERE {clause} ORDER BY g.id");
+    let sql = format!("SELECT {COLUMNS} FROM {GAMES} WHERE {clause} ORDER BY g.id");
     let mut stmt = conn.prepare(&sql).map_err(to_io)?;
     let mut rows = stmt.query(params_from_iter(values)).map_err(to_io)?;
     let mut tag_stmt = conn
@@ -215,4 +215,37 @@ pub fn for_each_game(
         n += 1;
     }
     Ok(n)
+}
+
+/// Calls `each` for every finding of the selected games, in game and finding order.
+pub fn for_each_finding(
+    conn: &Connection,
+    filter: &Filter,
+    mut each: impl FnMut(&FindingColumns) -> io::Result<()>,
+) -> io::Result<()> {
+    let (clause, values) = filter.to_sql().map_err(to_io)?;
+    let sql = format!(
+        "SELECT f.game_id, f.code, f.severity, f.ply, f.line, f.col, f.byte, f.token, f.detail \
+         FROM findings f JOIN {GAMES} ON g.id = f.game_id WHERE {clause} ORDER BY f.game_id, f.id"
+    );
+    let mut stmt = conn.prepare(&sql).map_err(to_io)?;
+    let mut rows = stmt.query(params_from_iter(values)).map_err(to_io)?;
+    while let Some(r) = rows.next().map_err(to_io)? {
+        let row = (|| -> rusqlite::Result<FindingColumns> {
+            Ok(FindingColumns {
+                game_id: r.get(0)?,
+                code: r.get(1)?,
+                severity: r.get(2)?,
+                ply: r.get(3)?,
+                line: r.get(4)?,
+                column: r.get(5)?,
+                byte: r.get(6)?,
+                token: r.get(7)?,
+                message: r.get(8)?,
+            })
+        })()
+        .map_err(to_io)?;
+        each(&row)?;
+    }
+    Ok(())
 }
