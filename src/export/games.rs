@@ -226,7 +226,7 @@ pub fn for_each_finding(
     let (clause, values) = filter.to_sql().map_err(to_io)?;
     let sql = format!(
         "SELECT f.game_id, f.code, f.severity, f.ply, f.line, f.col, f.byte, f.token, f.detail \
-         FROM findings f JOIN {GAMES} ON g.id = f.game_id WHERE {clause} ORDER BY f.game_id, f.id"
+         FROM {GAMES} JOIN findings f ON f.game_id = g.id WHERE {clause} ORDER BY f.game_id, f.id"
     );
     let mut stmt = conn.prepare(&sql).map_err(to_io)?;
     let mut rows = stmt.query(params_from_iter(values)).map_err(to_io)?;
