@@ -133,9 +133,16 @@ impl SanText {
         }
     }
 
+    /// The text's bytes (ASCII); comparisons on the hot path use these, not `as_str`,
+    /// which checks UTF-8 on every call.
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len as usize]
+    }
+
     pub fn as_str(&self) -> &str {
         // Only ASCII is ever pushed.
-        std::str::from_utf8(&self.buf[..self.len as usize]).unwrap_or("")
+        std::str::from_utf8(self.as_bytes()).unwrap_or("")
     }
 }
 
@@ -274,18 +281,29 @@ fn split_suffix(token: &str) -> (&str, Option<Suffix>, bool) {
 
 /// Strict grammar: `[NBRQK][file][rank][x]square[=NBRQ][+#]` or `O-O(-O)[+#]`.
 pub fn parse_strict(token: &str) -> Result<(San, Option<Suffix>), SanError> {
-    let syntax = || SanError::Syntax(token.chars().take(32).collect());
-    let (body, suffix) = match token.as_bytes().last() {
+    parse_strict_bytes(token.as_bytes())
+}
+
+/// The token as error text: at most 32 characters.
+fn shown(token: &[u8]) -> String {
+    String::from_utf8_lossy(token).chars().take(32).collect()
+}
+
+/// [`parse_strict`] on bytes: the replay's tokens are ASCII already, and checking UTF-8
+/// per token cost more than the parse.
+fn parse_strict_bytes(token: &[u8]) -> Result<(San, Option<Suffix>), SanError> {
+    let syntax = || SanError::Syntax(shown(token));
+    let (body, suffix) = match token.last() {
         Some(b'+') => (&token[..token.len() - 1], Some(Suffix::Check)),
         Some(b'#') => (&token[..token.len() - 1], Some(Suffix::Mate)),
         _ => (token, None),
     };
     match body {
-        "O-O" => return Ok((San::Castle(CastlingSide::KingSide), suffix)),
-        "O-O-O" => return Ok((San::Castle(CastlingSide::QueenSide), suffix)),
+        b"O-O" => return Ok((San::Castle(CastlingSide::KingSide), suffix)),
+        b"O-O-O" => return Ok((San::Castle(CastlingSide::QueenSide), suffix)),
         _ => {}
     }
-    let b = body.as_bytes();
+    let b = body;
     let mut i = 0;
     let role = match b.first() {
         Some(&c @ (b'N' | b'B' | b'R' | b'Q' | b'K')) => {
@@ -305,11 +323,12 @@ pub fn parse_strict(token: &str) -> Result<(San, Option<Suffix>), SanError> {
     } else {
         (&b[i..], None)
     };
-    if core.len() < 2 {
-        return Err(syntax());
-    }
-    let to = Square::parse(std::str::from_utf8(&core[core.len() - 2..]).map_err(|_| syntax())?)
-        .ok_or_else(syntax)?;
+    let to = match core {
+        [.., f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+            Square::from_coords(File(f - b'a'), Rank(r - b'1'))
+        }
+        _ => return Err(syntax()),
+    };
     let mut rest = &core[..core.len() - 2];
     let capture = rest.last() == Some(&b'x');
     if capture {
@@ -552,29 +571,48 @@ pub fn resolve(pos: &Position, token: &str, mode: SanMode) -> Result<Resolved, S
 /// Reads one SAN token and plays it. On error the position is untouched. This is the
 /// replay's hot path: the position is changed in place, never copied.
 pub fn play_san(pos: &mut Position, token: &str, mode: SanMode) -> Result<Resolved, SanError> {
-    let owned = || token.chars().take(32).collect::<String>();
-    let uci_text = || token.trim_end_matches(['+', '#', '!', '?']);
+    play_san_bytes(pos, token.as_bytes(), mode)
+}
+
+/// [`play_san`] on the token's bytes, for the replay, whose tokens are ASCII by
+/// construction: the common path never checks UTF-8; the lenient reader, which works on
+/// text, does.
+pub fn play_san_bytes(
+    pos: &mut Position,
+    token: &[u8],
+    mode: SanMode,
+) -> Result<Resolved, SanError> {
+    let owned = || shown(token);
+    fn uci_text(text: &str) -> &str {
+        text.trim_end_matches(['+', '#', '!', '?'])
+    }
     // Most tokens in real files are standard SAN: try the strict grammar first.
-    let (san, suffix, mut repairs, exact_from) = match (parse_strict(token), mode) {
+    let (san, suffix, mut repairs, exact_from) = match (parse_strict_bytes(token), mode) {
         (Ok((san, suffix)), _) => (san, suffix, Vec::new(), None),
         (Err(e), SanMode::Strict) => return Err(e),
-        (Err(_), SanMode::Lenient) => match parse_lenient(token) {
-            Ok(l) => (l.san, l.suffix, l.repairs, l.from),
-            Err(e) => {
-                // A king move written as UCI castling (`e1g1`) is handled by the UCI reader.
-                return match super::uci::parse_uci(pos, uci_text()) {
-                    Ok(m) => Ok(play_uci(pos, m)),
-                    Err(_) => Err(e),
-                };
+        (Err(_), SanMode::Lenient) => {
+            let Ok(text) = std::str::from_utf8(token) else {
+                return Err(SanError::Syntax(owned()));
+            };
+            match parse_lenient(text) {
+                Ok(l) => (l.san, l.suffix, l.repairs, l.from),
+                Err(e) => {
+                    // A king move written as UCI castling (`e1g1`) is handled by the UCI reader.
+                    return match super::uci::parse_uci(pos, uci_text(text)) {
+                        Ok(m) => Ok(play_uci(pos, m)),
+                        Err(_) => Err(e),
+                    };
+                }
             }
-        },
+        }
     };
     let mut all = TargetMoves::new();
     let mv = match san.candidates(pos, exact_from, &mut all) {
         (None, _) => {
             // UCI king-to-g1 castling spelled as coordinates.
             if mode == SanMode::Lenient
-                && let Ok(m) = super::uci::parse_uci(pos, uci_text())
+                && let Ok(text) = std::str::from_utf8(token)
+                && let Ok(m) = super::uci::parse_uci(pos, uci_text(text))
             {
                 return Ok(play_uci(pos, m));
             }
@@ -587,14 +625,13 @@ pub fn play_san(pos: &mut Position, token: &str, mode: SanMode) -> Result<Resolv
         San::Castle(_) => castling_text(mv),
         San::Normal { role, .. } => assemble(pos, mv, role, &all),
     };
-    let disambiguation = disambiguation_len(canonical.as_str());
     let is_capture = pos.is_capture(mv);
     if mode == SanMode::Strict {
         // Check the text before the position changes, so an error leaves it untouched.
         let mut after = *pos;
         after.play_unchecked(mv);
         push_suffix(&mut canonical, &after);
-        if canonical.as_str() != token {
+        if canonical.as_bytes() != token {
             return Err(SanError::NotCanonical {
                 token: owned(),
                 canonical: canonical.to_string(),
@@ -609,7 +646,7 @@ pub fn play_san(pos: &mut Position, token: &str, mode: SanMode) -> Result<Resolv
     }
     pos.play_unchecked(mv);
     push_suffix(&mut canonical, pos);
-    if canonical.as_str() == token {
+    if canonical.as_bytes() == token {
         return Ok(Resolved {
             mv,
             canonical,
@@ -632,7 +669,7 @@ pub fn play_san(pos: &mut Position, token: &str, mode: SanMode) -> Result<Resolv
             repairs.push(Repair::MissingCapture);
         }
         let given = (file.is_some() as u8) + (rank.is_some() as u8);
-        if given > disambiguation && !repairs.contains(&Repair::Uci) {
+        if given > disambiguation_len(canonical.as_bytes()) && !repairs.contains(&Repair::Uci) {
             repairs.push(if given == 2 {
                 Repair::LongAlgebraic
             } else {
@@ -640,7 +677,7 @@ pub fn play_san(pos: &mut Position, token: &str, mode: SanMode) -> Result<Resolv
             });
         }
     }
-    let actual = match canonical.as_str().as_bytes().last() {
+    let actual = match canonical.as_bytes().last() {
         Some(b'+') => Some(Suffix::Check),
         Some(b'#') => Some(Suffix::Mate),
         _ => None,
@@ -661,17 +698,18 @@ pub fn play_san(pos: &mut Position, token: &str, mode: SanMode) -> Result<Resolv
     })
 }
 
-/// How many disambiguation characters canonical SAN (without suffix) carries.
-fn disambiguation_len(san: &str) -> u8 {
-    let b = san.as_bytes();
-    if b.first().is_none_or(|c| !c.is_ascii_uppercase()) || san.starts_with('O') {
+/// How many disambiguation characters canonical SAN (with or without suffix) carries.
+fn disambiguation_len(san: &[u8]) -> u8 {
+    if san.first().is_none_or(|c| !c.is_ascii_uppercase()) || san.first() == Some(&b'O') {
         // Pawn captures carry their file as part of the form, not as disambiguation.
-        return if b.get(1) == Some(&b'x') { 1 } else { 0 };
+        return if san.get(1) == Some(&b'x') { 1 } else { 0 };
     }
-    let core = san.split('=').next().unwrap_or(san);
-    let core = core.trim_end_matches(['+', '#']);
+    let mut core = san.split(|&c| c == b'=').next().unwrap_or(san);
+    while let [rest @ .., b'+' | b'#'] = core {
+        core = rest;
+    }
     // Piece letter + [disambiguation] + [x] + square.
-    let len = core.len() - 1 - 2 - core.contains('x') as usize;
+    let len = core.len() - 1 - 2 - core.contains(&b'x') as usize;
     len as u8
 }
 

@@ -218,8 +218,8 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
     let mut complete = true;
     for (i, node) in game.moves.iter().enumerate() {
         let ply = i as u32 + 1;
-        let token = node.san.as_str();
         if node.san.is_null() {
+            let token = node.san.as_str();
             findings.push(finding(
                 game,
                 code::NULL_MOVE,
@@ -236,9 +236,11 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
         if !node.variations().is_empty() {
             check_variations(game, &pos, node, ply, mode, &mut findings);
         }
-        match san::play_san(&mut pos, token, mode) {
+        // Bytes, not `as_str`: the text is only needed (and UTF-8 checked) for a finding.
+        match san::play_san_bytes(&mut pos, node.san.as_bytes(), mode) {
             Ok(r) => {
                 for kind in &r.repairs {
+                    let token = node.san.as_str();
                     findings.push(finding(
                         game,
                         code::repair(*kind),
@@ -257,6 +259,7 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
                 sans.push(r.canonical);
             }
             Err(e) => {
+                let token = node.san.as_str();
                 findings.push(finding(
                     game,
                     san_error_code(&e),
@@ -317,7 +320,7 @@ fn check_variations(
                 pos.play_null();
                 continue;
             }
-            match san::play_san(&mut pos, n.san.as_str(), mode) {
+            match san::play_san_bytes(&mut pos, n.san.as_bytes(), mode) {
                 Ok(_) => {}
                 Err(e) => {
                     findings.push(finding(

@@ -64,14 +64,22 @@ impl SanToken {
         self.len() == 0
     }
 
+    /// The token's bytes (ASCII). The hot paths read these: [`SanToken::as_str`] checks
+    /// UTF-8 on every call, which was a sixth of `check`'s instructions when used per move.
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len().min(Self::CAPACITY)]
+    }
+
     pub fn as_str(&self) -> &str {
         // Only ASCII is ever stored, so this cannot fail; fall back to "" rather than panic.
-        std::str::from_utf8(&self.bytes[..self.len().min(Self::CAPACITY)]).unwrap_or("")
+        std::str::from_utf8(self.as_bytes()).unwrap_or("")
     }
 
     /// `--` and `Z0`: the two spellings of a null move.
+    #[inline]
     pub fn is_null(&self) -> bool {
-        matches!(self.as_str(), "--" | "Z0")
+        matches!(self.as_bytes(), b"--" | b"Z0")
     }
 }
 

@@ -24,6 +24,7 @@ pub struct Processed {
     /// The game's bytes exactly as read (for the quarantine file).
     pub raw: Vec<u8>,
     pub game: Game,
+    /// The replay's findings are moved out of it into `findings`.
     pub replay: Replayed,
     /// Splitter, reader and replay findings, in that order.
     pub findings: Vec<Finding>,
@@ -37,7 +38,7 @@ pub struct Processed {
 /// Parses and replays one game.
 pub fn process(raw: RawGame, options: &WorkOptions) -> Processed {
     let mut game = parse_game(&raw);
-    let replay = if game.is_rejected() {
+    let mut replay = if game.is_rejected() {
         // The reader already rejected it; replaying up to the problem still locates later
         // errors, but moves past a syntax error would be misleading.
         replay_prefix(&game, options.mode)
@@ -46,7 +47,7 @@ pub fn process(raw: RawGame, options: &WorkOptions) -> Processed {
     };
     let mut findings = raw.findings;
     findings.append(&mut game.findings);
-    findings.extend(replay.findings.iter().cloned());
+    findings.append(&mut replay.findings);
     let rejected = findings.iter().any(|f| f.severity == Severity::Error);
     let verdict = match options.laws {
         Some(opts) if !rejected && replay.complete => {
