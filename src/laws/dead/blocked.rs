@@ -150,14 +150,37 @@ pub fn cannot_win(pos: &Position, winner: Color) -> bool {
     if pawns.is_empty() || pos.ep_square().is_some() || pos.is_check() {
         return false;
     }
+    // The search asks this at every node: first a few shifts to see that each pawn has
+    // something ahead of it on its file that could stop it.
+    let white_pawns = pos.pieces(Color::White, Role::Pawn).0;
+    let black_pawns = pos.pieces(Color::Black, Role::Pawn).0;
+    let kings = pos.by_role(Role::King).0;
+    let stopped_white = fill_down((black_pawns | kings) >> 8);
+    let stopped_black = fill_up((white_pawns | kings) << 8);
+    if white_pawns & !stopped_white != 0 || black_pawns & !stopped_black != 0 {
+        return false;
+    }
     if skeleton_proof(pos, winner, 0) {
         return true;
     }
     // A king right next to a pawn on its file may be what stops that pawn for good (a
     // king in the corner behind an enemy pawn); the proof then checks it never moves.
-    let vertical = pawns.0 << 8 | pawns.0 >> 8;
-    let walls = pos.by_role(Role::King).0 & vertical;
+    let walls = kings & (pawns.0 << 8 | pawns.0 >> 8);
     walls != 0 && skeleton_proof(pos, winner, walls)
+}
+
+/// `b` and every square below it on its file.
+fn fill_down(mut b: u64) -> u64 {
+    b |= b >> 8;
+    b |= b >> 16;
+    b | b >> 32
+}
+
+/// `b` and every square above it on its file.
+fn fill_up(mut b: u64) -> u64 {
+    b |= b << 8;
+    b |= b << 16;
+    b | b << 32
 }
 
 /// The skeleton argument with the kings on `walls` taken as stoppers; it fails unless
