@@ -36,9 +36,11 @@ fn pawn_spread(color: Color, pawns: u64) -> u64 {
 }
 
 /// Squares a piece of `role` attacks from any square of `from`, pawns as the only obstacles.
+/// A king's set keeps `from` itself: a pawn may later walk onto a square of the king's
+/// region, and the king could then take it there.
 fn attacks_from(role: Role, from: u64, pawns: Bitboard) -> u64 {
     match role {
-        Role::King => king_spread(from) & !from,
+        Role::King => king_spread(from),
         Role::Knight => knight_spread(from),
         Role::Bishop | Role::Rook | Role::Queen => {
             let mut out = 0;
@@ -72,36 +74,146 @@ fn region(role: Role, from: Square, allowed: u64, pawns: Bitboard) -> u64 {
     reached
 }
 
-/// Proves that `winner` can never give check, when the pawn skeleton is permanent.
+/// Where the pawns can ever stand when none of them ever captures. Every pawn must have
+/// a stopper ahead of it on its file: an enemy pawn (the two can only close in on each
+/// other) or a `wall`, a king shown never to move. A pawn then moves at most up to its
+/// stopper's square, less one square for each man in between.
+struct Paths {
+    /// Every square each side's pawns can ever stand on.
+    ever: [u64; 2],
+    /// Pawns that can never move (their path is their square).
+    fixed: [u64; 2],
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Man {
+    White,
+    Black,
+    Wall,
+}
+
+fn pawn_paths(white_pawns: u64, black_pawns: u64, walls: u64) -> Option<Paths> {
+    let mut paths = Paths {
+        ever: [0; 2],
+        fixed: [0; 2],
+    };
+    for file in 0..8u32 {
+        // The file's men from rank 1 up.
+        let mut men = [(0u32, Man::Wall); 8];
+        let mut n = 0;
+        for rank in 0..8u32 {
+            let bit = 1u64 << (rank * 8 + file);
+            let man = if white_pawns & bit != 0 {
+                Man::White
+            } else if black_pawns & bit != 0 {
+                Man::Black
+            } else if walls & bit != 0 {
+                Man::Wall
+            } else {
+                continue;
+            };
+            men[n] = (rank, man);
+            n += 1;
+        }
+        for m in 0..n {
+            let (rank, man) = men[m];
+            let (lo, hi, side) = match man {
+                Man::Wall => continue,
+                Man::White => {
+                    // The first man ahead that is not a White pawn stops it.
+                    let j = (m + 1..n).find(|&j| men[j].1 != Man::White)?;
+                    (rank, men[j].0 - (j - m) as u32, 0)
+                }
+                Man::Black => {
+                    let j = (0..m).rev().find(|&j| men[j].1 != Man::Black)?;
+                    (men[j].0 + (m - j) as u32, rank, 1)
+                }
+            };
+            for r in lo..=hi {
+                paths.ever[side] |= 1 << (r * 8 + file);
+            }
+            if lo == hi {
+                paths.fixed[side] |= 1 << (rank * 8 + file);
+            }
+        }
+    }
+    Some(paths)
+}
+
+/// Proves that `winner` can never give check, when no pawn can ever capture or be captured.
+/// Pawns that can still advance are allowed when each will be stopped on its file; their
+/// whole paths then count as places they may be (for captures and checks) and only the
+/// pawns that can never move count as obstacles (for the pieces' regions).
 /// Returns false whenever the argument does not apply (it never guesses).
 pub fn cannot_win(pos: &Position, winner: Color) -> bool {
     let pawns = pos.by_role(Role::Pawn);
     if pawns.is_empty() || pos.ep_square().is_some() || pos.is_check() {
         return false;
     }
+    // The search asks this at every node: first a few shifts to see that each pawn has
+    // something ahead of it on its file that could stop it.
     let white_pawns = pos.pieces(Color::White, Role::Pawn).0;
     let black_pawns = pos.pieces(Color::Black, Role::Pawn).0;
-    // Every pawn faces a pawn, so it can only ever move by capturing.
-    if (white_pawns << 8) & !pawns.0 != 0 || (black_pawns >> 8) & !pawns.0 != 0 {
+    let kings = pos.by_role(Role::King).0;
+    let stopped_white = fill_down((black_pawns | kings) >> 8);
+    let stopped_black = fill_up((white_pawns | kings) << 8);
+    if white_pawns & !stopped_white != 0 || black_pawns & !stopped_black != 0 {
         return false;
     }
-    let pawn_attacks = [
-        pawn_spread(Color::White, white_pawns),
-        pawn_spread(Color::Black, black_pawns),
+    if skeleton_proof(pos, winner, 0) {
+        return true;
+    }
+    // A king right next to a pawn on its file may be what stops that pawn for good (a
+    // king in the corner behind an enemy pawn); the proof then checks it never moves.
+    let walls = kings & (pawns.0 << 8 | pawns.0 >> 8);
+    walls != 0 && skeleton_proof(pos, winner, walls)
+}
+
+/// `b` and every square below it on its file.
+fn fill_down(mut b: u64) -> u64 {
+    b |= b >> 8;
+    b |= b >> 16;
+    b | b >> 32
+}
+
+/// `b` and every square above it on its file.
+fn fill_up(mut b: u64) -> u64 {
+    b |= b << 8;
+    b |= b << 16;
+    b | b << 32
+}
+
+/// The skeleton argument with the kings on `walls` taken as stoppers; it fails unless
+/// each of them is shown never to move.
+fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
+    let white_pawns = pos.pieces(Color::White, Role::Pawn).0;
+    let black_pawns = pos.pieces(Color::Black, Role::Pawn).0;
+    let Some(paths) = pawn_paths(white_pawns, black_pawns, walls) else {
+        return false;
+    };
+    let ever_attacks = [
+        pawn_spread(Color::White, paths.ever[0]),
+        pawn_spread(Color::Black, paths.ever[1]),
     ];
-    // Two pawns that attack each other can take, which unjams the skeleton.
-    if pawn_attacks[0] & black_pawns != 0 {
+    // Two pawns that could ever attack each other might take, which unjams the skeleton.
+    if ever_attacks[0] & paths.ever[1] != 0 || ever_attacks[1] & paths.ever[0] != 0 {
         return false;
     }
-    let own_pawns = [white_pawns, black_pawns];
+    let fixed_attacks = [
+        pawn_spread(Color::White, paths.fixed[0]),
+        pawn_spread(Color::Black, paths.fixed[1]),
+    ];
+    let obstacles = paths.fixed[0] | paths.fixed[1];
+    let blockers = Bitboard(obstacles);
     let loser = winner.other();
     let mut loser_king_region = 0;
-    let mut winner_reach = 0;
+    // A pawn gives check too: every square the winner's pawns may ever attack.
+    let mut winner_reach = ever_attacks[winner.index()];
     for color in Color::ALL {
         let enemy = color.other().index();
-        let enemy_pawn_attacks = pawn_attacks[enemy];
-        // A pawn defended by a pawn can never be taken by a king.
-        let king_takable = own_pawns[enemy] & !pawn_attacks[enemy];
+        // A king never takes on a square that a pawn or a king which never moves defends.
+        let enemy_walls = walls & pos.by_color(color.other()).0;
+        let king_takable = paths.ever[enemy] & !fixed_attacks[enemy] & !king_spread(enemy_walls);
         for role in [
             Role::King,
             Role::Knight,
@@ -111,16 +223,19 @@ pub fn cannot_win(pos: &Position, winner: Color) -> bool {
         ] {
             for sq in pos.pieces(color, role) {
                 let (allowed, takable) = if role == Role::King {
-                    (!pawns.0 & !enemy_pawn_attacks, king_takable)
+                    (!obstacles & !fixed_attacks[enemy], king_takable)
                 } else {
-                    (!pawns.0, own_pawns[enemy])
+                    (!obstacles, paths.ever[enemy])
                 };
-                let reach = region(role, sq, allowed, pawns);
-                // A piece that can step where a pawn takes it could unjam the skeleton.
-                if role != Role::King && reach & enemy_pawn_attacks != 0 {
+                let reach = region(role, sq, allowed, blockers);
+                if walls & (1 << sq.index()) != 0 && reach != 1 << sq.index() {
                     return false;
                 }
-                let hits = attacks_from(role, reach, pawns);
+                // A piece that can step where a pawn may take it could unjam the skeleton.
+                if role != Role::King && reach & ever_attacks[enemy] != 0 {
+                    return false;
+                }
+                let hits = attacks_from(role, reach, blockers);
                 if hits & takable != 0 {
                     return false;
                 }
@@ -164,5 +279,41 @@ mod tests {
         // Kings can walk round and take an undefended pawn: not applicable.
         assert!(!blocked("4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1", Color::White));
         assert!(!blocked("4k3/8/8/8/3P4/8/8/4K3 w - - 0 1", Color::White));
+    }
+
+    #[test]
+    fn pawns_that_advance_into_a_jam() {
+        // The bishops get out once b2 or b7 has moved: not applicable.
+        let fen = "2b1k3/1p6/8/1p1p1p1p/8/8/1P1P1P1P/2B1K3 w - - 0 1";
+        assert!(!blocked(fen, Color::White));
+        // A White pawn with no Black pawn ahead of it could promote.
+        assert!(!blocked(
+            "2b1k3/8/8/1p1p1p2/8/8/1P1P1P1P/2B1K3 w - - 0 1",
+            Color::White
+        ));
+        // b2-b4 meets a pawn on c5 or a5 at some point: a capture is possible.
+        assert!(!blocked(
+            "2b1k3/8/8/p1p5/8/8/1P6/2B1K3 w - - 0 1",
+            Color::White
+        ));
+        // The king can walk to an advancing pawn and take it.
+        assert!(!blocked(
+            "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1",
+            Color::White
+        ));
+    }
+
+    #[test]
+    fn a_king_that_never_moves_stops_a_pawn() {
+        // Kh1 is walled in by h2 (defended by g3) and g2; Black's bishops are dark-squared.
+        let fen = "7k/8/8/3B4/8/6p1/1b4Pp/2b4K w - - 0 1";
+        assert!(blocked(fen, Color::Black));
+        // Ka1 likewise; Black's king can walk round to c2 but never take b2 next to Ka1.
+        assert!(blocked(
+            "k7/1b6/2b5/8/8/1pB5/pP6/K7 w - - 0 1",
+            Color::Black
+        ));
+        // An undefended a2 can be taken: the king is no wall.
+        assert!(!blocked("k7/8/8/8/8/8/pP6/K7 b - - 0 1", Color::Black));
     }
 }
