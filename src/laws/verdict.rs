@@ -112,6 +112,27 @@ pub fn is_listed_draw_1997(pos: &Position) -> bool {
     }
 }
 
+/// Records the first ply at which a threefold repetition (Art. 9.2) or a fifty-move draw
+/// (Art. 9.3) could be claimed, if not recorded already.
+fn first_claims(
+    threefold: &mut Option<Claim>,
+    fifty: &mut Option<Claim>,
+    seen: &Occurrences,
+    pos: &Position,
+    occurrences: u32,
+    edition: Edition,
+    ply: u32,
+) {
+    if threefold.is_none() {
+        *threefold = seen
+            .threefold(pos, occurrences)
+            .map(|way| Claim { ply, way });
+    }
+    if fifty.is_none() {
+        *fifty = claims::fifty(pos, edition).map(|way| Claim { ply, way });
+    }
+}
+
 /// Walks the game and returns the verdict.
 pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
     let choice = options.laws.for_game(game.date);
@@ -141,14 +162,15 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
         if ending.is_some() {
             break;
         }
-        if threefold.is_none() {
-            threefold = seen
-                .threefold(&pos, occurrences)
-                .map(|way| Claim { ply, way });
-        }
-        if fifty.is_none() {
-            fifty = claims::fifty(&pos, edition).map(|way| Claim { ply, way });
-        }
+        first_claims(
+            &mut threefold,
+            &mut fifty,
+            &seen,
+            &pos,
+            occurrences,
+            edition,
+            ply,
+        );
         if pos.is_zeroing(m) {
             seen.clear();
         }
@@ -160,14 +182,15 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
     }
     if ending.is_none() {
         let ply = game.moves.len() as u32;
-        if threefold.is_none() {
-            threefold = seen
-                .threefold(&pos, occurrences)
-                .map(|way| Claim { ply, way });
-        }
-        if fifty.is_none() {
-            fifty = claims::fifty(&pos, edition).map(|way| Claim { ply, way });
-        }
+        first_claims(
+            &mut threefold,
+            &mut fifty,
+            &seen,
+            &pos,
+            occurrences,
+            edition,
+            ply,
+        );
     }
 
     // ---- dead positions: the first dead ply before any other ending ------------------

@@ -408,7 +408,25 @@ struct Search<'t> {
     breadth: Option<(usize, usize)>,
 }
 
-impl Search<'_> {
+impl<'t> Search<'t> {
+    fn new(
+        winner: Color,
+        budget: Nodes,
+        table: &'t mut Table,
+        breadth: Option<(usize, usize)>,
+    ) -> Search<'t> {
+        Search {
+            winner,
+            nodes: 0,
+            budget,
+            table,
+            cut_by_depth: false,
+            out_of_budget: false,
+            line: Vec::new(),
+            breadth,
+        }
+    }
+
     /// Depth counts plies left; the iteration keeps it odd at the winner's turn, so the
     /// last ply is always the winner's. On success `line` holds the moves, last first.
     fn search(&mut self, pos: &Position, depth: u32) -> bool {
@@ -483,16 +501,7 @@ pub fn probe(
         return (Outcome::Mate(Vec::new()), 0);
     }
     with_table(|table| {
-        let mut s = Search {
-            winner,
-            nodes: 0,
-            budget,
-            table,
-            cut_by_depth: false,
-            out_of_budget: false,
-            line: Vec::new(),
-            breadth: None,
-        };
+        let mut s = Search::new(winner, budget, table, None);
         for &(w, l, depth) in &PROBE_PASSES[passes] {
             s.table.clear();
             s.breadth = Some((w, l));
@@ -527,16 +536,7 @@ pub fn deepening(
         return (Outcome::Mate(Vec::new()), 0);
     }
     with_table(|table| {
-        let mut s = Search {
-            winner,
-            nodes: 0,
-            budget,
-            table,
-            cut_by_depth: false,
-            out_of_budget: false,
-            line: Vec::new(),
-            breadth,
-        };
+        let mut s = Search::new(winner, budget, table, breadth);
         let first = if pos.turn() == winner { 1 } else { 2 };
         for depth in (first..=max_depth).step_by(2) {
             s.table.clear();
