@@ -206,6 +206,22 @@ const fn leaper_table(steps: &[(i8, i8)]) -> [u64; 64] {
     t
 }
 
+/// Empty-board slider attacks: a 512-byte table each, against the magic table's 860 KB,
+/// for the hot paths that only need the candidates on a line and test the squares between
+/// with `between`.
+const fn ray_table(dirs: &[(i8, i8); 4]) -> [u64; 64] {
+    let mut t = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = slide(sq, 0, dirs);
+        sq += 1;
+    }
+    t
+}
+
+static ROOK_RAYS: [u64; 64] = ray_table(&ROOK_DIRS);
+static BISHOP_RAYS: [u64; 64] = ray_table(&BISHOP_DIRS);
+
 static KNIGHT: [u64; 64] = leaper_table(&KNIGHT_STEPS);
 static KING: [u64; 64] = leaper_table(&KING_STEPS);
 static PAWN: [[u64; 64]; 2] = [
@@ -283,6 +299,18 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     magic_lookup(&BISHOP[sq.index()], occupied)
+}
+
+/// Rook moves from `sq` on an empty board.
+#[inline]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Bishop moves from `sq` on an empty board.
+#[inline]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
 }
 
 #[inline]
@@ -403,6 +431,17 @@ mod tests {
             pawn_attacks(Color::Black, sq("a5")),
             Bitboard::from_square(sq("b4"))
         );
+    }
+
+    #[test]
+    fn rays_are_empty_board_attacks() {
+        for i in 0..64 {
+            let s = Square::new(i);
+            assert_eq!(rook_rays(s), rook_attacks(s, Bitboard::EMPTY));
+            assert_eq!(bishop_rays(s), bishop_attacks(s, Bitboard::EMPTY));
+        }
+        assert_eq!(rook_rays(sq("a1")).count(), 14);
+        assert_eq!(bishop_rays(sq("d4")).count(), 13);
     }
 
     #[test]

@@ -159,22 +159,40 @@ impl Position {
     /// Is our king safe after a piece other than the king moves `from` → `to` (no en
     /// passant)? `checkers` are the pieces checking us now, at most one.
     #[inline]
-    fn safe_after(&self, from: Square, to: Square, king: Square, checkers: Bitboard) -> bool {
-        if let Some(c) = checkers.first() {
-            if !(attacks::between(king, c) | Bitboard::from_square(c)).contains(to) {
-                return false;
-            }
-        } else if attacks::line(king, from).is_empty() {
-            // Not in check and not on a line with the king: cannot expose it.
+    pub(crate) fn safe_after(
+        &self,
+        from: Square,
+        to: Square,
+        king: Square,
+        checkers: Bitboard,
+    ) -> bool {
+        if let Some(c) = checkers.first()
+            && !(attacks::between(king, c) | Bitboard::from_square(c)).contains(to)
+        {
+            return false;
+        }
+        // The checker, if any, is now captured or blocked; what is left is a slider behind
+        // `from` on its line to the king. Found with the small `line`/`between` tables, not
+        // the magic table: this runs for every candidate of every SAN move.
+        let line = attacks::line(king, from);
+        if line.is_empty() {
             return true;
         }
-        let them = self.by_color(self.turn().other()) - Bitboard::from_square(to);
-        let occupied = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);
         let queens = self.by_role(Role::Queen);
-        let rq = (self.by_role(Role::Rook) | queens) & them;
-        let bq = (self.by_role(Role::Bishop) | queens) & them;
-        (attacks::rook_attacks(king, occupied) & rq).is_empty()
-            && (attacks::bishop_attacks(king, occupied) & bq).is_empty()
+        let sliders = if from.file() == king.file() || from.rank() == king.rank() {
+            self.by_role(Role::Rook) | queens
+        } else {
+            self.by_role(Role::Bishop) | queens
+        };
+        let snipers =
+            sliders & line & (self.by_color(self.turn().other()) - Bitboard::from_square(to));
+        if snipers.is_empty() {
+            return true;
+        }
+        let occupied = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);
+        snipers
+            .into_iter()
+            .all(|s| (attacks::between(king, s) & occupied).nonempty())
     }
 
     fn king_moves(&self, list: &mut MoveList, king: Square, dests: Bitboard) {

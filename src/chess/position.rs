@@ -430,6 +430,28 @@ impl Position {
             || (bq.nonempty() && (attacks::bishop_attacks(sq, occupied) & bq).nonempty())
     }
 
+    /// [`Position::is_attacked_with`] for the SAN reader's hot path: sliders are found on
+    /// the small empty-board ray tables and tested with `between`, which misses the cache
+    /// far less than the magic table when little else is looked up.
+    #[inline]
+    pub(crate) fn is_attacked_sparse(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        let them = self.by_color[by.index()];
+        if (attacks::knight_attacks(sq) & self.by_role[Role::Knight.index()] & them).nonempty()
+            || (attacks::pawn_attacks(by.other(), sq) & self.by_role[Role::Pawn.index()] & them)
+                .nonempty()
+            || (attacks::king_attacks(sq) & self.by_role[Role::King.index()] & them).nonempty()
+        {
+            return true;
+        }
+        let queens = self.by_role[Role::Queen.index()];
+        let rq = self.by_role[Role::Rook.index()] | queens;
+        let bq = self.by_role[Role::Bishop.index()] | queens;
+        let snipers = ((attacks::rook_rays(sq) & rq) | (attacks::bishop_rays(sq) & bq)) & them;
+        snipers
+            .into_iter()
+            .any(|s| (attacks::between(sq, s) & occupied).is_empty())
+    }
+
     /// Enemy pieces giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
@@ -550,6 +572,13 @@ impl Position {
         let Some(moving) = self.piece_at(from) else {
             return;
         };
+        // The new checkers, found before the board changes when the move is a plain one
+        // (from the mover and the line it leaves); castling and en passant look afresh.
+        let checkers = match m.kind() {
+            MoveKind::Normal => Some(self.checkers_after(from, to, moving.role)),
+            MoveKind::Promotion(role) => Some(self.checkers_after(from, to, role)),
+            _ => None,
+        };
         self.ep_square = None;
         self.halfmove_clock += 1;
         match m.kind() {
@@ -629,7 +658,54 @@ impl Position {
         }
         self.turn = us.other();
         self.hash ^= zobrist::black_to_move_key();
-        self.checkers = self.compute_checkers();
+        self.checkers = match checkers {
+            Some(c) => c,
+            None => self.compute_checkers(),
+        };
+    }
+
+    /// The pieces that will give check after the side to move plays a piece from `from` to
+    /// `to` where it stands as `placed` (a normal move or a promotion; not castling or en
+    /// passant), computed before the move: the piece itself from its new square, and our
+    /// sliders whose line to the enemy king the move opens. No other of our pieces can
+    /// check then, since the side to move never gives check before moving.
+    #[inline]
+    pub(crate) fn checkers_after(&self, from: Square, to: Square, placed: Role) -> Bitboard {
+        let us = self.turn;
+        let king = self.king_of(us.other());
+        let occupied = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);
+        // Slider checks are found with the small ray and `between` tables rather than the
+        // magic table: this runs on every move, and the big table's cache misses dominated.
+        let direct = match placed {
+            Role::Pawn => attacks::pawn_attacks(us, to).contains(king),
+            Role::Knight => attacks::knight_attacks(to).contains(king),
+            Role::Bishop => attacks::bishop_rays(to).contains(king),
+            Role::Rook => attacks::rook_rays(to).contains(king),
+            Role::Queen => (attacks::bishop_rays(to) | attacks::rook_rays(to)).contains(king),
+            Role::King => false,
+        } && (placed <= Role::Knight
+            || (attacks::between(to, king) & occupied).is_empty());
+        let mut checkers = if direct {
+            Bitboard::from_square(to)
+        } else {
+            Bitboard::EMPTY
+        };
+        let line = attacks::line(king, from);
+        if line.nonempty() {
+            let ours = self.by_color[us.index()] - Bitboard::from_square(from);
+            let queens = self.by_role[Role::Queen.index()];
+            let sliders = if from.file() == king.file() || from.rank() == king.rank() {
+                self.by_role[Role::Rook.index()] | queens
+            } else {
+                self.by_role[Role::Bishop.index()] | queens
+            };
+            for s in sliders & ours & line {
+                if (attacks::between(king, s) & occupied).is_empty() {
+                    checkers.add(s);
+                }
+            }
+        }
+        checkers
     }
 
     /// Plays a move after checking it; on failure the untouched position comes back in the error.
@@ -684,5 +760,76 @@ impl Position {
         let mut after = *self;
         after.play_unchecked(m);
         after.is_check()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::fen::parse_fen;
+
+    /// The SAN reader's shortcuts agree with the general ones: attacked squares with the
+    /// ray tables, and the legal moves of one role onto one square.
+    fn check_lookups(pos: &Position) {
+        let occupied = pos.occupied();
+        let all = pos.legal_moves();
+        for sq in Square::all() {
+            for by in Color::ALL {
+                assert_eq!(
+                    pos.is_attacked_sparse(sq, by, occupied),
+                    pos.is_attacked_with(sq, by, occupied),
+                    "{pos:?} {sq} {by:?}"
+                );
+            }
+            for role in Role::ALL {
+                let mut to = crate::chess::moves::TargetMoves::new();
+                pos.legal_moves_to(role, sq, &mut to);
+                let mut got: Vec<Move> = to.iter().copied().collect();
+                let mut want: Vec<Move> = all
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        !m.is_castle()
+                            && m.to() == sq
+                            && pos.piece_at(m.from()).map(|p| p.role) == Some(role)
+                    })
+                    .collect();
+                got.sort_by_key(|m| m.to_u16());
+                want.sort_by_key(|m| m.to_u16());
+                assert_eq!(got, want, "{pos:?} {role:?} {sq}");
+            }
+        }
+    }
+
+    /// Every move two plies deep from positions full of pins, discovered checks,
+    /// promotions, castling and en passant: the incremental checkers equal a fresh count.
+    #[test]
+    fn incremental_checkers_match_a_fresh_count() {
+        fn walk(pos: &Position, depth: u32, seen: &mut u64) {
+            for &m in pos.legal_moves().iter() {
+                let mut child = *pos;
+                child.play_unchecked(m);
+                assert_eq!(child.checkers(), child.compute_checkers(), "{pos:?} {m:?}");
+                check_lookups(&child);
+                *seen += child.is_check() as u64;
+                if depth > 1 {
+                    walk(&child, depth - 1, seen);
+                }
+            }
+        }
+        let mut checks = 0;
+        for fen in [
+            crate::chess::fen::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2",
+            "3k4/3q4/8/8/B3Q3/8/3R4/3K4 w - - 0 1",
+        ] {
+            walk(&parse_fen(fen).unwrap(), 2, &mut checks);
+        }
+        assert!(checks > 100, "{checks}");
     }
 }

@@ -3,9 +3,11 @@
 //! exactly canonical SAN; `Lenient` also takes what real files contain and lists every repair
 //! it made. Ambiguous or illegal moves are errors in both modes: nothing is ever guessed.
 
+use super::attacks;
+use super::bitboard::Bitboard;
 use super::moves::{Move, TargetMoves};
 use super::position::Position;
-use super::types::{CastlingSide, File, Rank, Role, Square};
+use super::types::{CastlingSide, Color, File, Rank, Role, Square};
 use std::fmt;
 
 /// A parsed SAN move, not yet tied to a position.
@@ -124,6 +126,16 @@ impl SanText {
             buf: [0; 12],
             len: 0,
         }
+    }
+
+    /// The text of a token already known to be canonical SAN (ASCII, at most 12 bytes;
+    /// anything longer is cut).
+    fn from_ascii(text: &[u8]) -> SanText {
+        let mut out = SanText::new();
+        let n = text.len().min(out.buf.len());
+        out.buf[..n].copy_from_slice(&text[..n]);
+        out.len = n as u8;
+        out
     }
 
     fn push(&mut self, c: char) {
@@ -550,6 +562,249 @@ impl San {
     }
 }
 
+// ---- the replay's fast path -----------------------------------------------------------
+
+/// The square named by a file letter and a rank digit.
+#[inline]
+fn square_of(file: u8, rank: u8) -> Option<Square> {
+    match (file, rank) {
+        (b'a'..=b'h', b'1'..=b'8') => {
+            Some(Square::from_coords(File(file - b'a'), Rank(rank - b'1')))
+        }
+        _ => None,
+    }
+}
+
+/// Plays `token` when it is exactly the canonical SAN of a legal move, `+`/`#` included,
+/// and returns the move. Anything else (an error, a repair, ambiguity, an odd spelling)
+/// returns `None` with `pos` untouched, and the general reader decides. Every token
+/// accepted here is one the general reader accepts in both modes, with no repair, as the
+/// same move: it finds the mover by attack lookups from the destination, tests only the
+/// candidates' legality, and checks that the written disambiguation and suffix are the ones
+/// `assemble` and `push_suffix` would write, instead of building the text and comparing.
+#[inline]
+fn play_canonical(pos: &mut Position, token: &[u8]) -> Option<Move> {
+    let (body, suffix) = match token.split_last() {
+        Some((b'+', rest)) => (rest, Some(Suffix::Check)),
+        Some((b'#', rest)) => (rest, Some(Suffix::Mate)),
+        _ => (token, None),
+    };
+    let (mv, placed) = match body {
+        [b'a'..=b'h', ..] => canonical_pawn(pos, body)?,
+        [b'N', rest @ ..] => (canonical_piece(pos, Role::Knight, rest)?, Role::Knight),
+        [b'B', rest @ ..] => (canonical_piece(pos, Role::Bishop, rest)?, Role::Bishop),
+        [b'R', rest @ ..] => (canonical_piece(pos, Role::Rook, rest)?, Role::Rook),
+        [b'Q', rest @ ..] => (canonical_piece(pos, Role::Queen, rest)?, Role::Queen),
+        [b'K', rest @ ..] => (canonical_king(pos, rest)?, Role::King),
+        b"O-O" => (canonical_castle(pos, CastlingSide::KingSide)?, Role::King),
+        b"O-O-O" => (canonical_castle(pos, CastlingSide::QueenSide)?, Role::King),
+        _ => return None,
+    };
+    let gives_check = if mv.is_castle() || mv.is_en_passant() {
+        None
+    } else {
+        Some(pos.checkers_after(mv.from(), mv.to(), placed).nonempty())
+    };
+    match (gives_check, suffix) {
+        // The common case: no check, no mark. Played in place, without a copy.
+        (Some(false), None) => {
+            pos.play_unchecked(mv);
+            Some(mv)
+        }
+        (Some(false), Some(_)) | (Some(true), None) => None,
+        // Check (or a rare move): the mark must say check or mate, as the position after
+        // the move has it.
+        _ => {
+            let mut after = *pos;
+            after.play_unchecked(mv);
+            let actual = match (after.is_check(), suffix) {
+                (false, _) => None,
+                (true, None) => return None,
+                (true, Some(_)) if after.has_legal_moves() => Some(Suffix::Check),
+                (true, Some(_)) => Some(Suffix::Mate),
+            };
+            if actual != suffix {
+                return None;
+            }
+            *pos = after;
+            Some(mv)
+        }
+    }
+}
+
+/// A canonical pawn move body: `e4`, `exd5`, `e8=Q`, `exd8=Q` (en passant included).
+#[inline]
+fn canonical_pawn(pos: &Position, body: &[u8]) -> Option<(Move, Role)> {
+    let (body, promotion) = match body {
+        [rest @ .., b'=', p] => {
+            let role = match p {
+                b'N' => Role::Knight,
+                b'B' => Role::Bishop,
+                b'R' => Role::Rook,
+                b'Q' => Role::Queen,
+                _ => return None,
+            };
+            (rest, Some(role))
+        }
+        _ => (body, None),
+    };
+    let us = pos.turn();
+    let them = us.other();
+    let checkers = pos.checkers();
+    if checkers.more_than_one() {
+        return None;
+    }
+    let pawns = pos.pieces(us, Role::Pawn);
+    let occupied = pos.occupied();
+    let (from, to) = match *body {
+        [f, r] => {
+            let to = square_of(f, r)?;
+            if occupied.contains(to) {
+                return None;
+            }
+            let back: i8 = if us == Color::White { -8 } else { 8 };
+            let one = to.offset(back)?;
+            if pawns.contains(one) {
+                (one, to)
+            } else {
+                let two = one.offset(back)?;
+                let start = Rank(if us == Color::White { 1 } else { 6 });
+                if occupied.contains(one) || !pawns.contains(two) || two.rank() != start {
+                    return None;
+                }
+                (two, to)
+            }
+        }
+        [ff @ b'a'..=b'h', b'x', f, r] => {
+            let to = square_of(f, r)?;
+            let from =
+                (attacks::pawn_attacks(them, to) & pawns & Bitboard::from_file(File(ff - b'a')))
+                    .first()?;
+            if pos.ep_square() == Some(to) {
+                if promotion.is_some() || !pos.ep_is_legal(from, to) {
+                    return None;
+                }
+                return Some((Move::en_passant(from, to), Role::Pawn));
+            }
+            if !pos.by_color(them).contains(to) {
+                return None;
+            }
+            (from, to)
+        }
+        _ => return None,
+    };
+    if !pos.safe_after(from, to, pos.king_of(us), checkers) {
+        return None;
+    }
+    let last = Rank(if us == Color::White { 7 } else { 0 });
+    match (to.rank() == last, promotion) {
+        (true, Some(role)) => Some((Move::promotion(from, to, role), role)),
+        (false, None) => Some((Move::normal(from, to), Role::Pawn)),
+        _ => None,
+    }
+}
+
+/// The destination and capture mark at the end of a piece move, and the origin hints
+/// before them: `f3`, `xf3`, `bf3`, `1xf3`, `b1f3`.
+#[inline]
+fn piece_target(rest: &[u8]) -> Option<(Option<File>, Option<Rank>, bool, Square)> {
+    let [hint @ .., f, r] = rest else {
+        return None;
+    };
+    let to = square_of(*f, *r)?;
+    let (hint, capture) = match hint {
+        [h @ .., b'x'] => (h, true),
+        h => (h, false),
+    };
+    let (file, rank) = match *hint {
+        [] => (None, None),
+        [f @ b'a'..=b'h'] => (Some(File(f - b'a')), None),
+        [r @ b'1'..=b'8'] => (None, Some(Rank(r - b'1'))),
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] => (Some(File(f - b'a')), Some(Rank(r - b'1'))),
+        _ => return None,
+    };
+    Some((file, rank, capture, to))
+}
+
+/// A canonical knight, bishop, rook or queen move body after its letter.
+#[inline]
+fn canonical_piece(pos: &Position, role: Role, rest: &[u8]) -> Option<Move> {
+    let (file, rank, capture, to) = piece_target(rest)?;
+    let us = pos.turn();
+    if pos.by_color(us).contains(to) || pos.by_color(us.other()).contains(to) != capture {
+        return None;
+    }
+    let checkers = pos.checkers();
+    if checkers.more_than_one() {
+        return None;
+    }
+    let occupied = pos.occupied();
+    let mine = pos.pieces(us, role);
+    // Sliders: the pieces on the destination's empty-board rays, then the squares between
+    // (small tables, where the magic table's lookups missed the cache).
+    let (origins, slides) = match role {
+        Role::Knight => (attacks::knight_attacks(to), false),
+        Role::Bishop => (attacks::bishop_rays(to), true),
+        Role::Rook => (attacks::rook_rays(to), true),
+        _ => (attacks::bishop_rays(to) | attacks::rook_rays(to), true),
+    };
+    let king = pos.king_of(us);
+    let mut legal = Bitboard::EMPTY;
+    for from in origins & mine {
+        if (!slides || (attacks::between(from, to) & occupied).is_empty())
+            && pos.safe_after(from, to, king, checkers)
+        {
+            legal.add(from);
+        }
+    }
+    let mut chosen = legal;
+    if let Some(f) = file {
+        chosen &= Bitboard::from_file(f);
+    }
+    if let Some(r) = rank {
+        chosen &= Bitboard::from_rank(r);
+    }
+    let from = chosen.single()?;
+    // The disambiguation `assemble` writes: file if it tells the pieces apart, else rank,
+    // else both.
+    let rivals = legal - Bitboard::from_square(from);
+    let canonical = if rivals.is_empty() {
+        (None, None)
+    } else if (rivals & Bitboard::from_file(from.file())).is_empty() {
+        (Some(from.file()), None)
+    } else if (rivals & Bitboard::from_rank(from.rank())).is_empty() {
+        (None, Some(from.rank()))
+    } else {
+        (Some(from.file()), Some(from.rank()))
+    };
+    (canonical == (file, rank)).then(|| Move::normal(from, to))
+}
+
+/// A canonical king move body after its letter (never disambiguated).
+#[inline]
+fn canonical_king(pos: &Position, rest: &[u8]) -> Option<Move> {
+    let (None, None, capture, to) = piece_target(rest)? else {
+        return None;
+    };
+    let us = pos.turn();
+    let them = us.other();
+    if pos.by_color(us).contains(to) || pos.by_color(them).contains(to) != capture {
+        return None;
+    }
+    let king = pos.king_of(us);
+    let legal = attacks::king_attacks(to).contains(king)
+        && !pos.is_attacked_sparse(to, them, pos.occupied() - Bitboard::from_square(king));
+    legal.then(|| Move::normal(king, to))
+}
+
+/// Castling, if the right exists and the move is legal.
+fn canonical_castle(pos: &Position, side: CastlingSide) -> Option<Move> {
+    let us = pos.turn();
+    let rook = pos.castling().rook(us, side)?;
+    let m = Move::castle(pos.king_of(us), rook);
+    pos.is_legal(m).then_some(m)
+}
+
 /// Plays a move found by the UCI reader (lenient mode only).
 fn play_uci(pos: &mut Position, m: Move) -> Resolved {
     let mut canonical = san_without_suffix(pos, m);
@@ -582,6 +837,13 @@ pub fn play_san_bytes(
     token: &[u8],
     mode: SanMode,
 ) -> Result<Resolved, SanError> {
+    if let Some(mv) = play_canonical(pos, token) {
+        return Ok(Resolved {
+            mv,
+            canonical: SanText::from_ascii(token),
+            repairs: Vec::new(),
+        });
+    }
     let owned = || shown(token);
     fn uci_text(text: &str) -> &str {
         text.trim_end_matches(['+', '#', '!', '?'])

@@ -3,7 +3,7 @@
 //! from the position they branch from. Findings use the PGN reader's located `Finding`.
 
 use crate::chess::fen::parse_setup;
-use crate::chess::san::{self, Repair, SanMode, SanText};
+use crate::chess::san::{self, Repair, SanMode};
 use crate::chess::{Move, Position, SanError};
 use crate::pgn::{Finding, Game, MoveNode, Pos, Severity};
 
@@ -56,8 +56,6 @@ pub struct Replayed {
     pub start_fen: Option<String>,
     pub chess960: bool,
     pub moves: Vec<Move>,
-    /// Canonical SAN of each main-line move.
-    pub sans: Vec<SanText>,
     pub final_position: Position,
     pub complete: bool,
     pub findings: Vec<Finding>,
@@ -206,7 +204,6 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
             start_fen: game.tag("FEN").map(str::to_owned),
             chess960: false,
             moves: Vec::new(),
-            sans: Vec::new(),
             final_position: start,
             complete: false,
             findings,
@@ -214,7 +211,6 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
     };
     let mut pos = start;
     let mut moves = Vec::with_capacity(game.moves.len());
-    let mut sans = Vec::with_capacity(game.moves.len());
     let mut complete = true;
     for (i, node) in game.moves.iter().enumerate() {
         let ply = i as u32 + 1;
@@ -256,7 +252,6 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
                     ));
                 }
                 moves.push(r.mv);
-                sans.push(r.canonical);
             }
             Err(e) => {
                 let token = node.san.as_str();
@@ -279,7 +274,6 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
         start_fen,
         chess960,
         moves,
-        sans,
         final_position: pos,
         complete,
         findings,
@@ -360,7 +354,16 @@ mod tests {
         let r = replay(&g, SanMode::Lenient);
         assert!(r.complete && !r.is_rejected());
         assert_eq!(r.plies(), 9);
-        let sans: Vec<&str> = r.sans.iter().map(|s| s.as_str()).collect();
+        let mut pos = r.start;
+        let sans: Vec<String> = r
+            .moves
+            .iter()
+            .map(|&m| {
+                let san = san::to_san(&pos, m).to_string();
+                pos.play_unchecked(m);
+                san
+            })
+            .collect();
         assert_eq!(
             sans,
             ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O"]
