@@ -1,10 +1,14 @@
 //! Criterion bench: split and parse the master games of `$ARBITER_CORPUS/games/otb-pgnmentor/`
 //! (31 MB) from memory, reporting throughput in bytes; skipped when the variable is unset.
-//! Games per second: divide the reported time by the game count printed at start.
+//! Games per second: divide the reported time by the game count printed at start. The
+//! `replay` bench replays the pre-parsed games (lenient SAN, as `check` does by default);
+//! nanoseconds per ply: divide its time by the ply count printed at start.
 
 use std::hint::black_box;
 use std::path::PathBuf;
 
+use arbiter::chess::SanMode;
+use arbiter::game::replay;
 use arbiter::pgn::{self, Splitter};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -48,6 +52,25 @@ fn bench(c: &mut Criterion) {
                 plies += pgn::parse_game(&raw).plies();
             }
             plies
+        })
+    });
+    group.finish();
+
+    let parsed: Vec<pgn::Game> = Splitter::new(&data[..])
+        .flatten()
+        .map(|raw| pgn::parse_game(&raw))
+        .collect();
+    let plies: usize = parsed.iter().map(|g| g.plies()).sum();
+    println!("otb-pgnmentor: {plies} plies");
+    let mut group = c.benchmark_group("replay");
+    group.throughput(Throughput::Elements(plies as u64));
+    group.sample_size(20);
+    group.bench_function("lenient", |b| {
+        b.iter(|| {
+            parsed
+                .iter()
+                .map(|g| replay(black_box(g), SanMode::Lenient).plies())
+                .sum::<usize>()
         })
     });
     group.finish();

@@ -172,27 +172,26 @@ impl Position {
             return false;
         }
         // The checker, if any, is now captured or blocked; what is left is a slider behind
-        // `from` on its line to the king. Found with the small `line`/`between` tables, not
-        // the magic table: this runs for every candidate of every SAN move.
-        let line = attacks::line(king, from);
-        if line.is_empty() {
-            return true;
-        }
+        // `from` on its line to the king. Found with the small ray tables, not the magic or
+        // `line` tables: this runs for every candidate of every SAN move. Sliders on the
+        // king's other lines of the same kind are blocked before the move and after it.
         let queens = self.by_role(Role::Queen);
-        let sliders = if from.file() == king.file() || from.rank() == king.rank() {
-            self.by_role(Role::Rook) | queens
-        } else {
-            self.by_role(Role::Bishop) | queens
-        };
-        let snipers =
-            sliders & line & (self.by_color(self.turn().other()) - Bitboard::from_square(to));
-        if snipers.is_empty() {
-            return true;
-        }
+        let theirs = self.by_color(self.turn().other()) - Bitboard::from_square(to);
         let occupied = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);
-        snipers
-            .into_iter()
-            .all(|s| (attacks::between(king, s) & occupied).nonempty())
+        if attacks::rook_rays(king).contains(from) {
+            let snipers = attacks::rook_rays(king) & (self.by_role(Role::Rook) | queens) & theirs;
+            snipers
+                .into_iter()
+                .all(|s| (attacks::between_orthogonal(king, s) & occupied).nonempty())
+        } else if attacks::bishop_rays(king).contains(from) {
+            let snipers =
+                attacks::bishop_rays(king) & (self.by_role(Role::Bishop) | queens) & theirs;
+            snipers
+                .into_iter()
+                .all(|s| (attacks::between_diagonal(king, s) & occupied).nonempty())
+        } else {
+            true
+        }
     }
 
     fn king_moves(&self, list: &mut MoveList, king: Square, dests: Bitboard) {

@@ -446,10 +446,12 @@ impl Position {
         let queens = self.by_role[Role::Queen.index()];
         let rq = self.by_role[Role::Rook.index()] | queens;
         let bq = self.by_role[Role::Bishop.index()] | queens;
-        let snipers = ((attacks::rook_rays(sq) & rq) | (attacks::bishop_rays(sq) & bq)) & them;
-        snipers
+        (attacks::rook_rays(sq) & rq & them)
             .into_iter()
-            .any(|s| (attacks::between(sq, s) & occupied).is_empty())
+            .any(|s| (attacks::between_orthogonal(sq, s) & occupied).is_empty())
+            || (attacks::bishop_rays(sq) & bq & them)
+                .into_iter()
+                .any(|s| (attacks::between_diagonal(sq, s) & occupied).is_empty())
     }
 
     /// Enemy pieces giving check to the side to move.
@@ -474,6 +476,17 @@ impl Position {
     }
 
     pub fn has_legal_moves(&self) -> bool {
+        // Most positions (checks included) have a king move: look for one first.
+        let us = self.turn;
+        let king = self.king_of(us);
+        let occupied = self.occupied() - Bitboard::from_square(king);
+        let dests = attacks::king_attacks(king) - self.by_color[us.index()];
+        if dests
+            .into_iter()
+            .any(|to| !self.is_attacked_sparse(to, us.other(), occupied))
+        {
+            return true;
+        }
         !self.legal_moves().is_empty()
     }
 
@@ -565,7 +578,20 @@ impl Position {
 
     /// Plays a move known to be legal (from `legal_moves`, or checked with `is_legal`).
     /// Playing an illegal move leaves a position that breaks the type's promises.
+    #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
+        self.play_with_checkers(m, None);
+    }
+
+    /// [`Position::play_unchecked`] for a normal move or promotion whose
+    /// [`Position::checkers_after`] the caller already has (the SAN reader computes them to
+    /// check the `+` mark before it plays).
+    #[inline]
+    pub(crate) fn play_plain(&mut self, m: Move, checkers: Bitboard) {
+        self.play_with_checkers(m, Some(checkers));
+    }
+
+    fn play_with_checkers(&mut self, m: Move, known: Option<Bitboard>) {
         let us = self.turn;
         let from = m.from();
         let to = m.to();
@@ -574,14 +600,10 @@ impl Position {
         };
         // The new checkers, found before the board changes when the move is a plain one
         // (from the mover and the line it leaves); castling and en passant look afresh.
-        let checkers = match m.kind() {
-            MoveKind::Normal => Some(self.checkers_after(from, to, moving.role)),
-            MoveKind::Promotion(role) => Some(self.checkers_after(from, to, role)),
-            _ => None,
-        };
+        let kind = m.kind();
         self.ep_square = None;
         self.halfmove_clock += 1;
-        match m.kind() {
+        let checkers = match kind {
             MoveKind::Castle => {
                 let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
                 let rank = us.back_rank();
@@ -595,23 +617,37 @@ impl Position {
                     Piece::new(us, Role::Rook),
                     Square::from_coords(side.rook_to_file(), rank),
                 );
+                None
             }
             MoveKind::EnPassant => {
                 self.take(Square::from_coords(to.file(), from.rank()));
                 self.take(from);
                 self.put(moving, to);
                 self.halfmove_clock = 0;
+                None
             }
             MoveKind::Normal | MoveKind::Promotion(_) => {
-                if self.take(to).is_some() {
+                let placed = match kind {
+                    MoveKind::Promotion(role) => Piece::new(us, role),
+                    _ => moving,
+                };
+                // The new checkers, found before the board changes (from the mover and the
+                // line it leaves); castling and en passant look afresh below.
+                let checkers = known.unwrap_or_else(|| self.checkers_after(from, to, placed.role));
+                let from_bb = Bitboard::from_square(from);
+                let to_bb = Bitboard::from_square(to);
+                if let Some(captured) = self.piece_at(to) {
+                    self.by_role[captured.role.index()] ^= to_bb;
+                    self.by_color[captured.color.index()] ^= to_bb;
+                    self.hash ^= zobrist::piece_key(captured, to);
                     self.halfmove_clock = 0;
                 }
-                self.take(from);
-                let placed = match m.promotion_role() {
-                    Some(role) => Piece::new(us, role),
-                    None => moving,
-                };
-                self.put(placed, to);
+                self.by_role[moving.role.index()] ^= from_bb;
+                self.by_role[placed.role.index()] ^= to_bb;
+                self.by_color[us.index()] ^= from_bb | to_bb;
+                self.board[from.index()] = 0;
+                self.board[to.index()] = encode_piece(placed);
+                self.hash ^= zobrist::piece_key(moving, from) ^ zobrist::piece_key(placed, to);
                 if moving.role == Role::Pawn {
                     self.halfmove_clock = 0;
                     if from.index().abs_diff(to.index()) == 16 {
@@ -623,10 +659,20 @@ impl Position {
                         }
                     }
                 }
+                Some(checkers)
             }
-        }
+        };
         // Castling rights go with a king move, a rook leaving its square, or a capture on it.
-        if !self.castling.is_empty() {
+        if !self.castling.is_empty()
+            && (moving.role == Role::King
+                || self
+                    .castling
+                    .rooks
+                    .iter()
+                    .flatten()
+                    .flatten()
+                    .any(|&r| r == from || r == to))
+        {
             let before = self.castling;
             if moving.role == Role::King {
                 self.castling.rooks[us.index()] = [None, None];
@@ -674,33 +720,40 @@ impl Position {
         let us = self.turn;
         let king = self.king_of(us.other());
         let occupied = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);
-        // Slider checks are found with the small ray and `between` tables rather than the
-        // magic table: this runs on every move, and the big table's cache misses dominated.
+        // Slider checks are found with the small ray tables rather than the magic or `line`
+        // tables: this runs on every move, and the big tables' cache misses dominated.
         let direct = match placed {
             Role::Pawn => attacks::pawn_attacks(us, to).contains(king),
             Role::Knight => attacks::knight_attacks(to).contains(king),
-            Role::Bishop => attacks::bishop_rays(to).contains(king),
-            Role::Rook => attacks::rook_rays(to).contains(king),
-            Role::Queen => (attacks::bishop_rays(to) | attacks::rook_rays(to)).contains(king),
             Role::King => false,
-        } && (placed <= Role::Knight
-            || (attacks::between(to, king) & occupied).is_empty());
+            _ => {
+                let orthogonal = placed != Role::Bishop && attacks::rook_rays(to).contains(king);
+                let diagonal = placed != Role::Rook && attacks::bishop_rays(to).contains(king);
+                (orthogonal && (attacks::between_orthogonal(to, king) & occupied).is_empty())
+                    || (diagonal && (attacks::between_diagonal(to, king) & occupied).is_empty())
+            }
+        };
         let mut checkers = if direct {
             Bitboard::from_square(to)
         } else {
             Bitboard::EMPTY
         };
-        let line = attacks::line(king, from);
-        if line.nonempty() {
-            let ours = self.by_color[us.index()] - Bitboard::from_square(from);
-            let queens = self.by_role[Role::Queen.index()];
-            let sliders = if from.file() == king.file() || from.rank() == king.rank() {
-                self.by_role[Role::Rook.index()] | queens
-            } else {
-                self.by_role[Role::Bishop.index()] | queens
-            };
-            for s in sliders & ours & line {
-                if (attacks::between(king, s) & occupied).is_empty() {
+        // Discovered checks: our sliders on the enemy king's lines of the kind `from` is on
+        // (the others were blocked before the move and still are).
+        let ours = self.by_color[us.index()] - Bitboard::from_square(from);
+        let queens = self.by_role[Role::Queen.index()];
+        if attacks::rook_rays(king).contains(from) {
+            let rq = attacks::rook_rays(king) & (self.by_role[Role::Rook.index()] | queens) & ours;
+            for s in rq {
+                if (attacks::between_orthogonal(king, s) & occupied).is_empty() {
+                    checkers.add(s);
+                }
+            }
+        } else if attacks::bishop_rays(king).contains(from) {
+            let bq =
+                attacks::bishop_rays(king) & (self.by_role[Role::Bishop.index()] | queens) & ours;
+            for s in bq {
+                if (attacks::between_diagonal(king, s) & occupied).is_empty() {
                     checkers.add(s);
                 }
             }

@@ -583,7 +583,7 @@ fn square_of(file: u8, rank: u8) -> Option<Square> {
 /// candidates' legality, and checks that the written disambiguation and suffix are the ones
 /// `assemble` and `push_suffix` would write, instead of building the text and comparing.
 #[inline]
-fn play_canonical(pos: &mut Position, token: &[u8]) -> Option<Move> {
+pub fn play_canonical(pos: &mut Position, token: &[u8]) -> Option<Move> {
     let (body, suffix) = match token.split_last() {
         Some((b'+', rest)) => (rest, Some(Suffix::Check)),
         Some((b'#', rest)) => (rest, Some(Suffix::Mate)),
@@ -600,15 +600,15 @@ fn play_canonical(pos: &mut Position, token: &[u8]) -> Option<Move> {
         b"O-O-O" => (canonical_castle(pos, CastlingSide::QueenSide)?, Role::King),
         _ => return None,
     };
-    let gives_check = if mv.is_castle() || mv.is_en_passant() {
+    let checkers = if mv.is_castle() || mv.is_en_passant() {
         None
     } else {
-        Some(pos.checkers_after(mv.from(), mv.to(), placed).nonempty())
+        Some(pos.checkers_after(mv.from(), mv.to(), placed))
     };
-    match (gives_check, suffix) {
+    match (checkers.map(|c| c.nonempty()), suffix) {
         // The common case: no check, no mark. Played in place, without a copy.
         (Some(false), None) => {
-            pos.play_unchecked(mv);
+            pos.play_plain(mv, Bitboard::EMPTY);
             Some(mv)
         }
         (Some(false), Some(_)) | (Some(true), None) => None,
@@ -742,19 +742,30 @@ fn canonical_piece(pos: &Position, role: Role, rest: &[u8]) -> Option<Move> {
     let mine = pos.pieces(us, role);
     // Sliders: the pieces on the destination's empty-board rays, then the squares between
     // (small tables, where the magic table's lookups missed the cache).
-    let (origins, slides) = match role {
-        Role::Knight => (attacks::knight_attacks(to), false),
-        Role::Bishop => (attacks::bishop_rays(to), true),
-        Role::Rook => (attacks::rook_rays(to), true),
-        _ => (attacks::bishop_rays(to) | attacks::rook_rays(to), true),
-    };
     let king = pos.king_of(us);
     let mut legal = Bitboard::EMPTY;
-    for from in origins & mine {
-        if (!slides || (attacks::between(from, to) & occupied).is_empty())
-            && pos.safe_after(from, to, king, checkers)
-        {
-            legal.add(from);
+    if role == Role::Knight {
+        for from in attacks::knight_attacks(to) & mine {
+            if pos.safe_after(from, to, king, checkers) {
+                legal.add(from);
+            }
+        }
+    } else {
+        let orthogonal = attacks::rook_rays(to);
+        let rays = match role {
+            Role::Bishop => attacks::bishop_rays(to),
+            Role::Rook => orthogonal,
+            _ => orthogonal | attacks::bishop_rays(to),
+        };
+        for from in rays & mine {
+            let between = if orthogonal.contains(from) {
+                attacks::between_orthogonal(from, to)
+            } else {
+                attacks::between_diagonal(from, to)
+            };
+            if (between & occupied).is_empty() && pos.safe_after(from, to, king, checkers) {
+                legal.add(from);
+            }
         }
     }
     let mut chosen = legal;

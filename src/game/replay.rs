@@ -233,7 +233,14 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
             check_variations(game, &pos, node, ply, mode, &mut findings);
         }
         // Bytes, not `as_str`: the text is only needed (and UTF-8 checked) for a finding.
-        match san::play_san_bytes(&mut pos, node.san.as_bytes(), mode) {
+        // Canonical SAN (nearly every token) is played by the fast path; the general reader
+        // takes the rest and decides the errors and repairs.
+        let token = node.san.as_bytes();
+        if let Some(mv) = san::play_canonical(&mut pos, token) {
+            moves.push(mv);
+            continue;
+        }
+        match san::play_san_bytes(&mut pos, token, mode) {
             Ok(r) => {
                 for kind in &r.repairs {
                     let token = node.san.as_str();
