@@ -1146,6 +1146,60 @@ mod tests {
         assert!(matches!(lenient(START, "e5"), Err(SanError::Illegal(_))));
     }
 
+    /// The fast path takes exactly the canonical SAN of every legal move, plays it as
+    /// `play_unchecked` would, and leaves every other spelling to the general reader.
+    #[test]
+    fn fast_path_takes_exactly_canonical_san() {
+        for fen in [
+            START,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/8/8/2KPp2r/8/8/8/8 w - e6 0 2",
+            "7k/8/8/8/8/8/8/R3RK2 w - - 0 1",
+            "4k3/8/8/1N6/8/1N6/8/4K3 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            "1Q2Q3/8/8/8/1Q2Q3/8/8/k3K3 w - - 0 1",
+        ] {
+            let pos = parse_fen(fen).unwrap();
+            for &m in pos.legal_moves().iter() {
+                let san = to_san(&pos, m);
+                let mut fast = pos;
+                assert_eq!(
+                    play_canonical(&mut fast, san.as_bytes()),
+                    Some(m),
+                    "{fen} {san}"
+                );
+                let mut slow = pos;
+                slow.play_unchecked(m);
+                assert_eq!(fast, slow, "{fen} {san}");
+                assert_eq!(fast.checkers(), slow.checkers(), "{fen} {san}");
+                let text = san.as_str();
+                let body = text.trim_end_matches(['+', '#']);
+                let mut wrong = vec![
+                    format!("{body}+"),
+                    format!("{body}#"),
+                    body.to_string(),
+                    format!("{text}!"),
+                    text.replace('x', ""),
+                    format!("{}{text}", &text[..1]),
+                ];
+                if let Some(role) = pos.piece_at(m.from()).map(|p| p.role)
+                    && role != Role::Pawn
+                    && !m.is_castle()
+                {
+                    let from = m.from().to_string();
+                    wrong.push(format!("{}{from}{}", &text[..1], &text[1..]));
+                }
+                for w in wrong.iter().filter(|w| w.as_str() != text) {
+                    let mut p = pos;
+                    assert_eq!(play_canonical(&mut p, w.as_bytes()), None, "{fen} {w}");
+                    assert_eq!(p, pos, "{fen} {w}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn strict_takes_only_canonical_san() {
         let pos = parse_fen(START).unwrap();
