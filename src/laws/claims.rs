@@ -26,43 +26,100 @@ pub struct Claim {
 }
 
 /// Occurrences of positions since the last irreversible move (a pawn move or capture:
-/// no earlier position can come back after one).
-#[derive(Debug, Default)]
+/// no earlier position can come back after one), by `Position::repetition_key`.
+///
+/// Stretches between irreversible moves are short in real games (a few dozen plies), so
+/// the keys are kept in a plain list scanned linearly, which costs less than hashing
+/// them; a stretch longer than `LINEAR_LIMIT` moves its counts into a hash map.
+#[derive(Debug)]
 pub struct Occurrences {
+    /// The stretch's keys in order of play, while it is short: `keys[..len]`.
+    keys: [u64; LINEAR_LIMIT],
+    len: usize,
+    /// Counts by key once the stretch is long (then `keys` is empty).
     counts: HashMap<u64, u32, BuildKeyHasher>,
-    /// Keys seen at least twice: only then can a written move make a third occurrence.
-    twice: usize,
+    /// Keys seen at least twice: only these can a written move make occur a third time.
+    twice: Vec<u64>,
+}
+
+/// Longest stretch kept as a list.
+const LINEAR_LIMIT: usize = 96;
+
+impl Default for Occurrences {
+    fn default() -> Occurrences {
+        Occurrences {
+            keys: [0; LINEAR_LIMIT],
+            len: 0,
+            counts: HashMap::default(),
+            twice: Vec::new(),
+        }
+    }
 }
 
 impl Occurrences {
+    /// The short stretch's keys.
+    fn keys(&self) -> &[u64] {
+        &self.keys[..self.len]
+    }
+
     pub fn clear(&mut self) {
+        self.len = 0;
         self.counts.clear();
-        self.twice = 0;
+        self.twice.clear();
     }
 
     /// Records one occurrence and returns how many there have been.
     pub fn record(&mut self, key: u64) -> u32 {
-        let n = self.counts.entry(key).or_insert(0);
-        *n += 1;
-        if *n == 2 {
-            self.twice += 1;
+        let n = if self.counts.is_empty() {
+            let n = self.keys().iter().filter(|&&k| k == key).count() as u32 + 1;
+            if self.len < LINEAR_LIMIT {
+                self.keys[self.len] = key;
+                self.len += 1;
+            } else {
+                for &k in &self.keys {
+                    *self.counts.entry(k).or_insert(0) += 1;
+                }
+                self.len = 0;
+                self.counts.insert(key, n);
+            }
+            n
+        } else {
+            let n = self.counts.entry(key).or_insert(0);
+            *n += 1;
+            *n
+        };
+        if n == 2 {
+            self.twice.push(key);
         }
-        *n
+        n
     }
 
+    /// How many times `key` has been recorded since the last `clear`.
     pub fn count(&self, key: u64) -> u32 {
-        self.counts.get(&key).copied().unwrap_or(0)
+        if self.counts.is_empty() {
+            self.keys().iter().filter(|&&k| k == key).count() as u32
+        } else {
+            self.counts.get(&key).copied().unwrap_or(0)
+        }
     }
 
     /// Is a threefold claim available in `pos`, which has already been recorded
     /// (`occurrences` times, as `record` said: looking it up again is a wasted probe)?
+    #[inline]
     pub fn threefold(&self, pos: &Position, occurrences: u32) -> Option<ClaimWay> {
         if occurrences >= 3 {
             return Some(ClaimWay::Present);
         }
-        if self.twice == 0 {
+        if self.twice.is_empty() {
             return None;
         }
+        self.intended_threefold(pos)
+    }
+
+    /// 9.2.1.1: the first legal move (in generation order) that would make a position
+    /// already seen twice occur a third time.
+    #[inline(never)]
+    fn intended_threefold(&self, pos: &Position) -> Option<ClaimWay> {
         let mut list = MoveList::new();
         pos.generate_legal(&mut list);
         list.iter().copied().find_map(|m| {
@@ -71,7 +128,9 @@ impl Occurrences {
             }
             let mut child = *pos;
             child.play_unchecked(m);
-            (self.count(child.repetition_key()) >= 2).then_some(ClaimWay::IntendedMove(m))
+            self.twice
+                .contains(&child.repetition_key())
+                .then_some(ClaimWay::IntendedMove(m))
         })
     }
 }
@@ -151,6 +210,32 @@ mod tests {
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
+    }
+
+    #[test]
+    fn occurrences_count_alike_in_short_and_long_stretches() {
+        let mut seen = Occurrences::default();
+        // A long stretch: keys cycle through 7 values, so the list overflows into the map.
+        let mut expected = [0u32; 7];
+        for i in 0..(3 * LINEAR_LIMIT) {
+            let key = (i % 7) as u64 * 0x9e37_79b9_7f4a_7c15 + 1;
+            expected[i % 7] += 1;
+            assert_eq!(seen.record(key), expected[i % 7], "record #{i}");
+            assert_eq!(seen.count(key), expected[i % 7]);
+        }
+        assert_eq!(seen.count(12345), 0);
+        assert_eq!(seen.twice.len(), 7);
+        seen.clear();
+        assert_eq!(seen.count(1), 0);
+        assert!(seen.twice.is_empty());
+        // A short one after the clear.
+        assert_eq!(seen.record(5), 1);
+        assert_eq!(seen.record(6), 1);
+        assert_eq!(seen.record(5), 2);
+        assert_eq!(seen.twice, vec![5]);
+        assert_eq!(seen.record(5), 3);
+        assert_eq!(seen.count(5), 3);
+        assert_eq!(seen.count(6), 1);
     }
 
     #[test]

@@ -112,25 +112,44 @@ pub fn is_listed_draw_1997(pos: &Position) -> bool {
     }
 }
 
-/// Records the first ply at which a threefold repetition (Art. 9.2) or a fifty-move draw
-/// (Art. 9.3) could be claimed, if not recorded already.
-fn first_claims(
-    threefold: &mut Option<Claim>,
-    fifty: &mut Option<Claim>,
-    seen: &Occurrences,
-    pos: &Position,
-    occurrences: u32,
-    edition: Edition,
-    ply: u32,
-) {
-    if threefold.is_none() {
-        *threefold = seen
-            .threefold(pos, occurrences)
-            .map(|way| Claim { ply, way });
+/// The first claim of each kind, with the position it is made in (for its message).
+#[derive(Default)]
+struct FirstClaims {
+    threefold: Option<(Claim, Position)>,
+    fifty: Option<(Claim, Position)>,
+}
+
+impl FirstClaims {
+    /// Records the first ply at which a threefold repetition (Art. 9.2) or a fifty-move
+    /// draw (Art. 9.3) could be claimed, if not recorded already.
+    #[inline]
+    fn check(
+        &mut self,
+        seen: &Occurrences,
+        pos: &Position,
+        occurrences: u32,
+        edition: Edition,
+        ply: u32,
+    ) {
+        if self.threefold.is_none()
+            && let Some(way) = seen.threefold(pos, occurrences)
+        {
+            self.threefold = Some(found(ply, way, pos));
+        }
+        if self.fifty.is_none()
+            && let Some(way) = claims::fifty(pos, edition)
+        {
+            self.fifty = Some(found(ply, way, pos));
+        }
     }
-    if fifty.is_none() {
-        *fifty = claims::fifty(pos, edition).map(|way| Claim { ply, way });
-    }
+}
+
+/// A claim and a copy of its position, made out of line: most plies have no claim, and
+/// the copy must not be paid for on them.
+#[cold]
+#[inline(never)]
+fn found(ply: u32, way: claims::ClaimWay, pos: &Position) -> (Claim, Position) {
+    (Claim { ply, way }, *pos)
 }
 
 /// Walks the game and returns the verdict.
@@ -147,61 +166,44 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
         ));
     }
 
-    // ---- one pass: positions, mate/stalemate/fivefold/75, claims -------------------
-    let mut positions = Vec::with_capacity(game.moves.len() + 1);
+    // ---- one pass: mate/stalemate/fivefold/75, claims ----------------------------------
+    // Only the current position is kept: the dead-position search below replays the game
+    // again in the rare case that it needs earlier ones.
     let mut pos = game.start;
-    positions.push(pos);
     let mut seen = Occurrences::default();
     let mut occurrences = seen.record(pos.repetition_key());
     let mut ending: Option<(TerminationKind, u32)> =
         immediate_ending(&pos, edition, 1, !game.moves.is_empty()).map(|k| (k, 0));
-    let mut threefold: Option<Claim> = None;
-    let mut fifty: Option<Claim> = None;
+    let mut claims = FirstClaims::default();
     for (i, &m) in game.moves.iter().enumerate() {
         let ply = i as u32;
         if ending.is_some() {
             break;
         }
-        first_claims(
-            &mut threefold,
-            &mut fifty,
-            &seen,
-            &pos,
-            occurrences,
-            edition,
-            ply,
-        );
+        claims.check(&seen, &pos, occurrences, edition, ply);
         if pos.is_zeroing(m) {
             seen.clear();
         }
         pos.play_unchecked(m);
-        positions.push(pos);
         occurrences = seen.record(pos.repetition_key());
         let moves_follow = i + 1 < game.moves.len();
         ending = immediate_ending(&pos, edition, occurrences, moves_follow).map(|k| (k, ply + 1));
     }
-    if ending.is_none() {
-        let ply = game.moves.len() as u32;
-        first_claims(
-            &mut threefold,
-            &mut fifty,
-            &seen,
-            &pos,
-            occurrences,
-            edition,
-            ply,
-        );
-    }
+    // `pos` now stands at the ending's ply, or at the end of the record.
+    let last_ply = match ending {
+        Some((_, ply)) => ply,
+        None => {
+            let ply = game.moves.len() as u32;
+            claims.check(&seen, &pos, occurrences, edition, ply);
+            ply
+        }
+    };
 
     // ---- dead positions: the first dead ply before any other ending ------------------
     let mut dead_unknown_at = None;
-    let last_live = match ending {
-        Some((TerminationKind::Checkmate { .. }, _)) => None, // a mate was reachable
-        Some((_, ply)) => Some(ply),
-        None => Some(positions.len() as u32 - 1),
-    };
-    if let Some(last) = last_live {
-        match first_dead_ply(&positions[..=last as usize], edition, options.budget) {
+    let live = !matches!(ending, Some((TerminationKind::Checkmate { .. }, _))); // a mate was reachable
+    if live {
+        match first_dead_ply(game, &pos, last_ply, edition, options.budget) {
             // An ending at the same ply keeps its own name (a stalemate is also dead).
             DeadSearch::Dead(ply) if ending.is_none_or(|(_, end)| ply < end) => {
                 ending = Some((TerminationKind::DeadPosition, ply));
@@ -211,9 +213,13 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
             DeadSearch::Alive => {}
         }
     }
+    let FirstClaims {
+        mut threefold,
+        mut fifty,
+    } = claims;
     if let Some((_, end)) = ending {
-        threefold = threefold.filter(|c| c.ply < end);
-        fifty = fifty.filter(|c| c.ply < end);
+        threefold = threefold.filter(|(c, _)| c.ply < end);
+        fifty = fifty.filter(|(c, _)| c.ply < end);
     }
 
     // ---- findings for the ending, claims and moves after the end ---------------------
@@ -247,26 +253,22 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
                 .to_string(),
         ));
     }
-    if let Some(c) = threefold {
+    if let Some((c, at)) = threefold {
         findings.push(LawFinding::new(
             Code::ClaimThreefold,
             edition,
             c.ply,
-            claim_message(
-                "the same position for the third time",
-                &positions[c.ply as usize],
-                c,
-            ),
+            claim_message("the same position for the third time", &at, c),
         ));
     }
-    if let Some(c) = fifty {
+    if let Some((c, at)) = fifty {
         findings.push(LawFinding::new(
             Code::ClaimFifty,
             edition,
             c.ply,
             claim_message(
                 "fifty moves by each player without pawn move or capture",
-                &positions[c.ply as usize],
+                &at,
                 c,
             ),
         ));
@@ -333,8 +335,8 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
         lawful_result: lawful,
         recorded_result: recorded,
         termination: ending,
-        first_threefold_claim: threefold,
-        first_fifty_claim: fifty,
+        first_threefold_claim: threefold.map(|(c, _)| c),
+        first_fifty_claim: fifty.map(|(c, _)| c),
         findings,
     }
 }
@@ -391,10 +393,17 @@ enum DeadSearch {
     Unknown(u32),
 }
 
-/// The first dead ply among `positions`, by the edition's rule. Once a position is dead
-/// every later one is too, so only the last one is analysed in full and a binary search
-/// finds where deadness began.
-fn first_dead_ply(positions: &[Position], edition: Edition, budget: Budget) -> DeadSearch {
+/// The first dead ply up to `last`, by the edition's rule; `last_pos` is the position at
+/// `last`. Once a position is dead every later one is too, so only the last one is
+/// analysed in full; when it is dead (rare), the game is replayed from the start and a
+/// binary search finds where deadness began.
+fn first_dead_ply(
+    game: &GameInput<'_>,
+    last_pos: &Position,
+    last: u32,
+    edition: Edition,
+    budget: Budget,
+) -> DeadSearch {
     let is_dead = |p: &Position| -> Deadness {
         match edition {
             Edition::Fide1980 => Deadness::Alive,
@@ -408,11 +417,18 @@ fn first_dead_ply(positions: &[Position], edition: Edition, budget: Budget) -> D
             Edition::Fide2001 | Edition::Fide2014 => dead::deadness(p, budget),
         }
     };
-    let last = positions.len() - 1;
-    match is_dead(&positions[last]) {
+    match is_dead(last_pos) {
         Deadness::Alive => return DeadSearch::Alive,
-        Deadness::Unknown => return DeadSearch::Unknown(last as u32),
+        Deadness::Unknown => return DeadSearch::Unknown(last),
         Deadness::Dead => {}
+    }
+    let last = last as usize;
+    let mut positions = Vec::with_capacity(last + 1);
+    let mut pos = game.start;
+    positions.push(pos);
+    for &m in game.moves.iter().take(last) {
+        pos.play_unchecked(m);
+        positions.push(pos);
     }
     // Invariant: positions[hi] is dead; positions before lo are not shown dead.
     let (mut lo, mut hi) = (0usize, last);
