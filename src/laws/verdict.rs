@@ -2,7 +2,7 @@
 //! (mate, stalemate, dead position, fivefold, 75 moves), where a draw could first have been
 //! claimed, whether a win on time stands, and compare the lawful result with the record.
 
-use super::claims::{self, Claim, Occurrences};
+use super::claims::{self, Claim, ClaimWay, Keys, Occurrences, Replayer};
 use super::dead::{self, Budget, Deadness, Winnability};
 use super::edition::{Edition, LawsChoice};
 use super::finding::{Code, LawFinding};
@@ -121,9 +121,37 @@ struct FirstClaims {
 
 impl FirstClaims {
     /// Records the first ply at which a threefold repetition (Art. 9.2) or a fifty-move
-    /// draw (Art. 9.3) could be claimed, if not recorded already.
-    #[inline]
+    /// draw (Art. 9.3) could be claimed, if not recorded already. `keys` stands at `ply`.
+    /// Most plies are ruled out here from the counts and the board alone.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn check(
+        &mut self,
+        seen: &Occurrences,
+        keys: &Keys,
+        replayer: &mut Replayer<'_>,
+        occurrences: u32,
+        edition: Edition,
+        ply: u32,
+    ) {
+        let threefold = self.threefold.is_none()
+            && (occurrences >= 3 || seen.may_repeat_next(keys.board(), keys.turn()));
+        // Every fifty-move limit is at least 100 half-moves (`claims::fifty`).
+        let fifty = self.fifty.is_none() && keys.halfmove_clock() + 1 >= 100;
+        if threefold || fifty {
+            self.check_position(
+                seen,
+                replayer.position_at(ply as usize),
+                occurrences,
+                edition,
+                ply,
+            );
+        }
+    }
+
+    /// `check` where a claim may be: in the full position.
+    #[inline(never)]
+    fn check_position(
         &mut self,
         seen: &Occurrences,
         pos: &Position,
@@ -148,12 +176,22 @@ impl FirstClaims {
 /// the copy must not be paid for on them.
 #[cold]
 #[inline(never)]
-fn found(ply: u32, way: claims::ClaimWay, pos: &Position) -> (Claim, Position) {
+fn found(ply: u32, way: ClaimWay, pos: &Position) -> (Claim, Position) {
     (Claim { ply, way }, *pos)
 }
 
 /// Walks the game and returns the verdict.
 pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
+    judge_walk(game, None, options)
+}
+
+/// `judge`, for a caller that has replayed the game already: `end` must be the position
+/// after all of `game.moves`. Most games then need no full replay here at all.
+pub fn judge_replayed(game: &GameInput<'_>, end: &Position, options: &VerdictOptions) -> Verdict {
+    judge_walk(game, Some(end), options)
+}
+
+fn judge_walk(game: &GameInput<'_>, end: Option<&Position>, options: &VerdictOptions) -> Verdict {
     let choice = options.laws.for_game(game.date);
     let edition = choice.edition;
     let mut findings = Vec::new();
@@ -167,37 +205,58 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
     }
 
     // ---- one pass: mate/stalemate/fivefold/75, claims ----------------------------------
-    // Only the current position is kept: the dead-position search below replays the game
-    // again in the rare case that it needs earlier ones.
-    let mut pos = game.start;
+    // `keys` follows repetition keys and the move count; full positions are replayed only
+    // where a claim or the end of the game needs one.
+    let mut keys = Keys::new(&game.start);
+    let mut replayer = Replayer::new(&game.start, game.moves, end);
     let mut seen = Occurrences::default();
-    let mut occurrences = seen.record(pos.repetition_key());
+    let mut occurrences = seen.record(game.start.repetition_key(), keys.board(), keys.turn());
+    let at_start = game.moves.is_empty().then_some(&game.start);
     let mut ending: Option<(TerminationKind, u32)> =
-        immediate_ending(&pos, edition, 1, !game.moves.is_empty()).map(|k| (k, 0));
+        immediate_ending(at_start, game.start.halfmove_clock(), edition, 1).map(|k| (k, 0));
     let mut claims = FirstClaims::default();
+    // The first position of the stretch, when it followed a double step and its key may
+    // yet need the en passant file: (ply, key without it).
+    let mut ep_pending: Option<(usize, u64)> = None;
+    let last_move = game.moves.len();
     for (i, &m) in game.moves.iter().enumerate() {
         let ply = i as u32;
         if ending.is_some() {
             break;
         }
-        claims.check(&seen, &pos, occurrences, edition, ply);
-        if pos.is_zeroing(m) {
+        claims.check(&seen, &keys, &mut replayer, occurrences, edition, ply);
+        if keys.play(m) {
             seen.clear();
+            ep_pending = None;
         }
-        pos.play_unchecked(m);
-        occurrences = seen.record(pos.repetition_key());
-        let moves_follow = i + 1 < game.moves.len();
-        ending = immediate_ending(&pos, edition, occurrences, moves_follow).map(|k| (k, ply + 1));
+        let key = keys.plain_key();
+        if keys.ep_pending() {
+            ep_pending = Some((i + 1, key));
+        } else if let Some((at, plain)) = ep_pending
+            && key == plain
+        {
+            // A first repetition of that position: settle its key (9.2.2) before counting.
+            let exact = replayer.position_at(at).repetition_key();
+            if exact != plain {
+                seen.rekey(plain, exact);
+            }
+            ep_pending = None;
+        }
+        occurrences = seen.record(key, keys.board(), keys.turn());
+        let last = (i + 1 == last_move).then(|| replayer.position_at(last_move));
+        ending = immediate_ending(last, keys.halfmove_clock(), edition, occurrences)
+            .map(|k| (k, ply + 1));
     }
-    // `pos` now stands at the ending's ply, or at the end of the record.
+    // `pos`: the position at the ending's ply, or at the end of the record.
     let last_ply = match ending {
         Some((_, ply)) => ply,
         None => {
             let ply = game.moves.len() as u32;
-            claims.check(&seen, &pos, occurrences, edition, ply);
+            claims.check(&seen, &keys, &mut replayer, occurrences, edition, ply);
             ply
         }
     };
+    let pos = *replayer.position_at(last_ply as usize);
 
     // ---- dead positions: the first dead ply before any other ending ------------------
     let mut dead_unknown_at = None;
@@ -347,8 +406,8 @@ fn claim_message(what: &str, pos: &Position, c: Claim) -> String {
         Color::Black => "Black",
     };
     match c.way {
-        claims::ClaimWay::Present => format!("{who}, to move, could claim: {what} is on the board"),
-        claims::ClaimWay::IntendedMove(m) => format!(
+        ClaimWay::Present => format!("{who}, to move, could claim: {what} is on the board"),
+        ClaimWay::IntendedMove(m) => format!(
             "{who}, to move, could claim by writing down {}: it would produce {what}",
             crate::chess::san::to_san(pos, m)
         ),
@@ -356,17 +415,19 @@ fn claim_message(what: &str, pos: &Position, c: Claim) -> String {
 }
 
 /// Mate, stalemate, and the 2014 automatic draws, in that order of precedence
-/// (9.6.2: a mate on the 75th move takes precedence).
-/// `moves_follow`: the record continues with a legal move, so the side to move has one
-/// (the moves are legal by the caller's contract), and generating moves to find out is
-/// wasted work on every ply but the last.
+/// (9.6.2: a mate on the 75th move takes precedence). `last`: the position, when it is
+/// the last of the record; earlier ones are followed by a legal move (the moves are legal
+/// by the caller's contract), so the side to move has one and generating moves to find
+/// out is wasted work. `clock`: the position's half-move clock.
 fn immediate_ending(
-    pos: &Position,
+    last: Option<&Position>,
+    clock: u32,
     edition: Edition,
     occurrences: u32,
-    moves_follow: bool,
 ) -> Option<TerminationKind> {
-    if !moves_follow && !pos.has_legal_moves() {
+    if let Some(pos) = last
+        && !pos.has_legal_moves()
+    {
         return Some(if pos.is_check() {
             TerminationKind::Checkmate {
                 winner: pos.turn().other(),
@@ -379,7 +440,7 @@ fn immediate_ending(
         if occurrences >= 5 {
             return Some(TerminationKind::Fivefold);
         }
-        if pos.halfmove_clock() >= 150 {
+        if clock >= 150 {
             return Some(TerminationKind::SeventyFiveMoves);
         }
     }
