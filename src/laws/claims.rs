@@ -261,6 +261,7 @@ pub struct Keys {
     castling: [[Option<Square>; 2]; 2],
     /// The squares of `castling`'s rooks, as a mask by square index.
     rook_squares: u64,
+    piece_keys: &'static PieceKeys,
     /// As `Position`'s own: pieces, side to move and castling rights; no en passant part.
     hash: u64,
     turn: Color,
@@ -289,6 +290,7 @@ impl Keys {
             board,
             castling,
             rook_squares: rook_squares(&castling),
+            piece_keys: piece_keys(),
             hash: start.repetition_key() ^ ep_part,
             turn: start.turn(),
             clock: start.halfmove_clock(),
@@ -331,59 +333,68 @@ impl Keys {
     pub fn play(&mut self, m: Move) -> bool {
         let us = self.turn;
         let (from, to) = (m.from(), m.to());
+        let (f, t) = (from.index() & 63, to.index() & 63);
+        let moving = self.board[f];
         // `play_unchecked` leaves the position as it is, too.
-        let Some(moving) = piece(self.board[from.index()]) else {
+        let Some(mover) = piece(moving) else {
             return false;
         };
         self.ep = None;
-        let mut zeroing = false;
-        match m.kind() {
+        let zeroing = match m.kind() {
             MoveKind::Castle => {
                 let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
                 let rank = us.back_rank();
-                self.take(from);
-                self.take(to);
-                self.put(
-                    Piece::new(us, Role::King),
-                    Square::from_coords(side.king_to_file(), rank),
-                );
-                self.put(
-                    Piece::new(us, Role::Rook),
-                    Square::from_coords(side.rook_to_file(), rank),
-                );
+                let rook = self.board[t];
+                self.set(f, 0);
+                self.set(t, 0);
+                let king_to = Square::from_coords(side.king_to_file(), rank);
+                let rook_to = Square::from_coords(side.rook_to_file(), rank);
+                self.set(king_to.index() & 63, moving);
+                self.set(rook_to.index() & 63, rook);
+                false
             }
             MoveKind::EnPassant => {
-                self.take(Square::from_coords(to.file(), from.rank()));
-                self.take(from);
-                self.put(moving, to);
-                zeroing = true;
+                let taken = Square::from_coords(to.file(), from.rank());
+                self.set(taken.index() & 63, 0);
+                self.set(f, 0);
+                self.set(t, moving);
+                true
             }
             MoveKind::Normal | MoveKind::Promotion(_) => {
-                zeroing = self.take(to).is_some();
-                self.take(from);
+                let captured = self.board[t];
                 let placed = m
                     .promotion_role()
-                    .map_or(moving, |role| Piece::new(us, role));
-                self.put(placed, to);
-                if moving.role == Role::Pawn {
-                    zeroing = true;
-                    if from.index().abs_diff(to.index()) == 16 {
-                        self.double_step(us, from, to);
-                    }
+                    .map_or(moving, |role| code(Piece::new(us, role)));
+                self.set(f, 0);
+                self.set(t, placed);
+                let pawn = mover.role == Role::Pawn;
+                if pawn && f.abs_diff(t) == 16 {
+                    self.double_step(us, from, to);
                 }
+                pawn || captured != 0
             }
-        }
+        };
         self.clock = if zeroing { 0 } else { self.clock + 1 };
         // Castling rights go with a king move, a rook leaving its square, or a capture on it.
-        let touched = (1u64 << from.index()) | (1u64 << to.index());
+        let touched = (1u64 << f) | (1u64 << t);
         if self.rook_squares & touched != 0
-            || (moving.role == Role::King && self.castling[us.index()] != [None, None])
+            || (mover.role == Role::King && self.castling[us.index()] != [None, None])
         {
-            self.update_castling(us, moving, from, to);
+            self.update_castling(us, mover, from, to);
         }
         self.turn = us.other();
         self.hash ^= zobrist::black_to_move_key();
         zeroing
+    }
+
+    /// Puts `code` (0: nothing) on square index `sq`, keeping the hash.
+    #[inline(always)]
+    fn set(&mut self, sq: usize, code: u8) {
+        let sq = sq & 63;
+        let old = std::mem::replace(&mut self.board[sq], code);
+        let keys = &self.piece_keys[(old as usize).min(12)];
+        let new = &self.piece_keys[(code as usize).min(12)];
+        self.hash ^= keys[sq] ^ new[sq];
     }
 
     /// As `play_unchecked`: the en passant square is kept when an enemy pawn attacks it.
@@ -420,19 +431,24 @@ impl Keys {
             self.rook_squares = rook_squares(&self.castling);
         }
     }
+}
 
-    #[inline(always)]
-    fn take(&mut self, sq: Square) -> Option<Piece> {
-        let p = piece(std::mem::take(&mut self.board[sq.index()]))?;
-        self.hash ^= zobrist::piece_key(p, sq);
-        Some(p)
-    }
+/// `zobrist::piece_key` by piece code and square index; no key for code 0 (no piece).
+type PieceKeys = [[u64; 64]; 13];
 
-    #[inline(always)]
-    fn put(&mut self, p: Piece, sq: Square) {
-        self.board[sq.index()] = code(p);
-        self.hash ^= zobrist::piece_key(p, sq);
-    }
+fn piece_keys() -> &'static PieceKeys {
+    static KEYS: std::sync::OnceLock<PieceKeys> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        let mut keys = [[0; 64]; 13];
+        for (code, row) in keys.iter_mut().enumerate() {
+            if let Some(p) = piece(code as u8) {
+                for sq in Square::all() {
+                    row[sq.index()] = zobrist::piece_key(p, sq);
+                }
+            }
+        }
+        keys
+    })
 }
 
 fn rook_squares(castling: &[[Option<Square>; 2]; 2]) -> u64 {
