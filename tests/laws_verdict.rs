@@ -5,7 +5,7 @@ use arbiter::chess::san::resolve;
 use arbiter::chess::{Move, Position, SanMode};
 use arbiter::laws::{
     ClaimWay, Code, Edition, GameInput, GameResult, LawsChoice, TerminationKind, Verdict,
-    VerdictOptions, judge,
+    VerdictOptions, judge, judge_replayed,
 };
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -56,7 +56,14 @@ fn judge_game(g: &Game<'_>) -> Verdict {
         termination_tag: g.termination,
         result_marker: g.marker,
     };
-    judge(&input, &VerdictOptions::default())
+    let v = judge(&input, &VerdictOptions::default());
+    // The pipeline hands over the final position; the verdict must not depend on it.
+    let mut end = start;
+    for &m in &mv {
+        end.play_unchecked(m);
+    }
+    assert_eq!(judge_replayed(&input, &end, &VerdictOptions::default()), v);
+    v
 }
 
 fn codes(v: &Verdict) -> Vec<(&'static str, u32)> {
@@ -475,4 +482,75 @@ fn undated_games_use_the_newest_edition_and_say_so() {
     let v = judge(&input, &forced);
     assert!(!v.undated);
     assert_eq!(v.findings[0].article, Some("11.1"));
+}
+
+/// Real games with many repetitions (the sunfish threefold file and the TCEC superfinals):
+/// the cheap key walk gives `Position::repetition_key` and the move count on every ply, and
+/// the verdict is the same whether or not the caller hands over the final position.
+#[test]
+fn key_walk_follows_full_positions_on_corpus_games() {
+    use arbiter::chess::zobrist::en_passant_key;
+    use arbiter::laws::claims::Keys;
+    let Some(dir) = std::env::var_os("ARBITER_CORPUS").map(std::path::PathBuf::from) else {
+        eprintln!("ARBITER_CORPUS not set: skipping corpus tests");
+        return;
+    };
+    let mut files = vec![dir.join("draw-rules/sunfish-3fold.pgn")];
+    for season in 4..=7 {
+        files.push(
+            dir.join("games/engine-tcec")
+                .join(format!("TCEC_Season_{season}_-_Superfinal.pgn")),
+        );
+    }
+    let mut plies = 0;
+    let mut ep_plies = 0;
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        for game in arbiter::pgn::parse_all(&bytes).0 {
+            let r = arbiter::game::replay(&game, SanMode::Lenient);
+            assert!(r.complete, "{}: game {}", path.display(), game.game_number);
+            let mut pos = r.start;
+            let mut keys = Keys::new(&pos);
+            for &m in &r.moves {
+                let zeroing = pos.is_zeroing(m);
+                pos.play_unchecked(m);
+                assert_eq!(keys.play(m), zeroing);
+                assert_eq!(keys.halfmove_clock(), pos.halfmove_clock());
+                assert_eq!(keys.turn(), pos.turn());
+                let exact = pos.repetition_key();
+                if keys.ep_pending() {
+                    ep_plies += 1;
+                    let ep = pos.ep_square().expect("an en passant square");
+                    assert!(
+                        [
+                            keys.plain_key(),
+                            keys.plain_key() ^ en_passant_key(ep.file())
+                        ]
+                        .contains(&exact)
+                    );
+                } else {
+                    assert_eq!(keys.plain_key(), exact, "game {}", game.game_number);
+                }
+                plies += 1;
+            }
+            assert_eq!(pos, r.final_position);
+            let input = GameInput {
+                start: r.start,
+                moves: &r.moves,
+                date: game.tag("Date"),
+                result_tag: game.tag("Result"),
+                termination_tag: game.tag("Termination"),
+                result_marker: game.result.map(|m| m.as_str()),
+            };
+            let options = VerdictOptions::default();
+            assert_eq!(
+                judge_replayed(&input, &r.final_position, &options),
+                judge(&input, &options),
+                "game {}",
+                game.game_number
+            );
+        }
+    }
+    assert!(plies > 80_000, "{plies} plies");
+    assert!(ep_plies > 0);
 }

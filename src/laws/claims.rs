@@ -2,11 +2,13 @@
 //! fifty-move rule (9.3) could be claimed, both ways the Laws allow: the position or the
 //! count is already there (9.2.1.2, 9.3.2), or the player to move writes down a move that
 //! would produce it (9.2.1.1, 9.3.1). Sameness of positions is 9.2.2's, via
-//! `Position::repetition_key`.
+//! `Position::repetition_key`; `Walk` follows those keys along a game without replaying it
+//! in full.
 
 use super::edition::Edition;
-use crate::chess::zobrist::BuildKeyHasher;
-use crate::chess::{Color, Move, MoveList, Position, Role};
+use crate::chess::attacks;
+use crate::chess::zobrist::{self, BuildKeyHasher};
+use crate::chess::{CastlingSide, Color, Move, MoveKind, MoveList, Piece, Position, Role, Square};
 use std::collections::HashMap;
 
 /// How a claim could be made.
@@ -26,32 +28,128 @@ pub struct Claim {
 }
 
 /// Occurrences of positions since the last irreversible move (a pawn move or capture:
-/// no earlier position can come back after one).
-#[derive(Debug, Default)]
+/// no earlier position can come back after one), by `Position::repetition_key`.
+///
+/// Stretches between irreversible moves are short in real games (a few dozen plies), so
+/// the keys are kept in a plain list scanned linearly, which costs less than hashing
+/// them; a stretch longer than `LINEAR_LIMIT` moves its counts into a hash map.
+#[derive(Debug)]
 pub struct Occurrences {
+    /// The stretch's keys in order of play, while it is short: `keys[..len]`.
+    keys: [u64; LINEAR_LIMIT],
+    len: usize,
+    /// Counts by key once the stretch is long (then `keys` is empty).
     counts: HashMap<u64, u32, BuildKeyHasher>,
-    /// Keys seen at least twice: only then can a written move make a third occurrence.
-    twice: usize,
+    /// Positions seen at least twice, by key and board: only these can a written move make
+    /// occur a third time.
+    twice: Vec<Seen>,
+}
+
+/// Longest stretch kept as a list.
+const LINEAR_LIMIT: usize = 96;
+
+impl Default for Occurrences {
+    fn default() -> Occurrences {
+        Occurrences {
+            keys: [0; LINEAR_LIMIT],
+            len: 0,
+            counts: HashMap::default(),
+            twice: Vec::new(),
+        }
+    }
 }
 
 impl Occurrences {
-    pub fn clear(&mut self) {
-        self.counts.clear();
-        self.twice = 0;
+    /// The short stretch's keys.
+    fn keys(&self) -> &[u64] {
+        &self.keys[..self.len]
     }
 
-    /// Records one occurrence and returns how many there have been.
-    pub fn record(&mut self, key: u64) -> u32 {
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.counts.clear();
+        self.twice.clear();
+    }
+
+    /// Records one occurrence of the position with this key, board and side to move, and
+    /// returns how many there have been.
+    #[inline]
+    pub fn record(&mut self, key: u64, board: &Board, turn: Color) -> u32 {
+        let n = if self.counts.is_empty() && self.len < LINEAR_LIMIT {
+            let n = self.keys().iter().filter(|&&k| k == key).count() as u32 + 1;
+            self.keys[self.len] = key;
+            self.len += 1;
+            n
+        } else {
+            self.record_long(key)
+        };
+        if n == 2 {
+            self.seen_twice(key, board, turn);
+        }
+        n
+    }
+
+    /// `record` in a long stretch: by the hash map, filled from the list the first time.
+    #[inline(never)]
+    fn record_long(&mut self, key: u64) -> u32 {
+        if self.counts.is_empty() {
+            for &k in &self.keys[..self.len] {
+                *self.counts.entry(k).or_insert(0) += 1;
+            }
+            self.len = 0;
+        }
         let n = self.counts.entry(key).or_insert(0);
         *n += 1;
-        if *n == 2 {
-            self.twice += 1;
-        }
         *n
     }
 
+    #[cold]
+    #[inline(never)]
+    fn seen_twice(&mut self, key: u64, board: &Board, turn: Color) {
+        self.twice.push(Seen {
+            key,
+            board: *board,
+            turn,
+        });
+    }
+
+    /// How many times `key` has been recorded since the last `clear`.
     pub fn count(&self, key: u64) -> u32 {
-        self.counts.get(&key).copied().unwrap_or(0)
+        if self.counts.is_empty() {
+            self.keys().iter().filter(|&&k| k == key).count() as u32
+        } else {
+            self.counts.get(&key).copied().unwrap_or(0)
+        }
+    }
+
+    /// Moves the one occurrence of `old` to `new`: the key of the stretch's first position
+    /// turned out to include an en passant capture (see `Walk::ep_pending`).
+    pub fn rekey(&mut self, old: u64, new: u64) {
+        if self.counts.is_empty() {
+            if let Some(k) = self.keys[..self.len].iter_mut().find(|k| **k == old) {
+                *k = new;
+            }
+        } else if let Some(n) = self.counts.get_mut(&old) {
+            *n -= 1;
+            if *n == 0 {
+                self.counts.remove(&old);
+            }
+            *self.counts.entry(new).or_insert(0) += 1;
+        }
+    }
+
+    /// Could one move from the position with this board and side to move make a position
+    /// seen twice occur a third time (9.2.1.1)? Answered from the boards alone, so that most
+    /// plies need no move generation: a move that is neither a pawn move nor a capture
+    /// takes one piece of the mover to an empty square, or (castling) moves only the
+    /// mover's king and rook, over at most four squares.
+    #[inline]
+    pub fn may_repeat_next(&self, board: &Board, turn: Color) -> bool {
+        !self.twice.is_empty()
+            && self
+                .twice
+                .iter()
+                .any(|seen| seen.turn != turn && one_move_apart(board, &seen.board, turn))
     }
 
     /// Is a threefold claim available in `pos`, which has already been recorded
@@ -60,7 +158,17 @@ impl Occurrences {
         if occurrences >= 3 {
             return Some(ClaimWay::Present);
         }
-        if self.twice == 0 {
+        if self.twice.is_empty() {
+            return None;
+        }
+        self.intended_threefold(pos)
+    }
+
+    /// 9.2.1.1: the first legal move (in generation order) that would make a position
+    /// already seen twice occur a third time.
+    #[inline(never)]
+    pub fn intended_threefold(&self, pos: &Position) -> Option<ClaimWay> {
+        if self.twice.is_empty() {
             return None;
         }
         let mut list = MoveList::new();
@@ -71,8 +179,328 @@ impl Occurrences {
             }
             let mut child = *pos;
             child.play_unchecked(m);
-            (self.count(child.repetition_key()) >= 2).then_some(ClaimWay::IntendedMove(m))
+            let key = child.repetition_key();
+            self.twice
+                .iter()
+                .any(|seen| seen.key == key)
+                .then_some(ClaimWay::IntendedMove(m))
         })
+    }
+}
+
+/// The placement of the pieces by square: 0 for an empty one, else `code(piece)`.
+pub type Board = [u8; 64];
+
+/// A position seen twice in the current stretch.
+#[derive(Debug, Clone, Copy)]
+struct Seen {
+    key: u64,
+    board: Board,
+    turn: Color,
+}
+
+/// Could one move by `mover`, neither a pawn move nor a capture, turn `from` into `to`?
+/// Necessary conditions only (legality is for a full position to tell).
+fn one_move_apart(from: &Board, to: &Board, mover: Color) -> bool {
+    let changed: u32 = from.iter().zip(to).map(|(a, b)| u32::from(a != b)).sum();
+    if !(2..=4).contains(&changed) {
+        return false;
+    }
+    let own = |role: Role| code(Piece::new(mover, role));
+    let (king, rook) = (own(Role::King), own(Role::Rook));
+    let squares = || (0..64).filter(|&i| from[i] != to[i]);
+    // Castling: only the mover's king and rook move.
+    let castling = squares().all(|i| {
+        [from[i], to[i]]
+            .iter()
+            .all(|&c| c == 0 || c == king || c == rook)
+    });
+    if castling {
+        return true;
+    }
+    // Any other move: one piece of the mover, not a pawn, from a square to an empty one.
+    let pawn = own(Role::Pawn);
+    let mine = |c: u8| c != 0 && c != pawn && piece(c).is_some_and(|p| p.color == mover);
+    changed == 2 && {
+        let mut it = squares();
+        let (a, b) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
+        let moved =
+            |x: usize, y: usize| mine(from[x]) && to[x] == 0 && from[y] == 0 && to[y] == from[x];
+        moved(a, b) || moved(b, a)
+    }
+}
+
+const PIECES: [Option<Piece>; 13] = {
+    let mut pieces = [None; 13];
+    let mut i = 0;
+    while i < 12 {
+        let color = if i < 6 { Color::White } else { Color::Black };
+        pieces[i + 1] = Some(Piece::new(color, Role::from_index(i % 6)));
+        i += 1;
+    }
+    pieces
+};
+
+#[inline]
+fn code(p: Piece) -> u8 {
+    1 + 6 * p.color.index() as u8 + p.role.index() as u8
+}
+
+#[inline]
+fn piece(code: u8) -> Option<Piece> {
+    PIECES.get(code as usize).copied().flatten()
+}
+
+/// A game's repetition keys, walked cheaply: each move updates a board of piece codes and
+/// the Zobrist hash exactly as `Position::play_unchecked` does, so the keys are
+/// `Position::repetition_key`'s, but without bitboards or check detection. The few plies
+/// that need a full `Position` get one from a `Replayer`.
+#[derive(Debug, Clone, Copy)]
+pub struct Keys {
+    board: Board,
+    castling: [[Option<Square>; 2]; 2],
+    /// The squares of `castling`'s rooks, as a mask by square index.
+    rook_squares: u64,
+    piece_keys: &'static PieceKeys,
+    /// As `Position`'s own: pieces, side to move and castling rights; no en passant part.
+    hash: u64,
+    turn: Color,
+    clock: u32,
+    /// The en passant square after a double step next to an enemy pawn: whether the capture
+    /// is legal (and so part of the key, 9.2.2) takes a full position to tell.
+    ep: Option<Square>,
+}
+
+impl Keys {
+    pub fn new(start: &Position) -> Keys {
+        let mut board = [0; 64];
+        for sq in start.occupied() {
+            board[sq.index()] = start.piece_at(sq).map_or(0, code);
+        }
+        let mut castling = [[None; 2]; 2];
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                castling[color.index()][side.index()] = start.castling().rook(color, side);
+            }
+        }
+        let ep_part = start
+            .legal_ep_square()
+            .map_or(0, |ep| zobrist::en_passant_key(ep.file()));
+        Keys {
+            board,
+            castling,
+            rook_squares: rook_squares(&castling),
+            piece_keys: piece_keys(),
+            hash: start.repetition_key() ^ ep_part,
+            turn: start.turn(),
+            clock: start.halfmove_clock(),
+            ep: None,
+        }
+    }
+
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.clock
+    }
+
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The current placement of the pieces.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The current position's repetition key, unless `ep_pending`: then it is this or
+    /// this with the en passant file added.
+    #[inline]
+    pub fn plain_key(&self) -> u64 {
+        self.hash
+    }
+
+    /// The last move was a double step that may have made an en passant capture legal.
+    #[inline]
+    pub fn ep_pending(&self) -> bool {
+        self.ep.is_some()
+    }
+
+    /// Plays a move, legal in the current position; true when it was a pawn move or a
+    /// capture (Art. 9.3: it starts a new count, and no earlier position can occur again).
+    #[inline(always)]
+    pub fn play(&mut self, m: Move) -> bool {
+        let us = self.turn;
+        let (from, to) = (m.from(), m.to());
+        let (f, t) = (from.index() & 63, to.index() & 63);
+        let moving = self.board[f];
+        // `play_unchecked` leaves the position as it is, too.
+        let Some(mover) = piece(moving) else {
+            return false;
+        };
+        self.ep = None;
+        let zeroing = match m.kind() {
+            MoveKind::Castle => {
+                let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
+                let rank = us.back_rank();
+                let rook = self.board[t];
+                self.set(f, 0);
+                self.set(t, 0);
+                let king_to = Square::from_coords(side.king_to_file(), rank);
+                let rook_to = Square::from_coords(side.rook_to_file(), rank);
+                self.set(king_to.index() & 63, moving);
+                self.set(rook_to.index() & 63, rook);
+                false
+            }
+            MoveKind::EnPassant => {
+                let taken = Square::from_coords(to.file(), from.rank());
+                self.set(taken.index() & 63, 0);
+                self.set(f, 0);
+                self.set(t, moving);
+                true
+            }
+            MoveKind::Normal | MoveKind::Promotion(_) => {
+                let captured = self.board[t];
+                let placed = m
+                    .promotion_role()
+                    .map_or(moving, |role| code(Piece::new(us, role)));
+                self.set(f, 0);
+                self.set(t, placed);
+                let pawn = mover.role == Role::Pawn;
+                if pawn && f.abs_diff(t) == 16 {
+                    self.double_step(us, from, to);
+                }
+                pawn || captured != 0
+            }
+        };
+        self.clock = if zeroing { 0 } else { self.clock + 1 };
+        // Castling rights go with a king move, a rook leaving its square, or a capture on it.
+        let touched = (1u64 << f) | (1u64 << t);
+        if self.rook_squares & touched != 0
+            || (mover.role == Role::King && self.castling[us.index()] != [None, None])
+        {
+            self.update_castling(us, mover, from, to);
+        }
+        self.turn = us.other();
+        self.hash ^= zobrist::black_to_move_key();
+        zeroing
+    }
+
+    /// Puts `code` (0: nothing) on square index `sq`, keeping the hash.
+    #[inline(always)]
+    fn set(&mut self, sq: usize, code: u8) {
+        let sq = sq & 63;
+        let old = std::mem::replace(&mut self.board[sq], code);
+        let keys = &self.piece_keys[(old as usize).min(12)];
+        let new = &self.piece_keys[(code as usize).min(12)];
+        self.hash ^= keys[sq] ^ new[sq];
+    }
+
+    /// As `play_unchecked`: the en passant square is kept when an enemy pawn attacks it.
+    fn double_step(&mut self, us: Color, from: Square, to: Square) {
+        let ep = Square::new(((from.index() + to.index()) / 2) as u8);
+        let enemy_pawn = code(Piece::new(us.other(), Role::Pawn));
+        if attacks::pawn_attacks(us, ep)
+            .into_iter()
+            .any(|sq| self.board[sq.index()] == enemy_pawn)
+        {
+            self.ep = Some(ep);
+        }
+    }
+
+    fn update_castling(&mut self, us: Color, moving: Piece, from: Square, to: Square) {
+        let before = self.castling;
+        if moving.role == Role::King {
+            self.castling[us.index()] = [None, None];
+        }
+        for rights in &mut self.castling {
+            for right in rights.iter_mut() {
+                if right.is_some_and(|r| r == from || r == to) {
+                    *right = None;
+                }
+            }
+        }
+        if before != self.castling {
+            for color in Color::ALL {
+                let c = color.index();
+                for r in before[c].iter().chain(&self.castling[c]).flatten() {
+                    self.hash ^= zobrist::castling_key(color, r.file());
+                }
+            }
+            self.rook_squares = rook_squares(&self.castling);
+        }
+    }
+}
+
+/// `zobrist::piece_key` by piece code and square index; no key for code 0 (no piece).
+type PieceKeys = [[u64; 64]; 13];
+
+fn piece_keys() -> &'static PieceKeys {
+    static KEYS: std::sync::OnceLock<PieceKeys> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        let mut keys = [[0; 64]; 13];
+        for (code, row) in keys.iter_mut().enumerate() {
+            if let Some(p) = piece(code as u8) {
+                for sq in Square::all() {
+                    row[sq.index()] = zobrist::piece_key(p, sq);
+                }
+            }
+        }
+        keys
+    })
+}
+
+fn rook_squares(castling: &[[Option<Square>; 2]; 2]) -> u64 {
+    castling
+        .iter()
+        .flatten()
+        .flatten()
+        .fold(0, |mask, sq| mask | 1u64 << sq.index())
+}
+
+/// Full positions of a game on demand, replayed from the last one made (or from the start
+/// when an earlier one is asked for).
+#[derive(Debug, Clone)]
+pub struct Replayer<'a> {
+    moves: &'a [Move],
+    start: &'a Position,
+    /// The position after all of `moves`, when the caller has it.
+    end: Option<&'a Position>,
+    full: Position,
+    full_ply: usize,
+}
+
+impl<'a> Replayer<'a> {
+    /// `moves` are legal from `start`; `end`, when given, must be the position after all of
+    /// them (it spares replaying the game to reach it).
+    pub fn new(start: &'a Position, moves: &'a [Move], end: Option<&'a Position>) -> Replayer<'a> {
+        Replayer {
+            moves,
+            start,
+            end,
+            full: *start,
+            full_ply: 0,
+        }
+    }
+
+    /// The position after `ply` moves (all of them, if `ply` is beyond the record).
+    pub fn position_at(&mut self, ply: usize) -> &Position {
+        let ply = ply.min(self.moves.len());
+        if ply == self.moves.len()
+            && let Some(end) = self.end
+        {
+            return end;
+        }
+        if ply < self.full_ply {
+            self.full = *self.start;
+            self.full_ply = 0;
+        }
+        for &m in self.moves.iter().take(ply).skip(self.full_ply) {
+            self.full.play_unchecked(m);
+        }
+        self.full_ply = ply;
+        &self.full
     }
 }
 
@@ -151,6 +579,96 @@ mod tests {
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
+    }
+
+    #[test]
+    fn occurrences_count_alike_in_short_and_long_stretches() {
+        let mut seen = Occurrences::default();
+        // A long stretch: keys cycle through 7 values, so the list overflows into the map.
+        let mut expected = [0u32; 7];
+        for i in 0..(3 * LINEAR_LIMIT) {
+            let key = (i % 7) as u64 * 0x9e37_79b9_7f4a_7c15 + 1;
+            expected[i % 7] += 1;
+            assert_eq!(
+                seen.record(key, &[0; 64], Color::White),
+                expected[i % 7],
+                "record #{i}"
+            );
+            assert_eq!(seen.count(key), expected[i % 7]);
+        }
+        assert_eq!(seen.count(12345), 0);
+        assert_eq!(seen.twice.len(), 7);
+        seen.clear();
+        assert_eq!(seen.count(1), 0);
+        assert!(seen.twice.is_empty());
+        // A short one after the clear.
+        assert_eq!(seen.record(5, &[0; 64], Color::White), 1);
+        assert_eq!(seen.record(6, &[0; 64], Color::White), 1);
+        assert_eq!(seen.record(5, &[0; 64], Color::White), 2);
+        assert_eq!(seen.twice.len(), 1);
+        assert_eq!(seen.twice[0].key, 5);
+        assert_eq!(seen.record(5, &[0; 64], Color::White), 3);
+        assert_eq!(seen.count(5), 3);
+        assert_eq!(seen.count(6), 1);
+    }
+
+    /// Plays SAN moves from a FEN with both the full position and the key walk, comparing
+    /// keys, clocks, boards and zeroing moves on every ply.
+    fn walk_alike(fen: &str, sans: &str) {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let mut keys = Keys::new(&pos);
+        for tok in sans.split_whitespace() {
+            let m = crate::chess::san::resolve(&pos, tok, crate::chess::SanMode::Strict)
+                .unwrap_or_else(|e| panic!("{tok}: {e}"))
+                .mv;
+            let zeroing = pos.is_zeroing(m);
+            pos.play_unchecked(m);
+            assert_eq!(keys.play(m), zeroing, "{tok}");
+            assert_eq!(keys.halfmove_clock(), pos.halfmove_clock(), "{tok}");
+            for sq in Square::all() {
+                assert_eq!(
+                    piece(keys.board()[sq.index()]),
+                    pos.piece_at(sq),
+                    "{tok} {sq:?}"
+                );
+            }
+            let exact = pos.repetition_key();
+            if keys.ep_pending() {
+                let ep = pos.ep_square().unwrap();
+                assert!(
+                    exact == keys.plain_key()
+                        || exact == keys.plain_key() ^ zobrist::en_passant_key(ep.file()),
+                    "{tok}"
+                );
+            } else {
+                assert_eq!(keys.plain_key(), exact, "{tok}");
+            }
+        }
+    }
+
+    #[test]
+    fn key_walk_matches_full_positions() {
+        // Castling both ways, en passant (legal and pinned), promotion, rook captures on
+        // corner squares taking castling rights away.
+        walk_alike(
+            crate::chess::START_FEN,
+            "e4 d5 exd5 c5 dxc6 Nxc6 Nf3 e5 Bb5 Bd6 O-O Qe7 Re1 Bd7 d4 O-O-O d5 Kb8 dxc6 Bxc6",
+        );
+        walk_alike(
+            "4k3/8/8/8/1p6/8/P1P5/4K3 w - - 0 1",
+            "a4 bxa3 c4 a2 c5 a1=Q+ Kd2 Qa5+ Kc2 Qxc5+",
+        );
+        // The black pawn on e4 is pinned along the rank: the en passant capture is illegal.
+        walk_alike("8/8/8/8/k3p2R/8/3P4/4K3 w - - 0 1", "d4 Kb5 Ke2");
+        walk_alike(
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "Rxa8+ Kf7 Raxh8 Kg6 Kd2 Kf7 Ke1 Kg6",
+        );
+        // Chess960: king on f1, rooks on e1 and g1 (castling swaps king and rook squares).
+        walk_alike(
+            "bnqbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BNQBRKRN w GEge - 0 1",
+            "O-O O-O",
+        );
     }
 
     #[test]

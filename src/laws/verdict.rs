@@ -2,7 +2,7 @@
 //! (mate, stalemate, dead position, fivefold, 75 moves), where a draw could first have been
 //! claimed, whether a win on time stands, and compare the lawful result with the record.
 
-use super::claims::{self, Claim, Occurrences};
+use super::claims::{self, Claim, ClaimWay, Keys, Occurrences, Replayer};
 use super::dead::{self, Budget, Deadness, Winnability};
 use super::edition::{Edition, LawsChoice};
 use super::finding::{Code, LawFinding};
@@ -112,29 +112,86 @@ pub fn is_listed_draw_1997(pos: &Position) -> bool {
     }
 }
 
-/// Records the first ply at which a threefold repetition (Art. 9.2) or a fifty-move draw
-/// (Art. 9.3) could be claimed, if not recorded already.
-fn first_claims(
-    threefold: &mut Option<Claim>,
-    fifty: &mut Option<Claim>,
-    seen: &Occurrences,
-    pos: &Position,
-    occurrences: u32,
-    edition: Edition,
-    ply: u32,
-) {
-    if threefold.is_none() {
-        *threefold = seen
-            .threefold(pos, occurrences)
-            .map(|way| Claim { ply, way });
+/// The first claim of each kind, with the position it is made in (for its message).
+#[derive(Default)]
+struct FirstClaims {
+    threefold: Option<(Claim, Position)>,
+    fifty: Option<(Claim, Position)>,
+}
+
+impl FirstClaims {
+    /// Records the first ply at which a threefold repetition (Art. 9.2) or a fifty-move
+    /// draw (Art. 9.3) could be claimed, if not recorded already. `keys` stands at `ply`.
+    /// Most plies are ruled out here from the counts and the board alone.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn check(
+        &mut self,
+        seen: &Occurrences,
+        keys: &Keys,
+        replayer: &mut Replayer<'_>,
+        occurrences: u32,
+        edition: Edition,
+        ply: u32,
+    ) {
+        let threefold = self.threefold.is_none()
+            && (occurrences >= 3 || seen.may_repeat_next(keys.board(), keys.turn()));
+        // Every fifty-move limit is at least 100 half-moves (`claims::fifty`).
+        let fifty = self.fifty.is_none() && keys.halfmove_clock() + 1 >= 100;
+        if threefold || fifty {
+            self.check_position(
+                seen,
+                replayer.position_at(ply as usize),
+                occurrences,
+                edition,
+                ply,
+            );
+        }
     }
-    if fifty.is_none() {
-        *fifty = claims::fifty(pos, edition).map(|way| Claim { ply, way });
+
+    /// `check` where a claim may be: in the full position.
+    #[inline(never)]
+    fn check_position(
+        &mut self,
+        seen: &Occurrences,
+        pos: &Position,
+        occurrences: u32,
+        edition: Edition,
+        ply: u32,
+    ) {
+        if self.threefold.is_none()
+            && let Some(way) = seen.threefold(pos, occurrences)
+        {
+            self.threefold = Some(found(ply, way, pos));
+        }
+        if self.fifty.is_none()
+            && let Some(way) = claims::fifty(pos, edition)
+        {
+            self.fifty = Some(found(ply, way, pos));
+        }
     }
+}
+
+/// A claim and a copy of its position, made out of line: most plies have no claim, and
+/// the copy must not be paid for on them.
+#[cold]
+#[inline(never)]
+fn found(ply: u32, way: ClaimWay, pos: &Position) -> (Claim, Position) {
+    (Claim { ply, way }, *pos)
 }
 
 /// Walks the game and returns the verdict.
 pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
+    judge_walk(game, None, options)
+}
+
+/// `judge`, for a caller that has replayed the game already: `end` must be the position
+/// after all of `game.moves`. Most games then need no full replay here at all.
+pub fn judge_replayed(game: &GameInput<'_>, end: &Position, options: &VerdictOptions) -> Verdict {
+    judge_walk(game, Some(end), options)
+}
+
+fn judge_walk(game: &GameInput<'_>, end: Option<&Position>, options: &VerdictOptions) -> Verdict {
     let choice = options.laws.for_game(game.date);
     let edition = choice.edition;
     let mut findings = Vec::new();
@@ -147,61 +204,65 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
         ));
     }
 
-    // ---- one pass: positions, mate/stalemate/fivefold/75, claims -------------------
-    let mut positions = Vec::with_capacity(game.moves.len() + 1);
-    let mut pos = game.start;
-    positions.push(pos);
+    // ---- one pass: mate/stalemate/fivefold/75, claims ----------------------------------
+    // `keys` follows repetition keys and the move count; full positions are replayed only
+    // where a claim or the end of the game needs one.
+    let mut keys = Keys::new(&game.start);
+    let mut replayer = Replayer::new(&game.start, game.moves, end);
     let mut seen = Occurrences::default();
-    let mut occurrences = seen.record(pos.repetition_key());
+    let mut occurrences = seen.record(game.start.repetition_key(), keys.board(), keys.turn());
+    let at_start = game.moves.is_empty().then_some(&game.start);
     let mut ending: Option<(TerminationKind, u32)> =
-        immediate_ending(&pos, edition, 1, !game.moves.is_empty()).map(|k| (k, 0));
-    let mut threefold: Option<Claim> = None;
-    let mut fifty: Option<Claim> = None;
+        immediate_ending(at_start, game.start.halfmove_clock(), edition, 1).map(|k| (k, 0));
+    let mut claims = FirstClaims::default();
+    // The first position of the stretch, when it followed a double step and its key may
+    // yet need the en passant file: (ply, key without it).
+    let mut ep_pending: Option<(usize, u64)> = None;
+    let last_move = game.moves.len();
     for (i, &m) in game.moves.iter().enumerate() {
         let ply = i as u32;
         if ending.is_some() {
             break;
         }
-        first_claims(
-            &mut threefold,
-            &mut fifty,
-            &seen,
-            &pos,
-            occurrences,
-            edition,
-            ply,
-        );
-        if pos.is_zeroing(m) {
+        claims.check(&seen, &keys, &mut replayer, occurrences, edition, ply);
+        if keys.play(m) {
             seen.clear();
+            ep_pending = None;
         }
-        pos.play_unchecked(m);
-        positions.push(pos);
-        occurrences = seen.record(pos.repetition_key());
-        let moves_follow = i + 1 < game.moves.len();
-        ending = immediate_ending(&pos, edition, occurrences, moves_follow).map(|k| (k, ply + 1));
+        let key = keys.plain_key();
+        if keys.ep_pending() {
+            ep_pending = Some((i + 1, key));
+        } else if let Some((at, plain)) = ep_pending
+            && key == plain
+        {
+            // A first repetition of that position: settle its key (9.2.2) before counting.
+            let exact = replayer.position_at(at).repetition_key();
+            if exact != plain {
+                seen.rekey(plain, exact);
+            }
+            ep_pending = None;
+        }
+        occurrences = seen.record(key, keys.board(), keys.turn());
+        let last = (i + 1 == last_move).then(|| replayer.position_at(last_move));
+        ending = immediate_ending(last, keys.halfmove_clock(), edition, occurrences)
+            .map(|k| (k, ply + 1));
     }
-    if ending.is_none() {
-        let ply = game.moves.len() as u32;
-        first_claims(
-            &mut threefold,
-            &mut fifty,
-            &seen,
-            &pos,
-            occurrences,
-            edition,
-            ply,
-        );
-    }
+    // `pos`: the position at the ending's ply, or at the end of the record.
+    let last_ply = match ending {
+        Some((_, ply)) => ply,
+        None => {
+            let ply = game.moves.len() as u32;
+            claims.check(&seen, &keys, &mut replayer, occurrences, edition, ply);
+            ply
+        }
+    };
+    let pos = *replayer.position_at(last_ply as usize);
 
     // ---- dead positions: the first dead ply before any other ending ------------------
     let mut dead_unknown_at = None;
-    let last_live = match ending {
-        Some((TerminationKind::Checkmate { .. }, _)) => None, // a mate was reachable
-        Some((_, ply)) => Some(ply),
-        None => Some(positions.len() as u32 - 1),
-    };
-    if let Some(last) = last_live {
-        match first_dead_ply(&positions[..=last as usize], edition, options.budget) {
+    let live = !matches!(ending, Some((TerminationKind::Checkmate { .. }, _))); // a mate was reachable
+    if live {
+        match first_dead_ply(game, &pos, last_ply, edition, options.budget) {
             // An ending at the same ply keeps its own name (a stalemate is also dead).
             DeadSearch::Dead(ply) if ending.is_none_or(|(_, end)| ply < end) => {
                 ending = Some((TerminationKind::DeadPosition, ply));
@@ -211,9 +272,13 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
             DeadSearch::Alive => {}
         }
     }
+    let FirstClaims {
+        mut threefold,
+        mut fifty,
+    } = claims;
     if let Some((_, end)) = ending {
-        threefold = threefold.filter(|c| c.ply < end);
-        fifty = fifty.filter(|c| c.ply < end);
+        threefold = threefold.filter(|(c, _)| c.ply < end);
+        fifty = fifty.filter(|(c, _)| c.ply < end);
     }
 
     // ---- findings for the ending, claims and moves after the end ---------------------
@@ -247,26 +312,22 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
                 .to_string(),
         ));
     }
-    if let Some(c) = threefold {
+    if let Some((c, at)) = threefold {
         findings.push(LawFinding::new(
             Code::ClaimThreefold,
             edition,
             c.ply,
-            claim_message(
-                "the same position for the third time",
-                &positions[c.ply as usize],
-                c,
-            ),
+            claim_message("the same position for the third time", &at, c),
         ));
     }
-    if let Some(c) = fifty {
+    if let Some((c, at)) = fifty {
         findings.push(LawFinding::new(
             Code::ClaimFifty,
             edition,
             c.ply,
             claim_message(
                 "fifty moves by each player without pawn move or capture",
-                &positions[c.ply as usize],
+                &at,
                 c,
             ),
         ));
@@ -333,8 +394,8 @@ pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
         lawful_result: lawful,
         recorded_result: recorded,
         termination: ending,
-        first_threefold_claim: threefold,
-        first_fifty_claim: fifty,
+        first_threefold_claim: threefold.map(|(c, _)| c),
+        first_fifty_claim: fifty.map(|(c, _)| c),
         findings,
     }
 }
@@ -345,8 +406,8 @@ fn claim_message(what: &str, pos: &Position, c: Claim) -> String {
         Color::Black => "Black",
     };
     match c.way {
-        claims::ClaimWay::Present => format!("{who}, to move, could claim: {what} is on the board"),
-        claims::ClaimWay::IntendedMove(m) => format!(
+        ClaimWay::Present => format!("{who}, to move, could claim: {what} is on the board"),
+        ClaimWay::IntendedMove(m) => format!(
             "{who}, to move, could claim by writing down {}: it would produce {what}",
             crate::chess::san::to_san(pos, m)
         ),
@@ -354,17 +415,19 @@ fn claim_message(what: &str, pos: &Position, c: Claim) -> String {
 }
 
 /// Mate, stalemate, and the 2014 automatic draws, in that order of precedence
-/// (9.6.2: a mate on the 75th move takes precedence).
-/// `moves_follow`: the record continues with a legal move, so the side to move has one
-/// (the moves are legal by the caller's contract), and generating moves to find out is
-/// wasted work on every ply but the last.
+/// (9.6.2: a mate on the 75th move takes precedence). `last`: the position, when it is
+/// the last of the record; earlier ones are followed by a legal move (the moves are legal
+/// by the caller's contract), so the side to move has one and generating moves to find
+/// out is wasted work. `clock`: the position's half-move clock.
 fn immediate_ending(
-    pos: &Position,
+    last: Option<&Position>,
+    clock: u32,
     edition: Edition,
     occurrences: u32,
-    moves_follow: bool,
 ) -> Option<TerminationKind> {
-    if !moves_follow && !pos.has_legal_moves() {
+    if let Some(pos) = last
+        && !pos.has_legal_moves()
+    {
         return Some(if pos.is_check() {
             TerminationKind::Checkmate {
                 winner: pos.turn().other(),
@@ -377,7 +440,7 @@ fn immediate_ending(
         if occurrences >= 5 {
             return Some(TerminationKind::Fivefold);
         }
-        if pos.halfmove_clock() >= 150 {
+        if clock >= 150 {
             return Some(TerminationKind::SeventyFiveMoves);
         }
     }
@@ -391,10 +454,17 @@ enum DeadSearch {
     Unknown(u32),
 }
 
-/// The first dead ply among `positions`, by the edition's rule. Once a position is dead
-/// every later one is too, so only the last one is analysed in full and a binary search
-/// finds where deadness began.
-fn first_dead_ply(positions: &[Position], edition: Edition, budget: Budget) -> DeadSearch {
+/// The first dead ply up to `last`, by the edition's rule; `last_pos` is the position at
+/// `last`. Once a position is dead every later one is too, so only the last one is
+/// analysed in full; when it is dead (rare), the game is replayed from the start and a
+/// binary search finds where deadness began.
+fn first_dead_ply(
+    game: &GameInput<'_>,
+    last_pos: &Position,
+    last: u32,
+    edition: Edition,
+    budget: Budget,
+) -> DeadSearch {
     let is_dead = |p: &Position| -> Deadness {
         match edition {
             Edition::Fide1980 => Deadness::Alive,
@@ -408,11 +478,18 @@ fn first_dead_ply(positions: &[Position], edition: Edition, budget: Budget) -> D
             Edition::Fide2001 | Edition::Fide2014 => dead::deadness(p, budget),
         }
     };
-    let last = positions.len() - 1;
-    match is_dead(&positions[last]) {
+    match is_dead(last_pos) {
         Deadness::Alive => return DeadSearch::Alive,
-        Deadness::Unknown => return DeadSearch::Unknown(last as u32),
+        Deadness::Unknown => return DeadSearch::Unknown(last),
         Deadness::Dead => {}
+    }
+    let last = last as usize;
+    let mut positions = Vec::with_capacity(last + 1);
+    let mut pos = game.start;
+    positions.push(pos);
+    for &m in game.moves.iter().take(last) {
+        pos.play_unchecked(m);
+        positions.push(pos);
     }
     // Invariant: positions[hi] is dead; positions before lo are not shown dead.
     let (mut lo, mut hi) = (0usize, last);

@@ -140,7 +140,8 @@ fn judge(game: &Game, replay: &Replayed, options: &VerdictOptions) -> Verdict {
         termination_tag: game.tag("Termination"),
         result_marker: marker,
     };
-    laws::judge(&input, options)
+    // The replay is complete (the caller checks): its final position is the game's last.
+    laws::judge_replayed(&input, &replay.final_position, options)
 }
 
 /// A Laws finding, placed at the move that made it true (ply 0: the game's start).
