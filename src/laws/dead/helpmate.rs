@@ -180,7 +180,7 @@ struct Scored {
 }
 
 impl Scored {
-    fn new(pos: &Position, winner: Color) -> Scored {
+    fn new(pos: &Position, winner: Color, quick: bool) -> Scored {
         let mut moves = MoveList::new();
         pos.generate_legal(&mut moves);
         let mut s = Scored {
@@ -188,12 +188,12 @@ impl Scored {
             scores: [0; MAX_MOVES],
             next: 0,
         };
-        s.rescore(pos, winner);
+        s.rescore(pos, winner, quick);
         s
     }
 
-    fn rescore(&mut self, pos: &Position, winner: Color) {
-        let ctx = Context::new(pos, winner);
+    fn rescore(&mut self, pos: &Position, winner: Color, quick: bool) {
+        let ctx = Context::new(pos, winner, quick);
         for (i, &m) in self.moves.iter().enumerate() {
             self.scores[i] = ctx.score(pos, m) as i16;
         }
@@ -229,29 +229,56 @@ struct Context {
     winner_to_move: bool,
     /// The king to be mated.
     target: Square,
-    /// At the winner's turn: the check squares, and the squares the loser attacks.
-    checks: Option<(CheckSquares, Bitboard)>,
+    /// Where the winner's king heads: the enemy king, or, when every pawn of the winner
+    /// is held up by an enemy pawn ahead of it and the king must help, the nearest such
+    /// enemy pawn (to take it and free the file).
+    king_target: Square,
+    /// At the winner's turn: the check squares.
+    checks: Option<CheckSquares>,
+    /// The cheap ordering of the probes (`None`), or the careful one of the complete
+    /// searches, which also keeps the winner's men off the squares the loser attacks.
+    loser_attacks: Option<Bitboard>,
     /// The winner has no queen and at most two men besides king and pawns: its king
     /// must help.
     king_helps: bool,
+    /// The winner's other men (not king or pawns) all stand near the enemy king: the
+    /// king comes to help them.
+    pieces_near: bool,
+    /// Squares ahead of the winner's pawns, which the loser's king keeps off.
+    pawn_paths: u64,
 }
 
 impl Context {
-    fn new(pos: &Position, winner: Color) -> Context {
+    fn new(pos: &Position, winner: Color, quick: bool) -> Context {
         let men = pos.by_color(winner) & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn);
         let queens = pos.pieces(winner, Role::Queen);
+        let loser = winner.other();
+        let target = pos.king_of(loser);
+        let king_helps = queens.is_empty() && men.count() <= 2;
+        let ours = pos.pieces(winner, Role::Pawn).0;
+        let theirs = pos.pieces(loser, Role::Pawn).0;
+        let (ahead, behind) = match winner {
+            Color::White => (blocked::fill_up(ours << 8), blocked::fill_down(theirs >> 8)),
+            Color::Black => (blocked::fill_down(ours >> 8), blocked::fill_up(theirs << 8)),
+        };
+        let mut king_target = target;
+        if quick && king_helps && ours != 0 && ours & !behind == 0 {
+            let king = pos.king_of(winner);
+            if let Some(sq) = Bitboard(ahead & theirs).min_by_key(|&sq| distance(king, sq)) {
+                king_target = sq;
+            }
+        }
         Context {
             winner,
             winner_to_move: pos.turn() == winner,
-            target: pos.king_of(winner.other()),
-            checks: (pos.turn() == winner).then(|| {
-                let loser = winner.other();
-                (
-                    CheckSquares::new(pos, winner),
-                    attacked_by(pos, loser, pos.occupied()),
-                )
-            }),
-            king_helps: queens.is_empty() && men.count() <= 2,
+            target,
+            king_target,
+            checks: (pos.turn() == winner).then(|| CheckSquares::new(pos, winner)),
+            loser_attacks: (!quick && pos.turn() == winner)
+                .then(|| attacked_by(pos, loser, pos.occupied())),
+            king_helps,
+            pieces_near: men.into_iter().all(|sq| distance(sq, target) <= 3),
+            pawn_paths: if quick { ahead } else { 0 },
         }
     }
 
@@ -271,8 +298,15 @@ impl Context {
                 _ => 0,
             };
             s += match piece.role {
-                Role::King if self.king_helps => 12 * approach,
-                Role::King => 2 * approach - 20,
+                Role::King => {
+                    let k = self.king_target;
+                    let closer = distance(from, k) - distance(to, k);
+                    if self.king_helps || (self.pieces_near && self.loser_attacks.is_none()) {
+                        12 * closer
+                    } else {
+                        2 * closer - 20
+                    }
+                }
                 Role::Pawn => {
                     // Pawns run for promotion.
                     let rank = to.rank().0 as i32;
@@ -283,26 +317,42 @@ impl Context {
                     };
                     10 + 6 * advance
                 }
-                Role::Queen | Role::Rook => 20 * approach,
-                _ => 14 * approach,
+                role => {
+                    // Pieces come within two steps of the king, then wait there.
+                    let weight = if matches!(role, Role::Queen | Role::Rook) {
+                        20
+                    } else {
+                        14
+                    };
+                    if self.loser_attacks.is_some() {
+                        weight * approach
+                    } else {
+                        let near = |sq| distance(sq, self.target).max(2);
+                        weight * (near(from) - near(to)) - 4
+                    }
+                }
             };
             if captured {
                 s += 60;
             }
-            // A man the loser can take, or a check that is not mate (mates are tried
-            // first, apart), mostly drives the king away or loses the man.
-            if let Some((checks, loser_attacks)) = &self.checks {
-                if piece.role != Role::King && loser_attacks.contains(to) {
-                    s -= match piece.role {
-                        Role::Queen => 120,
-                        Role::Rook => 80,
-                        Role::Pawn => 20,
-                        _ => 50,
-                    };
-                }
-                if checks.may_check(pos, m) {
-                    s -= 30;
-                }
+            // A man the loser can take mostly loses the man.
+            if let Some(attacked) = self.loser_attacks
+                && piece.role != Role::King
+                && attacked.contains(to)
+            {
+                s -= match piece.role {
+                    Role::Queen => 120,
+                    Role::Rook => 80,
+                    Role::Pawn => 20,
+                    _ => 50,
+                };
+            }
+            // A check that is not mate (mates are tried first, apart) mostly drives the
+            // king away.
+            if let Some(checks) = &self.checks
+                && checks.may_check(pos, m)
+            {
+                s -= 30;
             }
             s
         } else {
@@ -310,7 +360,15 @@ impl Context {
                 return -500;
             }
             match piece.role {
-                Role::King => 12 * (corner_distance(from) - corner_distance(to)) + 4,
+                Role::King => {
+                    let s = 12 * (corner_distance(from) - corner_distance(to)) + 4;
+                    // Out of the way of the winner's pawns.
+                    if self.pawn_paths & (1 << to.index()) != 0 {
+                        s - 20
+                    } else {
+                        s
+                    }
+                }
                 Role::Pawn => {
                     // Shield pawns hem the king in; others make harmless waiting moves.
                     if distance(from, self.target) <= 1 {
@@ -406,6 +464,8 @@ struct Search<'t> {
     /// Moves tried per node (winner, loser); `None` tries all, and only then can an
     /// unsuccessful search prove anything.
     breadth: Option<(usize, usize)>,
+    /// The probes' cheap move ordering.
+    quick: bool,
 }
 
 impl<'t> Search<'t> {
@@ -424,6 +484,7 @@ impl<'t> Search<'t> {
             out_of_budget: false,
             line: Vec::new(),
             breadth,
+            quick: false,
         }
     }
 
@@ -454,7 +515,7 @@ impl<'t> Search<'t> {
             }
             return false;
         }
-        let mut scored = Scored::new(pos, self.winner);
+        let mut scored = Scored::new(pos, self.winner, self.quick);
         if winner_to_move && let Some(m) = mate_in_one(pos, self.winner, &scored.moves) {
             self.line.push(m);
             return true;
@@ -488,6 +549,18 @@ impl<'t> Search<'t> {
 /// The narrow passes of `probe`, in order: (winner's moves, loser's moves, plies).
 pub const PROBE_PASSES: [(usize, usize, u32); 4] = [(1, 1, 61), (2, 1, 31), (2, 2, 21), (3, 2, 15)];
 
+/// Which move ordering a probe uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ordering {
+    /// The ordering of the complete searches, which keeps the winner's men off squares
+    /// the loser attacks.
+    Careful,
+    /// Cheaper and aimed at the endgames of real games: pieces wait two steps from the
+    /// king, the king comes once they are there, takes the enemy pawns that hold up all
+    /// of its own, and the loser's king keeps off the winner's pawns' files.
+    Quick,
+}
+
 /// Narrow passes for the helpmates of ordinary positions: `passes` indexes
 /// `PROBE_PASSES`, a single greedy line first, then a little wider. Never proves that no
 /// mate exists.
@@ -496,12 +569,14 @@ pub fn probe(
     winner: Color,
     budget: Nodes,
     passes: std::ops::Range<usize>,
+    ordering: Ordering,
 ) -> (Outcome, Nodes) {
     if is_mate_by(pos, winner) {
         return (Outcome::Mate(Vec::new()), 0);
     }
     with_table(|table| {
         let mut s = Search::new(winner, budget, table, None);
+        s.quick = ordering == Ordering::Quick;
         for &(w, l, depth) in &PROBE_PASSES[passes] {
             s.table.clear();
             s.breadth = Some((w, l));
@@ -574,7 +649,7 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
     if !hopeless(pos, winner) {
         stack.push(Frame {
             pos: *pos,
-            moves: Scored::new(pos, winner),
+            moves: Scored::new(pos, winner, false),
             last: Move::NONE,
         });
     }
@@ -601,7 +676,7 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
         if hopeless(&child, winner) {
             continue;
         }
-        let moves = Scored::new(&child, winner);
+        let moves = Scored::new(&child, winner, false);
         if moves.len() > 0 {
             stack.push(Frame {
                 pos: child,
@@ -654,7 +729,7 @@ mod tests {
         let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1";
         let pos = Position::from_fen(fen).unwrap();
         for c in Color::ALL {
-            let (outcome, nodes) = probe(&pos, c, 2000, 0..PROBE_PASSES.len());
+            let (outcome, nodes) = probe(&pos, c, 2000, 0..PROBE_PASSES.len(), Ordering::Quick);
             let Outcome::Mate(line) = outcome else {
                 panic!("{c:?}: no mate in {nodes} nodes");
             };
