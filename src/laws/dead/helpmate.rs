@@ -246,6 +246,8 @@ struct Context {
     pieces_near: bool,
     /// Squares ahead of the winner's pawns, which the loser's king keeps off.
     pawn_paths: u64,
+    /// The probes' cheap ordering.
+    quick: bool,
 }
 
 impl Context {
@@ -279,6 +281,7 @@ impl Context {
             king_helps,
             pieces_near: men.into_iter().all(|sq| distance(sq, target) <= 3),
             pawn_paths: if quick { ahead } else { 0 },
+            quick,
         }
     }
 
@@ -367,6 +370,14 @@ impl Context {
                         s - 20
                     } else {
                         s
+                    }
+                }
+                Role::Pawn if self.quick && matches!(m.kind(), MoveKind::Promotion(_)) => {
+                    // A new queen or rook would guard the king's flight squares.
+                    match m.kind() {
+                        MoveKind::Promotion(Role::Knight) => 6,
+                        MoveKind::Promotion(Role::Bishop) => 4,
+                        _ => -30,
                     }
                 }
                 Role::Pawn => {
@@ -595,6 +606,87 @@ pub fn probe(
         }
         (Outcome::OutOfBudget, s.nodes)
     })
+}
+
+/// The first pass of `probe` with the quick ordering (one move per node, `plies` of the
+/// winner's moves and the loser's between them), played out on a single position with one
+/// move list: no table, no copies but for the mate tests. A repeated position ends the
+/// line, as in `probe`. Never proves that no mate exists.
+pub fn greedy(pos: &Position, winner: Color, plies: u32) -> (Outcome, Nodes) {
+    const ROOM: usize = 64;
+    if is_mate_by(pos, winner) {
+        return (Outcome::Mate(Vec::new()), 0);
+    }
+    let mut depth = if pos.turn() == winner {
+        plies
+    } else {
+        plies + 1
+    };
+    let mut p = *pos;
+    let mut keys = [0u64; ROOM];
+    let mut line = [Move::NONE; ROOM];
+    let mut len = 0;
+    let mut list = MoveList::new();
+    let mut nodes: Nodes = 0;
+    // The winner's last position and its second-best move, tried if the best one
+    // stalemates the loser.
+    let mut backup: Option<(Position, Move)> = None;
+    while len < ROOM {
+        nodes += 1;
+        if hopeless(&p, winner) {
+            break;
+        }
+        let key = p.repetition_key();
+        if keys[..len].contains(&key) {
+            break;
+        }
+        keys[len] = key;
+        list.clear();
+        p.generate_legal(&mut list);
+        let winner_to_move = p.turn() == winner;
+        if list.is_empty() {
+            if let Some((before, alt)) = backup.take()
+                && !winner_to_move
+            {
+                p = before;
+                p.play_unchecked(alt);
+                line[len - 1] = alt;
+                continue;
+            }
+            break;
+        }
+        if (winner_to_move || depth == 1)
+            && let Some(m) = mate_in_one(&p, winner, &list)
+        {
+            line[len] = m;
+            return (Outcome::Mate(line[..=len].to_vec()), nodes);
+        }
+        if depth <= 1 {
+            break;
+        }
+        let ctx = Context::new(&p, winner, true);
+        let (mut best, mut second) = (None, None);
+        let (mut best_score, mut second_score) = (i32::MIN, i32::MIN);
+        for &m in list.iter() {
+            let score = ctx.score(&p, m);
+            if score > best_score {
+                (second, second_score) = (best, best_score);
+                (best, best_score) = (Some(m), score);
+            } else if score > second_score {
+                (second, second_score) = (Some(m), score);
+            }
+        }
+        let Some(m) = best else { break };
+        backup = match second {
+            Some(alt) if winner_to_move => Some((p, alt)),
+            _ => None,
+        };
+        line[len] = m;
+        len += 1;
+        p.play_unchecked(m);
+        depth -= 1;
+    }
+    (Outcome::OutOfBudget, nodes)
 }
 
 /// Iterative deepening up to `max_depth` plies. With `breadth`, only the first moves in

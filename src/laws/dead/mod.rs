@@ -247,18 +247,20 @@ pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
         }
     }
     // The single greedy line for each side, then the wider passes.
-    let all = helpmate::PROBE_PASSES.len();
-    for passes in [0..1, 1..all] {
-        for (c, used) in pending.iter_mut().flatten() {
-            let left = probe_budget(budget).saturating_sub(*used);
-            match helpmate::probe(pos, *c, left, passes.clone(), Ordering::Quick) {
-                (helpmate::Outcome::Mate(_), _) => return Deadness::Alive,
-                (_, nodes) => *used += nodes,
-            }
+    for (c, used) in pending.iter_mut().flatten() {
+        match helpmate::greedy(pos, *c, helpmate::PROBE_PASSES[0].2) {
+            (helpmate::Outcome::Mate(_), _) => return Deadness::Alive,
+            (_, nodes) => *used += nodes,
         }
     }
-    // Then each complete stage for both sides in turn, so that a side that mates after a
-    // short search is not kept waiting behind the other side's exhaustive walk.
+    let all = helpmate::PROBE_PASSES.len();
+    for (c, used) in pending.iter_mut().flatten() {
+        let left = probe_budget(budget).saturating_sub(*used);
+        match helpmate::probe(pos, *c, left, 1..all, Ordering::Quick) {
+            (helpmate::Outcome::Mate(_), _) => return Deadness::Alive,
+            (_, nodes) => *used += nodes,
+        }
+    }
     let mut unknown = false;
     for stage in 0..FULL_STAGES {
         for slot in pending.iter_mut() {
