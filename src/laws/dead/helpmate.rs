@@ -628,8 +628,8 @@ pub fn greedy(pos: &Position, winner: Color, plies: u32) -> (Outcome, Nodes) {
     let mut len = 0;
     let mut list = MoveList::new();
     let mut nodes: Nodes = 0;
-    // The winner's last position and its second-best move, tried if the best one
-    // stalemates the loser.
+    // The last position and its second-best move, tried instead of the best one when
+    // that repeats a position or (the winner's) stalemates the loser.
     let mut backup: Option<(Position, Move)> = None;
     while len < ROOM {
         nodes += 1;
@@ -637,16 +637,16 @@ pub fn greedy(pos: &Position, winner: Color, plies: u32) -> (Outcome, Nodes) {
             break;
         }
         let key = p.repetition_key();
-        if keys[..len].contains(&key) {
-            break;
-        }
-        keys[len] = key;
+        let repeated = keys[..len].contains(&key);
         list.clear();
-        p.generate_legal(&mut list);
+        if !repeated {
+            p.generate_legal(&mut list);
+        }
         let winner_to_move = p.turn() == winner;
         if list.is_empty() {
-            if let Some((before, alt)) = backup.take()
-                && !winner_to_move
+            // A repetition, or a stalemate (a mate by the winner was taken at once).
+            if len > 0
+                && let Some((before, alt)) = backup.take()
             {
                 p = before;
                 p.play_unchecked(alt);
@@ -655,6 +655,7 @@ pub fn greedy(pos: &Position, winner: Color, plies: u32) -> (Outcome, Nodes) {
             }
             break;
         }
+        keys[len] = key;
         if (winner_to_move || depth == 1)
             && let Some(m) = mate_in_one(&p, winner, &list)
         {
@@ -677,10 +678,7 @@ pub fn greedy(pos: &Position, winner: Color, plies: u32) -> (Outcome, Nodes) {
             }
         }
         let Some(m) = best else { break };
-        backup = match second {
-            Some(alt) if winner_to_move => Some((p, alt)),
-            _ => None,
-        };
+        backup = second.map(|alt| (p, alt));
         line[len] = m;
         len += 1;
         p.play_unchecked(m);
@@ -831,5 +829,31 @@ mod tests {
             }
             assert!(p.is_checkmate() && p.turn() == c.other());
         }
+    }
+
+    #[test]
+    fn greedy_lines_replay_to_mate() {
+        for (fen, winner) in [
+            (
+                "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1",
+                Color::Black,
+            ),
+            // Promotes with check, then mates with the new queen.
+            ("4r3/P3n3/K1k1P3/8/8/8/3R4/8 w - - 5 79", Color::White),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let (outcome, nodes) = greedy(&pos, winner, PROBE_PASSES[0].2);
+            let Outcome::Mate(line) = outcome else {
+                panic!("{fen}: no mate in {nodes} nodes");
+            };
+            let mut p = pos;
+            for m in line {
+                p = p.play(m).unwrap();
+            }
+            assert!(p.is_checkmate() && p.turn() == winner.other(), "{fen}");
+        }
+        // A bare king never mates.
+        let pos = Position::from_fen("1k6/8/2QK4/8/8/8/8/8 b - - 11 78").unwrap();
+        assert_eq!(greedy(&pos, Color::Black, 61).0, Outcome::OutOfBudget);
     }
 }
