@@ -2,10 +2,13 @@
 //! verdict and how it was reached (with a mating line in SAN where a side can win).
 //! `arbiter dead --suite FILE [--budget N]` checks a CHA-style label file (`WB`, `W-`,
 //! `-B`, `--` then a FEN; `#` lines are comments) and exits 1 on any disagreement.
+//! `arbiter dead --positions FILE [--budget N]` runs the deadness test that the Laws
+//! verdict applies to every game's final position over a file of FENs (one a line, no
+//! labels) and prints how many are alive, dead and undetermined, with the time per position.
 
 use crate::chess::san::to_san;
 use crate::chess::{Color, Move, Position};
-use crate::laws::dead::{Budget, Deadness, Winnability, analyse};
+use crate::laws::dead::{Budget, Deadness, Winnability, analyse, deadness};
 use clap::Args;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -13,8 +16,8 @@ use std::time::Instant;
 
 #[derive(Args, Debug)]
 pub struct DeadArgs {
-    /// Position in FEN (quote it); omitted with --suite.
-    #[arg(required_unless_present = "suite")]
+    /// Position in FEN (quote it); omitted with --suite or --positions.
+    #[arg(required_unless_present_any = ["suite", "positions"])]
     pub fen: Option<String>,
     /// Nodes each side's search may visit before answering "unknown".
     #[arg(long, alias = "nodes", default_value_t = Budget::default().nodes)]
@@ -22,6 +25,14 @@ pub struct DeadArgs {
     /// A label file: each line `WB`, `W-`, `-B` or `--`, a space and a FEN.
     #[arg(long, conflicts_with = "fen")]
     pub suite: Option<PathBuf>,
+    /// A file of FENs, one a line: counts of alive, dead and undetermined positions (the
+    /// deadness test the Laws verdict runs on each game's final position) and time taken.
+    #[arg(long, conflicts_with_all = ["fen", "suite"])]
+    pub positions: Option<PathBuf>,
+    /// With --positions: also print each dead and each undetermined position; with
+    /// --suite: each undetermined one.
+    #[arg(long)]
+    pub list: bool,
 }
 
 pub fn run(args: &DeadArgs) -> io::Result<i32> {
@@ -33,7 +44,12 @@ pub fn run(args: &DeadArgs) -> io::Result<i32> {
     if let Some(path) = &args.suite {
         let text = std::fs::read_to_string(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        return run_suite(&mut out, &text, path, budget);
+        return run_suite(&mut out, &text, path, budget, args.list);
+    }
+    if let Some(path) = &args.positions {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        return run_positions(&mut out, &text, path, budget, args.list);
     }
     let Some(fen) = &args.fen else {
         eprintln!("arbiter: dead needs a FEN or --suite FILE");
@@ -102,6 +118,7 @@ fn run_suite(
     text: &str,
     path: &std::path::Path,
     budget: Budget,
+    list: bool,
 ) -> io::Result<i32> {
     let (mut passed, mut failed, mut unknown, mut bad) = (0u64, 0u64, 0u64, 0u64);
     let start = Instant::now();
@@ -151,6 +168,15 @@ fn run_suite(
             failed += 1;
         } else if undetermined {
             unknown += 1;
+            if list {
+                writeln!(
+                    out,
+                    "undetermined {}:{}: {}",
+                    path.display(),
+                    n + 1,
+                    fen.trim()
+                )?;
+            }
         } else {
             passed += 1;
         }
@@ -166,4 +192,60 @@ fn run_suite(
         "{passed} passed, {failed} failed, {unknown} undetermined, {bad} skipped"
     )?;
     Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// Deadness of every FEN in `text`; the positions are parsed first so that only the
+/// analysis is timed.
+fn run_positions(
+    out: &mut impl Write,
+    text: &str,
+    path: &std::path::Path,
+    budget: Budget,
+    list: bool,
+) -> io::Result<i32> {
+    let mut positions = Vec::new();
+    let mut bad = 0u64;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match Position::from_fen(line) {
+            Ok(p) => positions.push(p),
+            Err(e) => {
+                writeln!(out, "{}:{}: skipped: {e}", path.display(), n + 1)?;
+                bad += 1;
+            }
+        }
+    }
+    let start = Instant::now();
+    let verdicts: Vec<Deadness> = positions.iter().map(|p| deadness(p, budget)).collect();
+    let secs = start.elapsed().as_secs_f64();
+    let (mut alive, mut dead, mut unknown) = (0u64, 0u64, 0u64);
+    for (p, v) in positions.iter().zip(&verdicts) {
+        match v {
+            Deadness::Alive => alive += 1,
+            Deadness::Dead => dead += 1,
+            Deadness::Unknown => unknown += 1,
+        }
+        if list && *v != Deadness::Alive {
+            let tag = if *v == Deadness::Dead {
+                "dead"
+            } else {
+                "undetermined"
+            };
+            writeln!(out, "{tag} {}", crate::chess::fen::write_fen(p))?;
+        }
+    }
+    let total = positions.len();
+    writeln!(
+        out,
+        "{total} positions: {alive} alive, {dead} dead, {unknown} undetermined, {bad} skipped"
+    )?;
+    writeln!(
+        out,
+        "{secs:.3} s ({:.2} µs per position)",
+        secs * 1e6 / total.max(1) as f64
+    )?;
+    Ok(0)
 }

@@ -170,14 +170,14 @@ pub fn cannot_win(pos: &Position, winner: Color) -> bool {
 }
 
 /// `b` and every square below it on its file.
-fn fill_down(mut b: u64) -> u64 {
+pub(super) fn fill_down(mut b: u64) -> u64 {
     b |= b >> 8;
     b |= b >> 16;
     b | b >> 32
 }
 
 /// `b` and every square above it on its file.
-fn fill_up(mut b: u64) -> u64 {
+pub(super) fn fill_up(mut b: u64) -> u64 {
     b |= b << 8;
     b |= b << 16;
     b | b << 32

@@ -180,7 +180,7 @@ struct Scored {
 }
 
 impl Scored {
-    fn new(pos: &Position, winner: Color) -> Scored {
+    fn new(pos: &Position, winner: Color, quick: bool) -> Scored {
         let mut moves = MoveList::new();
         pos.generate_legal(&mut moves);
         let mut s = Scored {
@@ -188,12 +188,12 @@ impl Scored {
             scores: [0; MAX_MOVES],
             next: 0,
         };
-        s.rescore(pos, winner);
+        s.rescore(pos, winner, quick);
         s
     }
 
-    fn rescore(&mut self, pos: &Position, winner: Color) {
-        let ctx = Context::new(pos, winner);
+    fn rescore(&mut self, pos: &Position, winner: Color, quick: bool) {
+        let ctx = Context::new(pos, winner, quick);
         for (i, &m) in self.moves.iter().enumerate() {
             self.scores[i] = ctx.score(pos, m) as i16;
         }
@@ -229,29 +229,59 @@ struct Context {
     winner_to_move: bool,
     /// The king to be mated.
     target: Square,
-    /// At the winner's turn: the check squares, and the squares the loser attacks.
-    checks: Option<(CheckSquares, Bitboard)>,
+    /// Where the winner's king heads: the enemy king, or, when every pawn of the winner
+    /// is held up by an enemy pawn ahead of it and the king must help, the nearest such
+    /// enemy pawn (to take it and free the file).
+    king_target: Square,
+    /// At the winner's turn: the check squares.
+    checks: Option<CheckSquares>,
+    /// The cheap ordering of the probes (`None`), or the careful one of the complete
+    /// searches, which also keeps the winner's men off the squares the loser attacks.
+    loser_attacks: Option<Bitboard>,
     /// The winner has no queen and at most two men besides king and pawns: its king
     /// must help.
     king_helps: bool,
+    /// The winner's other men (not king or pawns) all stand near the enemy king: the
+    /// king comes to help them.
+    pieces_near: bool,
+    /// Squares ahead of the winner's pawns, which the loser's king keeps off.
+    pawn_paths: u64,
+    /// The probes' cheap ordering.
+    quick: bool,
 }
 
 impl Context {
-    fn new(pos: &Position, winner: Color) -> Context {
+    fn new(pos: &Position, winner: Color, quick: bool) -> Context {
         let men = pos.by_color(winner) & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn);
         let queens = pos.pieces(winner, Role::Queen);
+        let loser = winner.other();
+        let target = pos.king_of(loser);
+        let king_helps = queens.is_empty() && men.count() <= 2;
+        let ours = pos.pieces(winner, Role::Pawn).0;
+        let theirs = pos.pieces(loser, Role::Pawn).0;
+        let (ahead, behind) = match winner {
+            Color::White => (blocked::fill_up(ours << 8), blocked::fill_down(theirs >> 8)),
+            Color::Black => (blocked::fill_down(ours >> 8), blocked::fill_up(theirs << 8)),
+        };
+        let mut king_target = target;
+        if quick && king_helps && ours != 0 && ours & !behind == 0 {
+            let king = pos.king_of(winner);
+            if let Some(sq) = Bitboard(ahead & theirs).min_by_key(|&sq| distance(king, sq)) {
+                king_target = sq;
+            }
+        }
         Context {
             winner,
             winner_to_move: pos.turn() == winner,
-            target: pos.king_of(winner.other()),
-            checks: (pos.turn() == winner).then(|| {
-                let loser = winner.other();
-                (
-                    CheckSquares::new(pos, winner),
-                    attacked_by(pos, loser, pos.occupied()),
-                )
-            }),
-            king_helps: queens.is_empty() && men.count() <= 2,
+            target,
+            king_target,
+            checks: (pos.turn() == winner).then(|| CheckSquares::new(pos, winner)),
+            loser_attacks: (!quick && pos.turn() == winner)
+                .then(|| attacked_by(pos, loser, pos.occupied())),
+            king_helps,
+            pieces_near: men.into_iter().all(|sq| distance(sq, target) <= 3),
+            pawn_paths: if quick { ahead } else { 0 },
+            quick,
         }
     }
 
@@ -271,8 +301,15 @@ impl Context {
                 _ => 0,
             };
             s += match piece.role {
-                Role::King if self.king_helps => 12 * approach,
-                Role::King => 2 * approach - 20,
+                Role::King => {
+                    let k = self.king_target;
+                    let closer = distance(from, k) - distance(to, k);
+                    if self.king_helps || (self.pieces_near && self.loser_attacks.is_none()) {
+                        12 * closer
+                    } else {
+                        2 * closer - 20
+                    }
+                }
                 Role::Pawn => {
                     // Pawns run for promotion.
                     let rank = to.rank().0 as i32;
@@ -283,26 +320,42 @@ impl Context {
                     };
                     10 + 6 * advance
                 }
-                Role::Queen | Role::Rook => 20 * approach,
-                _ => 14 * approach,
+                role => {
+                    // Pieces come within two steps of the king, then wait there.
+                    let weight = if matches!(role, Role::Queen | Role::Rook) {
+                        20
+                    } else {
+                        14
+                    };
+                    if self.loser_attacks.is_some() {
+                        weight * approach
+                    } else {
+                        let near = |sq| distance(sq, self.target).max(2);
+                        weight * (near(from) - near(to)) - 4
+                    }
+                }
             };
             if captured {
                 s += 60;
             }
-            // A man the loser can take, or a check that is not mate (mates are tried
-            // first, apart), mostly drives the king away or loses the man.
-            if let Some((checks, loser_attacks)) = &self.checks {
-                if piece.role != Role::King && loser_attacks.contains(to) {
-                    s -= match piece.role {
-                        Role::Queen => 120,
-                        Role::Rook => 80,
-                        Role::Pawn => 20,
-                        _ => 50,
-                    };
-                }
-                if checks.may_check(pos, m) {
-                    s -= 30;
-                }
+            // A man the loser can take mostly loses the man.
+            if let Some(attacked) = self.loser_attacks
+                && piece.role != Role::King
+                && attacked.contains(to)
+            {
+                s -= match piece.role {
+                    Role::Queen => 120,
+                    Role::Rook => 80,
+                    Role::Pawn => 20,
+                    _ => 50,
+                };
+            }
+            // A check that is not mate (mates are tried first, apart) mostly drives the
+            // king away.
+            if let Some(checks) = &self.checks
+                && checks.may_check(pos, m)
+            {
+                s -= 30;
             }
             s
         } else {
@@ -310,7 +363,23 @@ impl Context {
                 return -500;
             }
             match piece.role {
-                Role::King => 12 * (corner_distance(from) - corner_distance(to)) + 4,
+                Role::King => {
+                    let s = 12 * (corner_distance(from) - corner_distance(to)) + 4;
+                    // Out of the way of the winner's pawns.
+                    if self.pawn_paths & (1 << to.index()) != 0 {
+                        s - 20
+                    } else {
+                        s
+                    }
+                }
+                Role::Pawn if self.quick && matches!(m.kind(), MoveKind::Promotion(_)) => {
+                    // A new queen or rook would guard the king's flight squares.
+                    match m.kind() {
+                        MoveKind::Promotion(Role::Knight) => 6,
+                        MoveKind::Promotion(Role::Bishop) => 4,
+                        _ => -30,
+                    }
+                }
                 Role::Pawn => {
                     // Shield pawns hem the king in; others make harmless waiting moves.
                     if distance(from, self.target) <= 1 {
@@ -406,6 +475,8 @@ struct Search<'t> {
     /// Moves tried per node (winner, loser); `None` tries all, and only then can an
     /// unsuccessful search prove anything.
     breadth: Option<(usize, usize)>,
+    /// The probes' cheap move ordering.
+    quick: bool,
 }
 
 impl<'t> Search<'t> {
@@ -424,6 +495,7 @@ impl<'t> Search<'t> {
             out_of_budget: false,
             line: Vec::new(),
             breadth,
+            quick: false,
         }
     }
 
@@ -454,7 +526,7 @@ impl<'t> Search<'t> {
             }
             return false;
         }
-        let mut scored = Scored::new(pos, self.winner);
+        let mut scored = Scored::new(pos, self.winner, self.quick);
         if winner_to_move && let Some(m) = mate_in_one(pos, self.winner, &scored.moves) {
             self.line.push(m);
             return true;
@@ -488,6 +560,18 @@ impl<'t> Search<'t> {
 /// The narrow passes of `probe`, in order: (winner's moves, loser's moves, plies).
 pub const PROBE_PASSES: [(usize, usize, u32); 4] = [(1, 1, 61), (2, 1, 31), (2, 2, 21), (3, 2, 15)];
 
+/// Which move ordering a probe uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ordering {
+    /// The ordering of the complete searches, which keeps the winner's men off squares
+    /// the loser attacks.
+    Careful,
+    /// Cheaper and aimed at the endgames of real games: pieces wait two steps from the
+    /// king, the king comes once they are there, takes the enemy pawns that hold up all
+    /// of its own, and the loser's king keeps off the winner's pawns' files.
+    Quick,
+}
+
 /// Narrow passes for the helpmates of ordinary positions: `passes` indexes
 /// `PROBE_PASSES`, a single greedy line first, then a little wider. Never proves that no
 /// mate exists.
@@ -496,12 +580,14 @@ pub fn probe(
     winner: Color,
     budget: Nodes,
     passes: std::ops::Range<usize>,
+    ordering: Ordering,
 ) -> (Outcome, Nodes) {
     if is_mate_by(pos, winner) {
         return (Outcome::Mate(Vec::new()), 0);
     }
     with_table(|table| {
         let mut s = Search::new(winner, budget, table, None);
+        s.quick = ordering == Ordering::Quick;
         for &(w, l, depth) in &PROBE_PASSES[passes] {
             s.table.clear();
             s.breadth = Some((w, l));
@@ -520,6 +606,85 @@ pub fn probe(
         }
         (Outcome::OutOfBudget, s.nodes)
     })
+}
+
+/// The first pass of `probe` with the quick ordering (one move per node, `plies` of the
+/// winner's moves and the loser's between them), played out on a single position with one
+/// move list: no table, no copies but for the mate tests. A repeated position ends the
+/// line, as in `probe`. Never proves that no mate exists.
+pub fn greedy(pos: &Position, winner: Color, plies: u32) -> (Outcome, Nodes) {
+    const ROOM: usize = 64;
+    if is_mate_by(pos, winner) {
+        return (Outcome::Mate(Vec::new()), 0);
+    }
+    let mut depth = if pos.turn() == winner {
+        plies
+    } else {
+        plies + 1
+    };
+    let mut p = *pos;
+    let mut keys = [0u64; ROOM];
+    let mut line = [Move::NONE; ROOM];
+    let mut len = 0;
+    let mut list = MoveList::new();
+    let mut nodes: Nodes = 0;
+    // The last position and its second-best move, tried instead of the best one when
+    // that repeats a position or (the winner's) stalemates the loser.
+    let mut backup: Option<(Position, Move)> = None;
+    while len < ROOM {
+        nodes += 1;
+        if hopeless(&p, winner) {
+            break;
+        }
+        let key = p.repetition_key();
+        let repeated = keys[..len].contains(&key);
+        list.clear();
+        if !repeated {
+            p.generate_legal(&mut list);
+        }
+        let winner_to_move = p.turn() == winner;
+        if list.is_empty() {
+            // A repetition, or a stalemate (a mate by the winner was taken at once).
+            if len > 0
+                && let Some((before, alt)) = backup.take()
+            {
+                p = before;
+                p.play_unchecked(alt);
+                line[len - 1] = alt;
+                continue;
+            }
+            break;
+        }
+        keys[len] = key;
+        if (winner_to_move || depth == 1)
+            && let Some(m) = mate_in_one(&p, winner, &list)
+        {
+            line[len] = m;
+            return (Outcome::Mate(line[..=len].to_vec()), nodes);
+        }
+        if depth <= 1 {
+            break;
+        }
+        let ctx = Context::new(&p, winner, true);
+        let (mut best, mut second) = (None, None);
+        let (mut best_score, mut second_score) = (i32::MIN, i32::MIN);
+        for &m in list.iter() {
+            let score = ctx.score(&p, m);
+            if score > best_score {
+                (second, second_score) = (best, best_score);
+                (best, best_score) = (Some(m), score);
+            } else if score > second_score {
+                (second, second_score) = (Some(m), score);
+            }
+        }
+        let Some(m) = best else { break };
+        backup = second.map(|alt| (p, alt));
+        line[len] = m;
+        len += 1;
+        p.play_unchecked(m);
+        depth -= 1;
+    }
+    (Outcome::OutOfBudget, nodes)
 }
 
 /// Iterative deepening up to `max_depth` plies. With `breadth`, only the first moves in
@@ -574,7 +739,7 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
     if !hopeless(pos, winner) {
         stack.push(Frame {
             pos: *pos,
-            moves: Scored::new(pos, winner),
+            moves: Scored::new(pos, winner, false),
             last: Move::NONE,
         });
     }
@@ -601,7 +766,7 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
         if hopeless(&child, winner) {
             continue;
         }
-        let moves = Scored::new(&child, winner);
+        let moves = Scored::new(&child, winner, false);
         if moves.len() > 0 {
             stack.push(Frame {
                 pos: child,
@@ -654,7 +819,7 @@ mod tests {
         let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1";
         let pos = Position::from_fen(fen).unwrap();
         for c in Color::ALL {
-            let (outcome, nodes) = probe(&pos, c, 2000, 0..PROBE_PASSES.len());
+            let (outcome, nodes) = probe(&pos, c, 2000, 0..PROBE_PASSES.len(), Ordering::Quick);
             let Outcome::Mate(line) = outcome else {
                 panic!("{c:?}: no mate in {nodes} nodes");
             };
@@ -664,5 +829,31 @@ mod tests {
             }
             assert!(p.is_checkmate() && p.turn() == c.other());
         }
+    }
+
+    #[test]
+    fn greedy_lines_replay_to_mate() {
+        for (fen, winner) in [
+            (
+                "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1",
+                Color::Black,
+            ),
+            // Promotes with check, then mates with the new queen.
+            ("4r3/P3n3/K1k1P3/8/8/8/3R4/8 w - - 5 79", Color::White),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let (outcome, nodes) = greedy(&pos, winner, PROBE_PASSES[0].2);
+            let Outcome::Mate(line) = outcome else {
+                panic!("{fen}: no mate in {nodes} nodes");
+            };
+            let mut p = pos;
+            for m in line {
+                p = p.play(m).unwrap();
+            }
+            assert!(p.is_checkmate() && p.turn() == winner.other(), "{fen}");
+        }
+        // A bare king never mates.
+        let pos = Position::from_fen("1k6/8/2QK4/8/8/8/8/8 b - - 11 78").unwrap();
+        assert_eq!(greedy(&pos, Color::Black, 61).0, Outcome::OutOfBudget);
     }
 }

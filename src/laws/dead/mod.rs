@@ -10,7 +10,7 @@ pub mod helpmate;
 pub mod material;
 
 use crate::chess::{Color, Move, Position};
-pub use helpmate::Nodes;
+pub use helpmate::{Nodes, Ordering};
 pub use material::MaterialLemma;
 
 /// How a side was proved unable to win.
@@ -152,35 +152,51 @@ fn quick(pos: &Position, winner: Color, budget: Budget) -> Result<Winnability, N
         return Ok(Winnability::CannotWin(proof));
     }
     let passes = 0..helpmate::PROBE_PASSES.len();
-    match helpmate::probe(pos, winner, probe_budget(budget), passes) {
+    match helpmate::probe(pos, winner, probe_budget(budget), passes, Ordering::Careful) {
         (helpmate::Outcome::Mate(line), nodes) => Ok(Winnability::CanWin { line, nodes }),
         (_, nodes) => Err(nodes),
     }
 }
 
-/// The complete stages, after `quick` failed having spent `used` nodes: a guided search
-/// (few moves per node, deep), a full one for short mates, then the exhaustive walk.
-fn full_search(pos: &Position, winner: Color, budget: Budget, mut used: Nodes) -> Winnability {
+/// The complete stages, in order: a guided search (few moves per node, deep), a full one
+/// for short mates, then the exhaustive walk.
+const FULL_STAGES: usize = 3;
+
+/// Runs stage `stage` of the complete search for `winner`, `used` nodes having been spent
+/// already (they are added in). `None` leaves the side to the next stage.
+fn full_stage(
+    pos: &Position,
+    winner: Color,
+    budget: Budget,
+    stage: usize,
+    used: &mut Nodes,
+) -> Option<Winnability> {
     use helpmate::Outcome;
-    let share = (budget.nodes / 8).max(1);
-    for breadth in [Some((4, 2)), None] {
-        let (outcome, n) = helpmate::deepening(pos, winner, budget.max_depth, share, breadth);
-        used += n;
-        match outcome {
-            Outcome::Mate(line) => return Winnability::CanWin { line, nodes: used },
-            Outcome::Exhausted => {
-                return Winnability::CannotWin(CannotWinProof::Exhausted { nodes: used });
-            }
-            Outcome::OutOfBudget => {}
+    let (outcome, n) = if stage + 1 < FULL_STAGES {
+        let share = (budget.nodes / 8).max(1);
+        let breadth = (stage == 0).then_some((4, 2));
+        helpmate::deepening(pos, winner, budget.max_depth, share, breadth)
+    } else {
+        helpmate::exhaust(pos, winner, budget.nodes.saturating_sub(*used))
+    };
+    *used += n;
+    let nodes = *used;
+    match outcome {
+        Outcome::Mate(line) => Some(Winnability::CanWin { line, nodes }),
+        Outcome::Exhausted => Some(Winnability::CannotWin(CannotWinProof::Exhausted { nodes })),
+        Outcome::OutOfBudget if stage + 1 == FULL_STAGES => Some(Winnability::Unknown { nodes }),
+        Outcome::OutOfBudget => None,
+    }
+}
+
+/// The complete stages, after `quick` failed having spent `used` nodes.
+fn full_search(pos: &Position, winner: Color, budget: Budget, mut used: Nodes) -> Winnability {
+    for stage in 0..FULL_STAGES {
+        if let Some(w) = full_stage(pos, winner, budget, stage, &mut used) {
+            return w;
         }
     }
-    let (outcome, walked) = helpmate::exhaust(pos, winner, budget.nodes.saturating_sub(used));
-    let nodes = used + walked;
-    match outcome {
-        Outcome::Mate(line) => Winnability::CanWin { line, nodes },
-        Outcome::Exhausted => Winnability::CannotWin(CannotWinProof::Exhausted { nodes }),
-        Outcome::OutOfBudget => Winnability::Unknown { nodes },
-    }
+    Winnability::Unknown { nodes: used }
 }
 
 /// Decides whether `winner` can still checkmate.
@@ -231,27 +247,67 @@ pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
         }
     }
     // The single greedy line for each side, then the wider passes.
+    for (c, used) in pending.iter_mut().flatten() {
+        match helpmate::greedy(pos, *c, helpmate::PROBE_PASSES[0].2) {
+            (helpmate::Outcome::Mate(_), _) => return Deadness::Alive,
+            (_, nodes) => *used += nodes,
+        }
+    }
     let all = helpmate::PROBE_PASSES.len();
-    for passes in [0..1, 1..all] {
-        for (c, used) in pending.iter_mut().flatten() {
-            let left = probe_budget(budget).saturating_sub(*used);
-            match helpmate::probe(pos, *c, left, passes.clone()) {
-                (helpmate::Outcome::Mate(_), _) => return Deadness::Alive,
-                (_, nodes) => *used += nodes,
-            }
+    for (c, used) in pending.iter_mut().flatten() {
+        let left = probe_budget(budget).saturating_sub(*used);
+        match helpmate::probe(pos, *c, left, 1..all, Ordering::Quick) {
+            (helpmate::Outcome::Mate(_), _) => return Deadness::Alive,
+            (_, nodes) => *used += nodes,
         }
     }
     let mut unknown = false;
-    for (c, used) in pending.into_iter().flatten() {
-        match full_search(pos, c, budget, used) {
-            Winnability::CanWin { .. } => return Deadness::Alive,
-            Winnability::Unknown { .. } => unknown = true,
-            Winnability::CannotWin(_) => {}
+    for stage in 0..FULL_STAGES {
+        for slot in pending.iter_mut() {
+            let Some((c, used)) = slot else { continue };
+            match full_stage(pos, *c, budget, stage, used) {
+                Some(Winnability::CanWin { .. }) => return Deadness::Alive,
+                Some(Winnability::Unknown { .. }) => {
+                    unknown = true;
+                    *slot = None;
+                }
+                Some(Winnability::CannotWin(_)) => *slot = None,
+                None => {}
+            }
         }
     }
     if unknown {
         Deadness::Unknown
     } else {
         Deadness::Dead
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dead(fen: &str) -> Deadness {
+        deadness(&Position::from_fen(fen).unwrap(), Budget::default())
+    }
+
+    #[test]
+    fn deadness_of_game_endings() {
+        // K+Q v K and a pawn ending where the king must first take the blocking pawn.
+        assert_eq!(dead("6Q1/7K/8/4k3/8/8/8/8 b - - 0 66"), Deadness::Alive);
+        assert_eq!(dead("8/8/8/1k6/p4B2/P7/6K1/8 b - - 2 59"), Deadness::Alive);
+        // K+N v K+B: only a helpmate with the bishop hemming its own king in.
+        assert_eq!(dead("8/8/5K1N/5b2/5k2/8/8/8 w - - 0 80"), Deadness::Alive);
+        // Bare kings, and a locked pawn wall with bishops on one colour each.
+        assert_eq!(dead("8/8/4k3/8/8/3K4/8/8 w - - 0 1"), Deadness::Dead);
+        assert_eq!(
+            dead("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1"),
+            Deadness::Dead
+        );
+        // A middlegame: alive at once.
+        assert_eq!(
+            dead("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1"),
+            Deadness::Alive
+        );
     }
 }
