@@ -13,7 +13,8 @@ pub mod writer;
 
 pub use finding::{Finding, Severity, code};
 pub use model::{
-    Annotations, Command, Comment, EvalScore, Game, Marker, MoveNode, Pos, SanToken, TimeSpan,
+    Annotations, Command, Comment, EvalScore, Game, Marker, MoveNode, Pos, SanToken, TagIter, Tags,
+    TimeSpan,
 };
 pub use parser::{SEVEN_TAG_ROSTER, parse_game, parse_game_bytes};
 pub use split::{RawGame, SplitError, Splitter, split_bytes};
