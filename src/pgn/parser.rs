@@ -14,7 +14,7 @@ use super::decode::{decode, decode_collapsed, is_space};
 use super::finding::{Finding, Severity, code};
 use super::model::{Comment, Game, Marker, MoveNode, Pos, SanToken, Tags};
 use super::split::RawGame;
-use super::token::{is_delimiter, is_move_like, marker_at};
+use super::token::{is_delimiter, is_move_like, marker_at, token_len};
 
 /// The Seven Tag Roster, in its export order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
@@ -278,9 +278,25 @@ impl<'a> GameParser<'a> {
         memchr2(b'\n', b'\r', &self.b[from..]).map_or(self.b.len(), |j| from + j)
     }
 
-    /// Skip whitespace, line ends and `%` escape lines.
-    #[inline]
+    /// Skip whitespace, line ends and `%` escape lines. Inlined for its two common cases
+    /// (called once per token, the call itself cost a tenth of the parse).
+    #[inline(always)]
     fn skip_space(&mut self) {
+        // The common cases first: the next token right here, or after one space.
+        let solid = |b: u8| b > b' ' && b != b'%';
+        match self.b.get(self.i) {
+            Some(&b) if solid(b) => return,
+            Some(b' ') if self.b.get(self.i + 1).is_some_and(|&b| solid(b)) => {
+                self.i += 1;
+                return;
+            }
+            _ => {}
+        }
+        self.skip_space_slow();
+    }
+
+    #[inline(never)]
+    fn skip_space_slow(&mut self) {
         while self.i < self.b.len() {
             match self.b[self.i] {
                 b' ' | b'\t' | 0x0B | 0x0C => self.i += 1,
@@ -665,11 +681,7 @@ impl<'a> GameParser<'a> {
     }
 
     fn move_token(&mut self, cur: &mut Frame, start: usize, at: Pos) {
-        let len = self.b[start..]
-            .iter()
-            .position(|&b| is_delimiter(b))
-            .unwrap_or(self.b.len() - start)
-            .max(1);
+        let len = token_len(&self.b[start..]).max(1);
         let end = start + len;
         let token = &self.b[start..end];
         self.i = end;
