@@ -113,6 +113,29 @@ fn tag_pair(input: &[u8]) -> IResult<&[u8], TagPair<'_>> {
     Ok((input, (name, value)))
 }
 
+/// The common tag, `[Name "value"]` with one space and no backslash in the value, read
+/// without nom: its name, value and length. Anything else is left to [`tag_pair`], which
+/// reads the same way whatever this accepts.
+#[inline]
+fn plain_tag(input: &[u8]) -> Option<(&[u8], &[u8], usize)> {
+    let rest = input.strip_prefix(b"[")?;
+    let name_len = rest
+        .iter()
+        .position(|&c| is_space(c) || matches!(c, b'"' | b'[' | b']'))?;
+    if name_len == 0 || rest.get(name_len..name_len + 2) != Some(b" \"") {
+        return None;
+    }
+    let value_from = name_len + 2;
+    let value_len = rest[value_from..]
+        .iter()
+        .position(|&c| matches!(c, b'"' | b'\\' | b'\n' | b'\r'))?;
+    let close = value_from + value_len;
+    if rest.get(close..close + 2) != Some(b"\"]") {
+        return None;
+    }
+    Some((&rest[..name_len], &rest[value_from..close], close + 3))
+}
+
 /// A tag line that the strict parser refused, read leniently: the value runs from the first
 /// quote to the last quote before the final `]` (real files hold `"The "best" game"`).
 fn lenient_tag(line: &[u8]) -> Option<(&[u8], &[u8])> {
@@ -327,6 +350,11 @@ impl<'a> GameParser<'a> {
                 return;
             }
             let at = self.pos_at(self.i);
+            if let Some((name, value, end)) = plain_tag(&self.b[self.i..]) {
+                self.push_tag(name, value, at);
+                self.i += end;
+                continue;
+            }
             let eol = self.end_of_line(self.i);
             let line = &self.b[self.i..eol];
             match tag_pair(line) {
@@ -950,6 +978,31 @@ mod tests {
         assert_eq!(g.tag("My_Tag-2"), Some("x"));
         assert_eq!(g.tag("Site"), Some(""));
         assert!(!g.is_rejected());
+    }
+
+    #[test]
+    fn plain_tags_read_as_the_full_grammar_does() {
+        for line in [
+            &b"[Event \"x\"]"[..],
+            b"[Event \"\"]",
+            b"[Event \"a b\"] [Site \"c\"]",
+            b"[Event \"a\\\"b\"]",
+            b"[Event  \"x\"]",
+            b"[Event \"x\" ]",
+            b"[Event \"x\"",
+            b"[ Event \"x\"]",
+            b"[Event\"x\"]",
+            b"[Event \"x\nSite\"]",
+            b"[\xc3\xa9v \"\xe9\"]",
+        ] {
+            if let Some((name, value, end)) = plain_tag(line) {
+                let (rest, (n, v)) = tag_pair(line).unwrap();
+                assert_eq!((name, value), (n, &v[..]), "{line:?}");
+                assert_eq!(end, line.len() - rest.len(), "{line:?}");
+            }
+        }
+        assert!(plain_tag(b"[Event \"x\"]").is_some());
+        assert!(plain_tag(b"[Event \"a\\\"b\"]").is_none());
     }
 
     #[test]
