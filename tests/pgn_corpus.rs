@@ -459,7 +459,7 @@ fn game_files_counts_and_round_trip() {
         assert_eq!(back.len(), games, "{file}: round-trip game count");
         for (mut a, b) in r.games.into_iter().zip(&back) {
             // What the writer exports: the Seven Tag Roster first, a marker always present.
-            a.tags = pgn::export_tags(&a);
+            a.tags = pgn::export_tags(&a).into();
             a.result = Some(pgn::export_marker(&a));
             assert!(
                 a == *b,

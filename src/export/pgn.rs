@@ -104,7 +104,7 @@ pub fn to_pgn_game(row: &ExportRow, options: PgnOptions) -> Game {
         });
     }
     Game {
-        tags,
+        tags: tags.into(),
         leading_comments: leading,
         moves,
         result: Marker::from_text(&result),

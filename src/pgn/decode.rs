@@ -25,6 +25,20 @@ pub fn decode(bytes: &[u8]) -> (String, bool) {
     }
 }
 
+/// Decode text onto the end of `out`; true when it was not UTF-8 (read as Windows-1252).
+pub fn decode_into(bytes: &[u8], out: &mut String) -> bool {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => {
+            out.push_str(s);
+            false
+        }
+        Err(_) => {
+            out.extend(bytes.iter().map(|&b| cp1252_char(b)));
+            true
+        }
+    }
+}
+
 /// Decode and collapse every whitespace run to one space, trimming both ends.
 pub fn decode_collapsed(bytes: &[u8]) -> (String, bool) {
     let trimmed = trim(bytes);

@@ -67,6 +67,11 @@ enum Action {
     Same,
     /// The line starts a new game.
     Game,
+    /// The line repeats a tag name of its section, which holds an [Event] tag after other
+    /// tags and after the repeated name: two games' tags ran together, the first one
+    /// without [Event]. The new game starts back at that [Event] line (PGN puts Event
+    /// first), so neither game takes the other's tags.
+    GameFromEvent,
     /// The line is text outside any game.
     Garbage,
 }
@@ -76,6 +81,8 @@ struct LineScanner {
     state: State,
     /// Keys of the tag names seen in the current tag section.
     tag_names: Vec<u64>,
+    /// Where in `tag_names` an [Event] tag came after other tags of the section.
+    late_event: Option<usize>,
     in_comment: bool,
     /// The last token outside comments in the movetext was a termination marker.
     terminated: bool,
@@ -102,13 +109,31 @@ impl LineScanner {
             // line inside the section (ChessBase writes one) does not, and a missing blank
             // line before the next `[Event` does not merge two games.
             let name = tag_name_key(text);
-            if self.state == State::Tags && !self.tag_names.contains(&name) {
-                self.tag_names.push(name);
-                return Action::Same;
+            if self.state == State::Tags {
+                match self.tag_names.iter().position(|&n| n == name) {
+                    None => {
+                        if name == EVENT_KEY && self.late_event.is_none() {
+                            self.late_event = Some(self.tag_names.len());
+                        }
+                        self.tag_names.push(name);
+                        return Action::Same;
+                    }
+                    Some(seen) => {
+                        if let Some(event) = self.late_event
+                            && seen < event
+                        {
+                            // The section restarts either at the [Event] line or at this
+                            // one: the splitter decides, then calls `restart_tags`.
+                            self.tag_names.push(name);
+                            return Action::GameFromEvent;
+                        }
+                    }
+                }
             }
             self.state = State::Tags;
             self.tag_names.clear();
             self.tag_names.push(name);
+            self.late_event = None;
             self.in_comment = false;
             self.terminated = false;
             return Action::Game;
@@ -147,6 +172,19 @@ impl LineScanner {
             }
             State::Skip => Action::Same,
         }
+    }
+
+    /// After [`Action::GameFromEvent`]: the new section holds the tags from its late
+    /// [Event] on when `from_event`, else only the line's repeated name (pushed last).
+    fn restart_tags(&mut self, from_event: bool) {
+        let name = self.tag_names.pop().unwrap_or(0);
+        match self.late_event.take() {
+            Some(event) if from_event => {
+                self.tag_names.drain(..event.min(self.tag_names.len()));
+            }
+            _ => self.tag_names.clear(),
+        }
+        self.tag_names.push(name);
     }
 
     fn start_tagless(&mut self, text: &[u8]) {
@@ -189,6 +227,9 @@ impl LineScanner {
         }
     }
 }
+
+/// The key of `[Event ...]`.
+const EVENT_KEY: u64 = u64::from_le_bytes(*b"Event\0\0\0") ^ (5 << 56);
 
 /// A key for the tag name of a tag line (`[Name "value"]`): its first 8 bytes and length.
 fn tag_name_key(line: &[u8]) -> u64 {
@@ -244,6 +285,8 @@ pub struct Splitter<R> {
     saw_crlf: bool,
     saw_cr: bool,
     max_game: usize,
+    /// Offset in the stream and line of the current section's late [Event] line.
+    late_event_at: Option<(u64, u64)>,
 }
 
 impl<R: Read> Splitter<R> {
@@ -261,6 +304,7 @@ impl<R: Read> Splitter<R> {
             scan: LineScanner {
                 state: State::Start,
                 tag_names: Vec::new(),
+                late_event: None,
                 in_comment: false,
                 terminated: false,
             },
@@ -271,6 +315,7 @@ impl<R: Read> Splitter<R> {
             saw_crlf: false,
             saw_cr: false,
             max_game: DEFAULT_MAX_GAME_BYTES,
+            late_event_at: None,
         }
     }
 
@@ -300,26 +345,30 @@ impl<R: Read> Splitter<R> {
         }
         let len = self.buf.len();
         self.buf.resize(len + CHUNK, 0);
+        let mut filled = len;
         loop {
-            match self.reader.read(&mut self.buf[len..]) {
+            match self.reader.read(&mut self.buf[filled..]) {
                 Ok(n) => {
-                    self.buf.truncate(len + n);
+                    filled += n;
                     self.eof = n == 0;
-                    break;
+                    // The first read goes on until a byte-order mark can be seen whole.
+                    if self.started || self.eof || filled >= 3 {
+                        break;
+                    }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(source) => {
-                    self.buf.truncate(len);
+                    self.buf.truncate(filled);
                     self.failed = true;
                     return Err(SplitError {
-                        byte: self.buf_offset + len as u64,
+                        byte: self.buf_offset + filled as u64,
                         source,
                     });
                 }
             }
         }
+        self.buf.truncate(filled);
         if !self.started {
-            // A reader that hands out fewer than 3 bytes first hides a BOM; rare enough.
             self.started = true;
             if self.buf.starts_with(b"\xEF\xBB\xBF") {
                 self.pos = 3;
@@ -463,7 +512,11 @@ impl<R: Read> Splitter<R> {
             }
             let line_start = self.pos;
             let line_no = self.line;
+            let had_late_event = self.scan.late_event.is_some();
             let action = self.scan.classify(&self.buf[line_start..line_end]);
+            if !had_late_event && self.scan.late_event.is_some() {
+                self.late_event_at = Some((self.buf_offset + line_start as u64, line_no));
+            }
             self.pos = line_end + term;
             if term > 0 {
                 self.line += 1;
@@ -476,8 +529,26 @@ impl<R: Read> Splitter<R> {
                     }
                 }
                 Action::Game => {
+                    self.late_event_at = None;
                     out = self.close_game(line_start);
                     self.open_game(line_start, line_no);
+                }
+                Action::GameFromEvent => {
+                    // When the tags that follow hold an [Event] of their own, the late one
+                    // was the first game's after all. Otherwise the new game starts at it;
+                    // that line is still in the buffer, which keeps the game in progress.
+                    let mark = self.late_event_at.take();
+                    // Offsets in the stream: reading ahead may move the buffer.
+                    let here = (self.buf_offset + line_start as u64, line_no);
+                    let own_event = self.following_tags_have_event()?;
+                    let (byte, line) = match mark {
+                        Some(m) if !own_event => m,
+                        _ => here,
+                    };
+                    self.scan.restart_tags(mark.is_some() && !own_event);
+                    let at = byte.saturating_sub(self.buf_offset) as usize;
+                    out = self.close_game(at);
+                    self.open_game(at, line);
                 }
                 Action::Garbage => {
                     out = self.close_game(line_start);
@@ -524,6 +595,48 @@ impl<R: Read> Splitter<R> {
             if out.is_some() {
                 return Ok(out);
             }
+        }
+    }
+
+    /// Do the tag lines right after the current line include an [Event] tag? Reads ahead
+    /// (refilling the buffer as needed) up to the first line that is not a tag.
+    fn following_tags_have_event(&mut self) -> Result<bool, SplitError> {
+        let mut rel = 0;
+        let mut after_cr = false;
+        loop {
+            let from = self.pos + rel;
+            let rest = &self.buf[from..];
+            if after_cr && rest.first() == Some(&b'\n') {
+                rel += 1;
+                after_cr = false;
+                continue;
+            }
+            let end = match memchr2(b'\n', b'\r', rest) {
+                Some(e) => e,
+                None if !self.eof => {
+                    if rest.len() > self.max_game {
+                        return Ok(false);
+                    }
+                    self.refill()?;
+                    continue;
+                }
+                None => rest.len(),
+            };
+            let line = &rest[..end];
+            let Some(first) = line.iter().position(|&b| b != b' ' && b != b'\t') else {
+                return Ok(false);
+            };
+            if line[first] != b'[' {
+                return Ok(false);
+            }
+            if tag_name_key(&line[first..]) == EVENT_KEY {
+                return Ok(true);
+            }
+            if end == rest.len() {
+                return Ok(false);
+            }
+            after_cr = rest[end] == b'\r';
+            rel += end + 1;
         }
     }
 
@@ -605,6 +718,67 @@ mod tests {
             texts(input),
             vec!["[Event \"a\"]\n1. e4 *\n", "[Event \"b\"]\n1. d4 *\n"]
         );
+    }
+
+    #[test]
+    fn site_first_tag_sections_followed_directly_by_the_next_game() {
+        // Tags not starting with [Event], no blank line before the next game: the games keep
+        // their own tags whichever tag the next one starts with.
+        let input = b"[Site \"s1\"]\n[Event \"e1\"]\n1. e4 *\n[Event \"e2\"]\n[Site \"s2\"]\n1. d4 *\n[Site \"s3\"]\n[Event \"e3\"]\n1. c4 *\n";
+        assert_eq!(
+            texts(input),
+            vec![
+                "[Site \"s1\"]\n[Event \"e1\"]\n1. e4 *\n",
+                "[Event \"e2\"]\n[Site \"s2\"]\n1. d4 *\n",
+                "[Site \"s3\"]\n[Event \"e3\"]\n1. c4 *\n"
+            ]
+        );
+        // Tag sections without moves: a repeated name starts the next game.
+        let input = b"[Site \"s1\"]\n[Event \"e1\"]\n[Site \"s2\"]\n[Event \"e2\"]\n";
+        assert_eq!(
+            texts(input),
+            vec![
+                "[Site \"s1\"]\n[Event \"e1\"]\n",
+                "[Site \"s2\"]\n[Event \"e2\"]\n"
+            ]
+        );
+        // A section without [Event], then one starting with [Event]: the [Event] opens the
+        // next game (Event is the first tag of a section whenever a section has one first).
+        let input = b"[Site \"s1\"]\n[Date \"d1\"]\n[Event \"e2\"]\n[Site \"s2\"]\n\n1. d4 *\n";
+        let games = split_bytes(input).0;
+        let t: Vec<String> = games
+            .iter()
+            .map(|g| String::from_utf8(g.bytes.clone()).unwrap())
+            .collect();
+        assert_eq!(
+            t,
+            vec![
+                "[Site \"s1\"]\n[Date \"d1\"]\n",
+                "[Event \"e2\"]\n[Site \"s2\"]\n\n1. d4 *\n"
+            ]
+        );
+        assert_eq!((games[1].line, games[1].byte_offset), (3, 24));
+        // But when the next tags bring their own [Event], the late one stays where it is.
+        let input = b"[Site \"s1\"]\r\n[Event \"e1\"]\r\n[Site \"s2\"]\r\n[Date \"d2\"]\r\n[Event \"e2\"]\r\n\r\n1. d4 *\r\n";
+        let whole = texts(input);
+        assert_eq!(
+            whole,
+            vec![
+                "[Site \"s1\"]\r\n[Event \"e1\"]\r\n",
+                "[Site \"s2\"]\r\n[Date \"d2\"]\r\n[Event \"e2\"]\r\n\r\n1. d4 *\r\n"
+            ]
+        );
+        // The same whatever the read sizes (the look ahead crosses chunk ends).
+        let input2 = b"[Site \"s1\"]\n[Date \"d1\"]\n[Event \"e2\"]\n[Site \"s2\"]\n\n1. d4 *\n";
+        for text in [&input[..], &input2[..]] {
+            let whole = split_bytes(text).0;
+            for step in [1, 2, 3, 7] {
+                let games: Vec<RawGame> = Splitter::new(Trickle(text, step))
+                    .map(Result::unwrap)
+                    .collect();
+                assert_eq!(games, whole, "step {step}");
+            }
+        }
     }
 
     #[test]

@@ -48,7 +48,8 @@ pub fn export_tags(game: &Game) -> Vec<(String, String)> {
         match game.tags.iter().position(|(n, _)| n == name) {
             Some(k) => {
                 used[k] = true;
-                out.push(game.tags[k].clone());
+                let value = game.tags.get(k).map_or("", |(_, v)| v);
+                out.push((name.to_owned(), value.to_owned()));
             }
             None if name == "Result" => {
                 out.push((name.to_owned(), export_marker(game).as_str().to_owned()))
@@ -56,9 +57,9 @@ pub fn export_tags(game: &Game) -> Vec<(String, String)> {
             None => out.push((name.to_owned(), default_value(name).to_owned())),
         }
     }
-    for (k, tag) in game.tags.iter().enumerate() {
+    for (k, (name, value)) in game.tags.iter().enumerate() {
         if !used[k] {
-            out.push(tag.clone());
+            out.push((name.to_owned(), value.to_owned()));
         }
     }
     out
@@ -314,7 +315,7 @@ mod tests {
 
     /// The game as the writer exports it: Seven Tag Roster filled in, a marker always there.
     fn exported(mut g: Game) -> Game {
-        g.tags = export_tags(&g);
+        g.tags = export_tags(&g).into();
         g.result = Some(export_marker(&g));
         g
     }
@@ -505,7 +506,7 @@ mod tests {
                     }
                 }
                 Game {
-                    tags,
+                    tags: tags.into(),
                     leading_comments: comments(&leading),
                     moves: build(&moves),
                     result: Some(marker),

@@ -105,7 +105,7 @@ pub fn record(p: &Processed) -> GameRecord {
         byte_offset: game.byte_offset,
         line: game.line,
         content_hash: content_hash(|n| game.tag(n).map(str::to_owned), &replay.moves),
-        tags: game.tags.clone(),
+        tags: game.tags.to_vec(),
         result_marker: game.result.map(|m| m.as_str()),
         lawful_result: verdict.and_then(|v| v.lawful_result).map(|r| r.as_str()),
         termination: verdict
