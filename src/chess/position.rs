@@ -411,18 +411,24 @@ impl Position {
         self.is_attacked_with(sq, by, self.occupied())
     }
 
+    /// Whether a knight, pawn or king of `by` attacks `sq` (occupancy does not matter).
+    #[inline]
+    fn is_attacked_by_leaper(&self, sq: Square, by: Color) -> bool {
+        let them = self.by_color[by.index()];
+        (attacks::knight_attacks(sq) & self.by_role[Role::Knight.index()] & them).nonempty()
+            || (attacks::pawn_attacks(by.other(), sq) & self.by_role[Role::Pawn.index()] & them)
+                .nonempty()
+            || (attacks::king_attacks(sq) & self.by_role[Role::King.index()] & them).nonempty()
+    }
+
     /// Whether any piece of `by` attacks `sq` with the given occupancy; cheaper than
     /// `attackers` because it stops at the first kind of attacker found.
     #[inline]
     pub fn is_attacked_with(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
-        let them = self.by_color[by.index()];
-        if (attacks::knight_attacks(sq) & self.by_role[Role::Knight.index()] & them).nonempty()
-            || (attacks::pawn_attacks(by.other(), sq) & self.by_role[Role::Pawn.index()] & them)
-                .nonempty()
-            || (attacks::king_attacks(sq) & self.by_role[Role::King.index()] & them).nonempty()
-        {
+        if self.is_attacked_by_leaper(sq, by) {
             return true;
         }
+        let them = self.by_color[by.index()];
         let queens = self.by_role[Role::Queen.index()];
         let rq = (self.by_role[Role::Rook.index()] | queens) & them;
         let bq = (self.by_role[Role::Bishop.index()] | queens) & them;
@@ -435,14 +441,10 @@ impl Position {
     /// far less than the magic table when little else is looked up.
     #[inline]
     pub(crate) fn is_attacked_sparse(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
-        let them = self.by_color[by.index()];
-        if (attacks::knight_attacks(sq) & self.by_role[Role::Knight.index()] & them).nonempty()
-            || (attacks::pawn_attacks(by.other(), sq) & self.by_role[Role::Pawn.index()] & them)
-                .nonempty()
-            || (attacks::king_attacks(sq) & self.by_role[Role::King.index()] & them).nonempty()
-        {
+        if self.is_attacked_by_leaper(sq, by) {
             return true;
         }
+        let them = self.by_color[by.index()];
         let queens = self.by_role[Role::Queen.index()];
         let rq = self.by_role[Role::Rook.index()] | queens;
         let bq = self.by_role[Role::Bishop.index()] | queens;

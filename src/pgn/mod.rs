@@ -34,21 +34,9 @@ mod properties {
     //! games are verbatim pieces of the input in order, every finding points inside its
     //! game, and the read size never changes the result.
 
+    use super::split::tests::Trickle;
     use super::*;
     use proptest::prelude::*;
-    use std::io::{self, Read};
-
-    /// A reader that hands out at most `n` bytes at a time.
-    struct Trickle<'a>(&'a [u8], usize);
-
-    impl Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let n = self.0.len().min(buf.len()).min(self.1);
-            buf[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
-            Ok(n)
-        }
-    }
 
     const PIECES: &[&str] = &[
         "[Event \"e\"]\n",

@@ -671,7 +671,7 @@ pub fn split_bytes(bytes: &[u8]) -> (Vec<RawGame>, Vec<Finding>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn texts(input: &[u8]) -> Vec<String> {
@@ -683,7 +683,7 @@ mod tests {
     }
 
     /// A reader that hands out a few bytes at a time, to cross every chunk boundary.
-    struct Trickle<'a>(&'a [u8], usize);
+    pub(crate) struct Trickle<'a>(pub &'a [u8], pub usize);
 
     impl Read for Trickle<'_> {
         fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
