@@ -207,6 +207,10 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
     let blockers = Bitboard(obstacles);
     let loser = winner.other();
     let mut loser_king_region = 0;
+    let mut winner_king_region = 0;
+    // Where each of the loser's men (king apart) can ever stand, for `no_mate_square`.
+    let mut loser_men = [0u64; 16];
+    let mut loser_count = 0;
     // A pawn gives check too: every square the winner's pawns may ever attack.
     let mut winner_reach = ever_attacks[winner.index()];
     for color in Color::ALL {
@@ -241,13 +245,72 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
                 }
                 if color == loser && role == Role::King {
                     loser_king_region = reach;
-                } else if color == winner && role != Role::King {
+                } else if color == loser {
+                    if loser_count == loser_men.len() {
+                        return false;
+                    }
+                    loser_men[loser_count] = reach;
+                    loser_count += 1;
+                } else if role == Role::King {
+                    winner_king_region = reach;
+                } else {
                     winner_reach |= hits;
                 }
             }
         }
     }
-    winner_reach & loser_king_region == 0
+    if winner_reach & loser_king_region == 0 {
+        return true;
+    }
+    // A loser's pawn stays on its file, within the squares its side's pawns may ever
+    // hold there (no pawn ever captures).
+    for sq in pos.pieces(loser, Role::Pawn) {
+        if loser_count == loser_men.len() {
+            return false;
+        }
+        loser_men[loser_count] = paths.ever[loser.index()] & (FILE_A << sq.file().0);
+        loser_count += 1;
+    }
+    let attacked = winner_reach | king_spread(winner_king_region);
+    no_mate_square(
+        winner_reach & loser_king_region,
+        attacked,
+        &loser_men[..loser_count],
+    )
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// The flight-square count (2017 Art. 5.2.2, 6.9): the winner can give check only on
+/// `checks` (the squares of the loser king's region that its men other than the king may
+/// ever attack), and may ever attack no square outside `attacked` (its king included).
+/// In a mate on a square `s` every square next to `s` is attacked by the winner or holds
+/// one of the loser's men: a flight square that is neither is empty or holds a man of the
+/// winner that nothing defends, and the king could step there (sliders' lines are taken
+/// with pawns as the only obstacles, so a square behind the king on a checking line counts
+/// as attacked). So the unattacked neighbours of `s` need one loser's man each, a
+/// different man per square, and a man can only be on a square of `men` (one entry per
+/// man: a piece's region, a pawn's squares on its file). When for every `s` some such
+/// square lies outside every man's reach, or fewer men can reach any of them than there
+/// are squares to fill, no mate exists, whatever both sides play: the pawn skeleton and
+/// the regions are permanent (see `skeleton_proof`).
+fn no_mate_square(checks: u64, attacked: u64, men: &[u64]) -> bool {
+    for s in Bitboard(checks) {
+        let at = 1u64 << s.index();
+        let flights = king_spread(at) & !at & !attacked;
+        let mut cover = 0;
+        let mut count = 0;
+        for &m in men {
+            if m & flights != 0 {
+                cover |= m;
+                count += 1;
+            }
+        }
+        if flights & !cover == 0 && count >= flights.count_ones() {
+            return false;
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -301,6 +364,30 @@ mod tests {
             "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1",
             Color::White
         ));
+    }
+
+    #[test]
+    fn too_few_men_to_fill_the_flight_squares() {
+        // Black's light bishops can check White's king behind the locked wall, but no mate
+        // square has its unattacked neighbours fillable by White's one bishop and pawns.
+        for fen in [
+            "8/4kb2/8/1p1p1p1p/1P1P1P1P/1b6/3B1K2/8 b - - 0 1",
+            "8/2k5/4b3/1p1p1pBp/1P1P1P1P/8/3K1B2/8 b - - 0 1",
+            "2b5/1k6/3B4/1p1p1p1p/1P1P1P1P/8/8/4K3 w - - 0 1",
+        ] {
+            assert!(blocked(fen, Color::White), "{fen}");
+            assert!(blocked(fen, Color::Black), "{fen}");
+        }
+        // White can mate here (D3-Chess: W-): Black's own bishops fill the flight squares.
+        let fen = "4k3/8/1Bb3b1/1p1p1p1p/1P1P1P1P/1b6/3B4/4K3 b - - 0 1";
+        assert!(!blocked(fen, Color::White));
+        // The count itself: a corner king with two unattacked neighbours.
+        let (h1, g1, h2, g2) = (1 << 7, 1 << 6, 1 << 15, 1 << 14);
+        assert!(!no_mate_square(h1, g2, &[g1, h2]));
+        assert!(no_mate_square(h1, g2, &[g1]));
+        assert!(no_mate_square(h1, g2, &[g1 | h2]));
+        assert!(no_mate_square(h1, g2, &[g1, g1 | g2]));
+        assert!(!no_mate_square(h1, g2 | h2, &[g1]));
     }
 
     #[test]
