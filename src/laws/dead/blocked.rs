@@ -271,10 +271,10 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
         loser_men[loser_count] = paths.ever[loser.index()] & (FILE_A << sq.file().0);
         loser_count += 1;
     }
-    let attacked = winner_reach | king_spread(winner_king_region);
     no_mate_square(
         winner_reach & loser_king_region,
-        attacked,
+        winner_reach,
+        winner_king_region,
         &loser_men[..loser_count],
     )
 }
@@ -283,21 +283,21 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 /// The flight-square count (2017 Art. 5.2.2, 6.9): the winner can give check only on
 /// `checks` (the squares of the loser king's region that its men other than the king may
-/// ever attack), and may ever attack no square outside `attacked` (its king included).
-/// In a mate on a square `s` every square next to `s` is attacked by the winner or holds
-/// one of the loser's men: a flight square that is neither is empty or holds a man of the
-/// winner that nothing defends, and the king could step there (sliders' lines are taken
-/// with pawns as the only obstacles, so a square behind the king on a checking line counts
-/// as attacked). So the unattacked neighbours of `s` need one loser's man each, a
-/// different man per square, and a man can only be on a square of `men` (one entry per
-/// man: a piece's region, a pawn's squares on its file). When for every `s` some such
-/// square lies outside every man's reach, or fewer men can reach any of them than there
-/// are squares to fill, no mate exists, whatever both sides play: the pawn skeleton and
-/// the regions are permanent (see `skeleton_proof`).
-fn no_mate_square(checks: u64, attacked: u64, men: &[u64]) -> bool {
-    for s in Bitboard(checks) {
-        let at = 1u64 << s.index();
-        let flights = king_spread(at) & !at & !attacked;
+/// ever attack); those men never attack a square outside `reach`, and the winner's king
+/// never stands outside `king_region`. In a mate on a square `s` every square next to `s`
+/// is attacked by the winner or holds one of the loser's men: a flight square that is
+/// neither is empty or holds a man of the winner that nothing defends, and the king could
+/// step there (sliders' lines are taken with pawns as the only obstacles, so a square
+/// behind the king on a checking line counts as attacked). The winner's king stands on
+/// one square `k`, at least two steps from `s` (kings never touch), and covers only the
+/// squares next to `k`. So for some such `k` (or none) the remaining flight squares need
+/// one loser's man each, a different man per square, and a man can only be on a square of
+/// `men` (one entry per man: a piece's region, a pawn's squares on its file). When for
+/// every `s` and `k` some such square lies outside every man's reach, or fewer men can
+/// reach any of them than there are squares to fill, no mate exists whatever both sides
+/// play: the pawn skeleton and the regions are permanent (see `skeleton_proof`).
+fn no_mate_square(checks: u64, reach: u64, king_region: u64, men: &[u64]) -> bool {
+    let fillable = |flights: u64| {
         let mut cover = 0;
         let mut count = 0;
         for &m in men {
@@ -306,8 +306,22 @@ fn no_mate_square(checks: u64, attacked: u64, men: &[u64]) -> bool {
                 count += 1;
             }
         }
-        if flights & !cover == 0 && count >= flights.count_ones() {
+        flights & !cover == 0 && count >= flights.count_ones()
+    };
+    for s in Bitboard(checks) {
+        let at = 1u64 << s.index();
+        let near = king_spread(at);
+        let flights = near & !at & !reach;
+        if fillable(flights) {
             return false;
+        }
+        // The winner's king two steps away, covering some of them.
+        let ring = king_spread(near) & !near & king_region;
+        for k in Bitboard(ring) {
+            let covered = king_spread(1 << k.index());
+            if covered & flights != 0 && fillable(flights & !covered) {
+                return false;
+            }
         }
     }
     true
@@ -383,11 +397,21 @@ mod tests {
         assert!(!blocked(fen, Color::White));
         // The count itself: a corner king with two unattacked neighbours.
         let (h1, g1, h2, g2) = (1 << 7, 1 << 6, 1 << 15, 1 << 14);
-        assert!(!no_mate_square(h1, g2, &[g1, h2]));
-        assert!(no_mate_square(h1, g2, &[g1]));
-        assert!(no_mate_square(h1, g2, &[g1 | h2]));
-        assert!(no_mate_square(h1, g2, &[g1, g1 | g2]));
-        assert!(!no_mate_square(h1, g2 | h2, &[g1]));
+        assert!(!no_mate_square(h1, g2, 0, &[g1, h2]));
+        assert!(no_mate_square(h1, g2, 0, &[g1]));
+        assert!(no_mate_square(h1, g2, 0, &[g1 | h2]));
+        assert!(no_mate_square(h1, g2, 0, &[g1, g1 | g2]));
+        assert!(!no_mate_square(h1, g2 | h2, 0, &[g1]));
+        // The winner's king on h3 covers h2 (g2 is next to h1: it may never stand there).
+        let (h3, f1) = (1 << 23, 1 << 5);
+        assert!(!no_mate_square(h1, g2, h3, &[g1]));
+        assert!(no_mate_square(h1, g2, h3, &[h2]));
+        assert!(!no_mate_square(h1, g2, h3 | f1, &[h2]));
+        assert!(no_mate_square(h1, g2, g2, &[]));
+        // Two dark bishops and a king against a bare king, corner h8: g8 and h7 are never
+        // both covered by the king.
+        let (h8, g7, g8, h7) = (1 << 63, 1 << 54, 1 << 62, 1 << 55);
+        assert!(no_mate_square(h8, g7, !(h8 | g7 | g8 | h7), &[]));
     }
 
     #[test]
