@@ -205,7 +205,11 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
     ];
     let obstacles = paths.fixed[0] | paths.fixed[1];
     let blockers = Bitboard(obstacles);
+    let sentries = sentries(pos, &paths, blockers);
     let loser = winner.other();
+    let mut king_regions = [0u64; 2];
+    let mut piece_hits = [0u64; 2];
+    let mut sentries_needed = false;
     let mut loser_king_region = 0;
     let mut winner_king_region = 0;
     // Where each of the loser's men (king apart) can ever stand, for `no_mate_square`.
@@ -217,7 +221,10 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
         let enemy = color.other().index();
         // A king never takes on a square that a pawn or a king which never moves defends.
         let enemy_walls = walls & pos.by_color(color.other()).0;
-        let king_takable = paths.ever[enemy] & !fixed_attacks[enemy] & !king_spread(enemy_walls);
+        // Nor on a pawn a sentry defends (checked below to stay for good, when it matters).
+        let king_takable_but_for_sentries =
+            paths.ever[enemy] & !fixed_attacks[enemy] & !king_spread(enemy_walls);
+        let king_takable = king_takable_but_for_sentries & !sentries.defends[enemy];
         for role in [
             Role::King,
             Role::Knight,
@@ -243,6 +250,12 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
                 if hits & takable != 0 {
                     return false;
                 }
+                if role == Role::King {
+                    sentries_needed |= hits & king_takable_but_for_sentries != 0;
+                    king_regions[color.index()] = reach;
+                } else {
+                    piece_hits[color.index()] |= hits;
+                }
                 if color == loser && role == Role::King {
                     loser_king_region = reach;
                 } else if color == loser {
@@ -257,6 +270,15 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
                     winner_reach |= hits;
                 }
             }
+        }
+    }
+    // A sentry is never taken: no enemy piece may ever attack its square, and the enemy
+    // king only where a pawn that never moves defends it.
+    for color in Color::ALL.into_iter().filter(|_| sentries_needed) {
+        let (us, enemy) = (color.index(), color.other().index());
+        let exposed = piece_hits[enemy] | (king_spread(king_regions[enemy]) & !fixed_attacks[us]);
+        if sentries.squares[us] & exposed != 0 {
+            return false;
         }
     }
     if winner_reach & loser_king_region == 0 {
@@ -280,6 +302,43 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
 }
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// Pieces that can never move and defend pawns for good, per side.
+struct Sentries {
+    /// Their squares.
+    squares: [u64; 2],
+    /// The side's pawns that never move which they defend.
+    defends: [u64; 2],
+}
+
+/// A knight, bishop, rook or queen whose every move (pawns as the only obstacles) lands on
+/// a pawn that never moves can only ever move by taking an enemy one, which the skeleton
+/// argument rules out; so as long as it is not taken it stands where it is and defends the
+/// pawns of its side next to it on its lines (the first man on each line is that pawn,
+/// whatever else moves). `skeleton_proof` checks that it is never taken (by a pawn: it is
+/// never on a square an enemy pawn may attack; by a piece: none attacks its square; by the
+/// king: only where a pawn that never moves defends it). An enemy king can then never take
+/// the pawns it defends: by induction over the moves, no move breaks the skeleton, the
+/// sentries or the defences together.
+fn sentries(pos: &Position, paths: &Paths, blockers: Bitboard) -> Sentries {
+    let mut out = Sentries {
+        squares: [0; 2],
+        defends: [0; 2],
+    };
+    for color in Color::ALL {
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for sq in pos.pieces(color, role) {
+                let at = 1u64 << sq.index();
+                let hits = attacks_from(role, at, blockers);
+                if hits & !blockers.0 == 0 {
+                    out.squares[color.index()] |= at;
+                    out.defends[color.index()] |= hits & paths.fixed[color.index()];
+                }
+            }
+        }
+    }
+    out
+}
 
 /// The flight-square count (2017 Art. 5.2.2, 6.9): the winner can give check only on
 /// `checks` (the squares of the loser king's region that its men other than the king may
@@ -412,6 +471,22 @@ mod tests {
         // both covered by the king.
         let (h8, g7, g8, h7) = (1 << 63, 1 << 54, 1 << 62, 1 << 55);
         assert!(no_mate_square(h8, g7, !(h8 | g7 | g8 | h7), &[]));
+    }
+
+    #[test]
+    fn knights_that_never_move_defend_pawns() {
+        // Na4 and Na5 are hemmed in by pawns and defend c5, c3, b2 and c4, b3, b7: no king
+        // ever takes a pawn, and White's dark bishops cannot mate Black's king without
+        // Black men to fill its light flight squares.
+        let fen = "k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K7 w - - 0 1";
+        assert!(blocked(fen, Color::White));
+        assert!(blocked(fen, Color::Black));
+        // With a light bishop for Black (it fills a flight square), White may mate.
+        let fen = "1kb5/1p6/1Pp5/n1P5/N1p5/1pP5/1P6/1KB5 w - - 0 1";
+        assert!(!blocked(fen, Color::White));
+        // Without the knight on a4, Black's king can walk to c5's side and take it.
+        let fen = "k7/1p6/1Pp5/n1P5/2p5/1pP1B3/1P1B4/K7 w - - 0 1";
+        assert!(!blocked(fen, Color::White));
     }
 
     #[test]
