@@ -205,15 +205,26 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
     ];
     let obstacles = paths.fixed[0] | paths.fixed[1];
     let blockers = Bitboard(obstacles);
+    let sentries = sentries(pos, &paths, blockers);
     let loser = winner.other();
+    let mut king_regions = [0u64; 2];
+    let mut piece_hits = [0u64; 2];
+    let mut sentries_needed = false;
     let mut loser_king_region = 0;
+    let mut winner_king_region = 0;
+    // Where each of the loser's men (king apart) can ever stand, for `no_mate_square`.
+    let mut loser_men = [0u64; 16];
+    let mut loser_count = 0;
     // A pawn gives check too: every square the winner's pawns may ever attack.
     let mut winner_reach = ever_attacks[winner.index()];
     for color in Color::ALL {
         let enemy = color.other().index();
         // A king never takes on a square that a pawn or a king which never moves defends.
         let enemy_walls = walls & pos.by_color(color.other()).0;
-        let king_takable = paths.ever[enemy] & !fixed_attacks[enemy] & !king_spread(enemy_walls);
+        // Nor on a pawn a sentry defends (checked below to stay for good, when it matters).
+        let king_takable_but_for_sentries =
+            paths.ever[enemy] & !fixed_attacks[enemy] & !king_spread(enemy_walls);
+        let king_takable = king_takable_but_for_sentries & !sentries.defends[enemy];
         for role in [
             Role::King,
             Role::Knight,
@@ -239,15 +250,140 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
                 if hits & takable != 0 {
                     return false;
                 }
+                if role == Role::King {
+                    sentries_needed |= hits & king_takable_but_for_sentries != 0;
+                    king_regions[color.index()] = reach;
+                } else {
+                    piece_hits[color.index()] |= hits;
+                }
                 if color == loser && role == Role::King {
                     loser_king_region = reach;
-                } else if color == winner && role != Role::King {
+                } else if color == loser {
+                    if loser_count == loser_men.len() {
+                        return false;
+                    }
+                    loser_men[loser_count] = reach;
+                    loser_count += 1;
+                } else if role == Role::King {
+                    winner_king_region = reach;
+                } else {
                     winner_reach |= hits;
                 }
             }
         }
     }
-    winner_reach & loser_king_region == 0
+    // A sentry is never taken: no enemy piece may ever attack its square, and the enemy
+    // king only where a pawn that never moves defends it.
+    for color in Color::ALL.into_iter().filter(|_| sentries_needed) {
+        let (us, enemy) = (color.index(), color.other().index());
+        let exposed = piece_hits[enemy] | (king_spread(king_regions[enemy]) & !fixed_attacks[us]);
+        if sentries.squares[us] & exposed != 0 {
+            return false;
+        }
+    }
+    if winner_reach & loser_king_region == 0 {
+        return true;
+    }
+    // A loser's pawn stays on its file, within the squares its side's pawns may ever
+    // hold there (no pawn ever captures).
+    for sq in pos.pieces(loser, Role::Pawn) {
+        if loser_count == loser_men.len() {
+            return false;
+        }
+        loser_men[loser_count] = paths.ever[loser.index()] & (FILE_A << sq.file().0);
+        loser_count += 1;
+    }
+    no_mate_square(
+        winner_reach & loser_king_region,
+        winner_reach,
+        winner_king_region,
+        &loser_men[..loser_count],
+    )
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// Pieces that can never move and defend pawns for good, per side.
+struct Sentries {
+    /// Their squares.
+    squares: [u64; 2],
+    /// The side's pawns that never move which they defend.
+    defends: [u64; 2],
+}
+
+/// A knight, bishop, rook or queen whose every move (pawns as the only obstacles) lands on
+/// a pawn that never moves can only ever move by taking an enemy one, which the skeleton
+/// argument rules out; so as long as it is not taken it stands where it is and defends the
+/// pawns of its side next to it on its lines (the first man on each line is that pawn,
+/// whatever else moves). `skeleton_proof` checks that it is never taken (by a pawn: it is
+/// never on a square an enemy pawn may attack; by a piece: none attacks its square; by the
+/// king: only where a pawn that never moves defends it). An enemy king can then never take
+/// the pawns it defends: by induction over the moves, no move breaks the skeleton, the
+/// sentries or the defences together.
+fn sentries(pos: &Position, paths: &Paths, blockers: Bitboard) -> Sentries {
+    let mut out = Sentries {
+        squares: [0; 2],
+        defends: [0; 2],
+    };
+    for color in Color::ALL {
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for sq in pos.pieces(color, role) {
+                let at = 1u64 << sq.index();
+                let hits = attacks_from(role, at, blockers);
+                if hits & !blockers.0 == 0 {
+                    out.squares[color.index()] |= at;
+                    out.defends[color.index()] |= hits & paths.fixed[color.index()];
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The flight-square count (2017 Art. 5.2.2, 6.9): the winner can give check only on
+/// `checks` (the squares of the loser king's region that its men other than the king may
+/// ever attack); those men never attack a square outside `reach`, and the winner's king
+/// never stands outside `king_region`. In a mate on a square `s` every square next to `s`
+/// is attacked by the winner or holds one of the loser's men: a flight square that is
+/// neither is empty or holds a man of the winner that nothing defends, and the king could
+/// step there (sliders' lines are taken with pawns as the only obstacles, so a square
+/// behind the king on a checking line counts as attacked). The winner's king stands on
+/// one square `k`, at least two steps from `s` (kings never touch), and covers only the
+/// squares next to `k`. So for some such `k` (or none) the remaining flight squares need
+/// one loser's man each, a different man per square, and a man can only be on a square of
+/// `men` (one entry per man: a piece's region, a pawn's squares on its file). When for
+/// every `s` and `k` some such square lies outside every man's reach, or fewer men can
+/// reach any of them than there are squares to fill, no mate exists whatever both sides
+/// play: the pawn skeleton and the regions are permanent (see `skeleton_proof`).
+fn no_mate_square(checks: u64, reach: u64, king_region: u64, men: &[u64]) -> bool {
+    let fillable = |flights: u64| {
+        let mut cover = 0;
+        let mut count = 0;
+        for &m in men {
+            if m & flights != 0 {
+                cover |= m;
+                count += 1;
+            }
+        }
+        flights & !cover == 0 && count >= flights.count_ones()
+    };
+    for s in Bitboard(checks) {
+        let at = 1u64 << s.index();
+        let near = king_spread(at);
+        let flights = near & !at & !reach;
+        if fillable(flights) {
+            return false;
+        }
+        // The winner's king two steps away, covering some of them.
+        let ring = king_spread(near) & !near & king_region;
+        for k in Bitboard(ring) {
+            let covered = king_spread(1 << k.index());
+            if covered & flights != 0 && fillable(flights & !covered) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -301,6 +437,56 @@ mod tests {
             "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1",
             Color::White
         ));
+    }
+
+    #[test]
+    fn too_few_men_to_fill_the_flight_squares() {
+        // Black's light bishops can check White's king behind the locked wall, but no mate
+        // square has its unattacked neighbours fillable by White's one bishop and pawns.
+        for fen in [
+            "8/4kb2/8/1p1p1p1p/1P1P1P1P/1b6/3B1K2/8 b - - 0 1",
+            "8/2k5/4b3/1p1p1pBp/1P1P1P1P/8/3K1B2/8 b - - 0 1",
+            "2b5/1k6/3B4/1p1p1p1p/1P1P1P1P/8/8/4K3 w - - 0 1",
+        ] {
+            assert!(blocked(fen, Color::White), "{fen}");
+            assert!(blocked(fen, Color::Black), "{fen}");
+        }
+        // White can mate here (D3-Chess: W-): Black's own bishops fill the flight squares.
+        let fen = "4k3/8/1Bb3b1/1p1p1p1p/1P1P1P1P/1b6/3B4/4K3 b - - 0 1";
+        assert!(!blocked(fen, Color::White));
+        // The count itself: a corner king with two unattacked neighbours.
+        let (h1, g1, h2, g2) = (1 << 7, 1 << 6, 1 << 15, 1 << 14);
+        assert!(!no_mate_square(h1, g2, 0, &[g1, h2]));
+        assert!(no_mate_square(h1, g2, 0, &[g1]));
+        assert!(no_mate_square(h1, g2, 0, &[g1 | h2]));
+        assert!(no_mate_square(h1, g2, 0, &[g1, g1 | g2]));
+        assert!(!no_mate_square(h1, g2 | h2, 0, &[g1]));
+        // The winner's king on h3 covers h2 (g2 is next to h1: it may never stand there).
+        let (h3, f1) = (1 << 23, 1 << 5);
+        assert!(!no_mate_square(h1, g2, h3, &[g1]));
+        assert!(no_mate_square(h1, g2, h3, &[h2]));
+        assert!(!no_mate_square(h1, g2, h3 | f1, &[h2]));
+        assert!(no_mate_square(h1, g2, g2, &[]));
+        // Two dark bishops and a king against a bare king, corner h8: g8 and h7 are never
+        // both covered by the king.
+        let (h8, g7, g8, h7) = (1 << 63, 1 << 54, 1 << 62, 1 << 55);
+        assert!(no_mate_square(h8, g7, !(h8 | g7 | g8 | h7), &[]));
+    }
+
+    #[test]
+    fn knights_that_never_move_defend_pawns() {
+        // Na4 and Na5 are hemmed in by pawns and defend c5, c3, b2 and c4, b3, b7: no king
+        // ever takes a pawn, and White's dark bishops cannot mate Black's king without
+        // Black men to fill its light flight squares.
+        let fen = "k7/1p6/1Pp5/n1P5/N1p5/1pP1B3/1P1B4/K7 w - - 0 1";
+        assert!(blocked(fen, Color::White));
+        assert!(blocked(fen, Color::Black));
+        // With a light bishop for Black (it fills a flight square), White may mate.
+        let fen = "1kb5/1p6/1Pp5/n1P5/N1p5/1pP5/1P6/1KB5 w - - 0 1";
+        assert!(!blocked(fen, Color::White));
+        // Without the knight on a4, Black's king can walk to c5's side and take it.
+        let fen = "k7/1p6/1Pp5/n1P5/2p5/1pP1B3/1P1B4/K7 w - - 0 1";
+        assert!(!blocked(fen, Color::White));
     }
 
     #[test]
