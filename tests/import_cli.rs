@@ -413,8 +413,16 @@ fn fingerprint(db: &Path) -> (i64, Vec<GameKey>) {
 #[test]
 fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
     let Some(dir) = corpus() else { return };
-    let input = dir.join("games/otb-pgnmentor/Kasparov.pgn");
+    // Three player files in one input: long enough that an import is still running well
+    // after its first commit (a commit holds about a thousand games).
     let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("three.pgn");
+    let mut text = Vec::new();
+    for name in ["Kasparov", "Karpov", "Fischer"] {
+        let path = dir.join(format!("games/otb-pgnmentor/{name}.pgn"));
+        text.extend(std::fs::read(path).unwrap());
+    }
+    std::fs::write(&input, text).unwrap();
     let whole = tmp.path().join("whole.sqlite");
     let json = tmp.path().join("s.json");
     let out = arbiter(&[
@@ -435,7 +443,7 @@ fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
             + s["already_present"].as_u64().unwrap()
             + s["rejected"].as_u64().unwrap()
     );
-    assert_eq!(games, 2128);
+    assert_eq!(games, 6475);
 
     // Kill an import of the same file part way, then rerun the same command.
     let killed = tmp.path().join("killed.sqlite");
@@ -475,7 +483,7 @@ fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
     let partial = Connection::open(&killed).unwrap();
     let stored_before = count(&partial, "SELECT count(*) FROM games");
     assert!(
-        stored_before > 0 && stored_before < 2128,
+        stored_before > 0 && stored_before < 6475,
         "killed after {stored_before} games"
     );
     drop(partial);
@@ -493,7 +501,7 @@ fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
     let s = summary(&json);
     assert_eq!(s["resumed"].as_u64().unwrap(), stored_before as u64);
     let part = |k: &str| s[k].as_u64().unwrap();
-    assert_eq!(part("games"), 2128);
+    assert_eq!(part("games"), 6475);
     assert_eq!(
         part("games"),
         part("stored") + part("already_present") + part("rejected") + part("resumed")
