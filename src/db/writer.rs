@@ -1,6 +1,7 @@
 //! The single database writer: one connection, one transaction per commit (the import sink
-//! decides when: after whole batches), games in input order. A batch's games and the import's progress row commit together, so a killed import
-//! leaves whole batches only, and a rerun resumes after the last one.
+//! decides when: after whole batches), games in input order. The games and the import's
+//! progress row commit together, so a killed import leaves whole batches only, and a rerun
+//! resumes after the last one.
 
 use super::encode::{encode_clocks, encode_moves};
 use super::record::GameRecord;
