@@ -4,8 +4,9 @@
 
 use arbiter::chess::SanMode;
 use arbiter::game::replay;
-use arbiter::laws::{GameInput, Verdict, VerdictOptions, judge};
+use arbiter::laws::{Verdict, VerdictOptions, judge};
 use arbiter::pgn::{Game, parse_all};
+use arbiter::pipeline::work::verdict_input;
 use std::path::PathBuf;
 
 fn corpus() -> Option<PathBuf> {
@@ -38,15 +39,7 @@ fn verdict(game: &Game) -> (Verdict, usize, usize) {
     }
     let last = *keys.last().unwrap();
     let occurrences = keys.iter().filter(|&&k| k == last).count();
-    let marker = game.result.map(|m| m.as_str());
-    let input = GameInput {
-        start: r.start,
-        moves: &r.moves,
-        date: game.tag("Date"),
-        result_tag: game.tag("Result"),
-        termination_tag: game.tag("Termination"),
-        result_marker: marker,
-    };
+    let input = verdict_input(game, &r);
     (
         judge(&input, &VerdictOptions::default()),
         occurrences,

@@ -534,14 +534,7 @@ fn key_walk_follows_full_positions_on_corpus_games() {
                 plies += 1;
             }
             assert_eq!(pos, r.final_position);
-            let input = GameInput {
-                start: r.start,
-                moves: &r.moves,
-                date: game.tag("Date"),
-                result_tag: game.tag("Result"),
-                termination_tag: game.tag("Termination"),
-                result_marker: game.result.map(|m| m.as_str()),
-            };
+            let input = arbiter::pipeline::work::verdict_input(&game, &r);
             let options = VerdictOptions::default();
             assert_eq!(
                 judge_replayed(&input, &r.final_position, &options),

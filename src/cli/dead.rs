@@ -113,6 +113,15 @@ pub fn san_line(pos: &Position, line: &[Move]) -> String {
     s
 }
 
+/// The lines of a position file that carry one: 1-based line number and trimmed text;
+/// blank lines and `#` comments are skipped.
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(n, line)| (n + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+}
+
 fn run_suite(
     out: &mut impl Write,
     text: &str,
@@ -122,22 +131,18 @@ fn run_suite(
 ) -> io::Result<i32> {
     let (mut passed, mut failed, mut unknown, mut bad) = (0u64, 0u64, 0u64, 0u64);
     let start = Instant::now();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for (n, line) in content_lines(text) {
         let (label, fen) = line.split_at(line.len().min(2));
         let label = label.as_bytes();
         let pos = match (label, Position::from_fen(fen.trim())) {
             ([w @ (b'W' | b'-'), b @ (b'B' | b'-')], Ok(p)) => (p, *w == b'W', *b == b'B'),
             (_, Err(e)) => {
-                writeln!(out, "{}:{}: skipped: {e}", path.display(), n + 1)?;
+                writeln!(out, "{}:{}: skipped: {e}", path.display(), n)?;
                 bad += 1;
                 continue;
             }
             _ => {
-                writeln!(out, "{}:{}: skipped: bad label", path.display(), n + 1)?;
+                writeln!(out, "{}:{}: skipped: bad label", path.display(), n)?;
                 bad += 1;
                 continue;
             }
@@ -157,7 +162,7 @@ fn run_suite(
                         out,
                         "FAIL {}:{}: {} {said} win: {}",
                         path.display(),
-                        n + 1,
+                        n,
                         color_name(color),
                         fen.trim()
                     )?;
@@ -169,13 +174,7 @@ fn run_suite(
         } else if undetermined {
             unknown += 1;
             if list {
-                writeln!(
-                    out,
-                    "undetermined {}:{}: {}",
-                    path.display(),
-                    n + 1,
-                    fen.trim()
-                )?;
+                writeln!(out, "undetermined {}:{}: {}", path.display(), n, fen.trim())?;
             }
         } else {
             passed += 1;
@@ -205,15 +204,11 @@ fn run_positions(
 ) -> io::Result<i32> {
     let mut positions = Vec::new();
     let mut bad = 0u64;
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for (n, line) in content_lines(text) {
         match Position::from_fen(line) {
             Ok(p) => positions.push(p),
             Err(e) => {
-                writeln!(out, "{}:{}: skipped: {e}", path.display(), n + 1)?;
+                writeln!(out, "{}:{}: skipped: {e}", path.display(), n)?;
                 bad += 1;
             }
         }

@@ -130,18 +130,25 @@ fn at_ply(
     }
 }
 
-fn judge(game: &Game, replay: &Replayed, options: &VerdictOptions) -> Verdict {
-    let marker = game.result.map(|m| m.as_str());
-    let input = GameInput {
+/// What the Laws' verdict reads of a parsed and replayed game (the Date tag, else UTCDate).
+pub fn verdict_input<'a>(game: &'a Game, replay: &'a Replayed) -> GameInput<'a> {
+    GameInput {
         start: replay.start,
         moves: &replay.moves,
         date: game.tag("Date").or_else(|| game.tag("UTCDate")),
         result_tag: game.tag("Result"),
         termination_tag: game.tag("Termination"),
-        result_marker: marker,
-    };
+        result_marker: game.result.map(|m| m.as_str()),
+    }
+}
+
+fn judge(game: &Game, replay: &Replayed, options: &VerdictOptions) -> Verdict {
     // The replay is complete (the caller checks): its final position is the game's last.
-    laws::judge_replayed(&input, &replay.final_position, options)
+    laws::judge_replayed(
+        &verdict_input(game, replay),
+        &replay.final_position,
+        options,
+    )
 }
 
 /// A Laws finding, placed at the move that made it true (ply 0: the game's start).
