@@ -456,8 +456,17 @@ enum DeadSearch {
 
 /// The first dead ply up to `last`, by the edition's rule; `last_pos` is the position at
 /// `last`. Once a position is dead every later one is too, so only the last one is
-/// analysed in full; when it is dead (rare), the game is replayed from the start and a
-/// binary search finds where deadness began.
+/// analysed in full; when it is dead (rare), the game is replayed and the plies before it
+/// are examined, last first, until one is not dead.
+///
+/// The answer is the one a binary search over the plies gives (it was one, and it remains
+/// the fallback): a ply shown alive (a mate found from it) has every earlier ply alive too,
+/// since the game's moves lead from them to it, and no analysis proves an alive position
+/// dead; so when the walk back meets an alive ply after dead ones, every probe of the
+/// binary search would have answered the same. Walking back is cheaper because the plies
+/// just before the end are usually dead by a static proof (material, blocked pawns), and
+/// it analyses only the one alive ply next to them, where the search probed several alive
+/// endgame positions, each costly to show alive.
 fn first_dead_ply(
     game: &GameInput<'_>,
     last_pos: &Position,
@@ -491,11 +500,55 @@ fn first_dead_ply(
         pos.play_unchecked(m);
         positions.push(pos);
     }
+    // What is known of each ply: Some(true) dead, Some(false) not shown dead.
+    let mut known: Vec<Option<bool>> = vec![None; last + 1];
+    known[last] = Some(true);
+    // Static proofs for both sides make `deadness` answer "dead" at once, without search.
+    let statically_dead = |p: &Position| {
+        edition >= Edition::Fide2001
+            && Color::ALL
+                .into_iter()
+                .all(|c| dead::static_proof(p, c).is_some())
+    };
+    // Dead plies proved by search are costly: after a few, the binary search takes over.
+    const SEARCHED_DEAD_LIMIT: u32 = 2;
+    let mut searched_dead = 0;
+    let mut first_dead = last;
+    while first_dead > 0 {
+        let ply = first_dead - 1;
+        let p = &positions[ply];
+        let at_once = statically_dead(p);
+        let verdict = if at_once { Deadness::Dead } else { is_dead(p) };
+        match verdict {
+            Deadness::Dead => {
+                known[ply] = Some(true);
+                first_dead = ply;
+                if !at_once {
+                    searched_dead += 1;
+                    if searched_dead > SEARCHED_DEAD_LIMIT {
+                        break;
+                    }
+                }
+            }
+            Deadness::Alive => return DeadSearch::Dead(first_dead as u32),
+            Deadness::Unknown => {
+                known[ply] = Some(false);
+                break;
+            }
+        }
+    }
+    if first_dead == 0 {
+        return DeadSearch::Dead(0);
+    }
     // Invariant: positions[hi] is dead; positions before lo are not shown dead.
     let (mut lo, mut hi) = (0usize, last);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
-        if is_dead(&positions[mid]) == Deadness::Dead {
+        let dead = match known[mid] {
+            Some(d) => d,
+            None => is_dead(&positions[mid]) == Deadness::Dead,
+        };
+        if dead {
             hi = mid;
         } else {
             lo = mid + 1;

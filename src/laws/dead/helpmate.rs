@@ -92,13 +92,13 @@ fn is_mate_by(pos: &Position, winner: Color) -> bool {
 /// squares whose man, by moving away, might uncover an attack on it. A move that lands on
 /// none of the first and leaves none of the second cannot give check, except castling and
 /// en passant, which `may_check` lets through.
-struct CheckSquares {
+pub(super) struct CheckSquares {
     direct: [Bitboard; 6],
     uncover: Bitboard,
 }
 
 impl CheckSquares {
-    fn new(pos: &Position, winner: Color) -> CheckSquares {
+    pub(super) fn new(pos: &Position, winner: Color) -> CheckSquares {
         let king = pos.king_of(winner.other());
         let occ = pos.occupied();
         let bishop = attacks::bishop_attacks(king, occ);
@@ -116,7 +116,7 @@ impl CheckSquares {
     }
 
     #[inline]
-    fn may_check(&self, pos: &Position, m: Move) -> bool {
+    pub(super) fn may_check(&self, pos: &Position, m: Move) -> bool {
         match m.kind() {
             MoveKind::Castle | MoveKind::EnPassant => true,
             MoveKind::Promotion(role) => {
@@ -132,21 +132,16 @@ impl CheckSquares {
     }
 }
 
-/// A mating move for `winner` (to move) among `list`, trying only moves that can check.
+/// A mating move for `winner` (to move) among `list`, the first in its order, trying only
+/// moves that can check and can take away every flight square (`line::mate_in_one`).
+#[inline]
 fn mate_in_one(pos: &Position, winner: Color, list: &MoveList) -> Option<Move> {
-    let checks = CheckSquares::new(pos, winner);
-    list.iter().copied().find(|&m| {
-        checks.may_check(pos, m) && {
-            let mut child = *pos;
-            child.play_unchecked(m);
-            child.is_check() && !has_flight(&child) && child.is_checkmate()
-        }
-    })
+    super::line::mate_in_one(pos, winner, list)
 }
 
 /// Can the king of the side to move step to a square nobody attacks? A cheap necessary
 /// condition that rejects most checks before the full mate test generates every move.
-fn has_flight(pos: &Position) -> bool {
+pub(super) fn has_flight(pos: &Position) -> bool {
     let us = pos.turn();
     let king = pos.king_of(us);
     let occ = pos.occupied() & !Bitboard::from_square(king);
@@ -285,7 +280,124 @@ impl Context {
         }
     }
 
+    /// The helpmate score of `m`, legal in `pos` (the position the context was made for):
+    /// higher is tried first. The same value as the plain statement of the ordering
+    /// (`score_reference`, kept in the tests), computed with each piece and square looked
+    /// up once.
+    #[inline]
     fn score(&self, pos: &Position, m: Move) -> i32 {
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = pos.piece_at(from) else {
+            return 0;
+        };
+        let kind = m.kind();
+        let captured = match kind {
+            MoveKind::Castle => false,
+            MoveKind::EnPassant => true,
+            _ => pos.occupied().contains(to),
+        };
+        let near_target = &DISTANCE[self.target.index()];
+        let (df, dt) = (
+            near_target[from.index()] as i32,
+            near_target[to.index()] as i32,
+        );
+        if self.winner_to_move {
+            // The role the man has after the move, for the check test.
+            let (mut s, role_after) = match kind {
+                MoveKind::Promotion(Role::Queen) => (1000, Role::Queen),
+                MoveKind::Promotion(role) => (if role == Role::Knight { 300 } else { 100 }, role),
+                _ => (0, piece.role),
+            };
+            s += match piece.role {
+                Role::King => {
+                    let k = &DISTANCE[self.king_target.index()];
+                    let closer = k[from.index()] as i32 - k[to.index()] as i32;
+                    if self.king_helps || (self.pieces_near && self.loser_attacks.is_none()) {
+                        12 * closer
+                    } else {
+                        2 * closer - 20
+                    }
+                }
+                Role::Pawn => {
+                    let rank = to.rank().0 as i32;
+                    let advance = if self.winner == Color::White {
+                        rank
+                    } else {
+                        7 - rank
+                    };
+                    10 + 6 * advance
+                }
+                role => {
+                    let weight = if matches!(role, Role::Queen | Role::Rook) {
+                        20
+                    } else {
+                        14
+                    };
+                    if self.loser_attacks.is_some() {
+                        weight * (df - dt)
+                    } else {
+                        weight * (df.max(2) - dt.max(2)) - 4
+                    }
+                }
+            };
+            if captured {
+                s += 60;
+            }
+            if let Some(attacked) = self.loser_attacks
+                && piece.role != Role::King
+                && attacked.contains(to)
+            {
+                s -= match piece.role {
+                    Role::Queen => 120,
+                    Role::Rook => 80,
+                    Role::Pawn => 20,
+                    _ => 50,
+                };
+            }
+            if let Some(checks) = &self.checks {
+                let may_check = match kind {
+                    MoveKind::Castle | MoveKind::EnPassant => true,
+                    _ => {
+                        checks.direct[role_after.index()].contains(to)
+                            || checks.uncover.contains(from)
+                    }
+                };
+                if may_check {
+                    s -= 30;
+                }
+            }
+            s
+        } else {
+            if captured {
+                return -500;
+            }
+            match piece.role {
+                Role::King => {
+                    let s = 12 * (corner_distance(from) - corner_distance(to)) + 4;
+                    if self.pawn_paths & (1 << to.index()) != 0 {
+                        s - 20
+                    } else {
+                        s
+                    }
+                }
+                Role::Pawn => match kind {
+                    MoveKind::Promotion(role) if self.quick => match role {
+                        Role::Knight => 6,
+                        Role::Bishop => 4,
+                        _ => -30,
+                    },
+                    _ if df <= 1 => -10,
+                    _ => 8,
+                },
+                _ if df <= 1 => -15,
+                _ => 4 * (df - dt),
+            }
+        }
+    }
+
+    /// The ordering as first written, against which `score` is tested.
+    #[cfg(test)]
+    fn score_reference(&self, pos: &Position, m: Move) -> i32 {
         let Some(piece) = pos.piece_at(m.from()) else {
             return 0;
         };
@@ -781,6 +893,48 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Context::score` agrees with the plain statement of the ordering on every legal
+    /// move of positions along greedy lines, for both winners and both orderings.
+    #[test]
+    fn fast_score_matches_the_reference() {
+        let mut compared = 0;
+        for fen in [
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1",
+            "4r3/P3n3/K1k1P3/8/8/8/3R4/8 w - - 5 79",
+            "8/8/8/2k5/3Pp3/8/8/4K2B b - d3 0 1",
+            "8/5k2/5p2/5K2/1p1r1P1p/pP1N1R1P/P6b/8 b - - 9 50",
+            "8/pp1b4/7p/5p2/1P1k1P2/P7/3K3P/1B6 b - - 2 35",
+            "r3k2r/pPpp1ppp/8/8/8/8/PpPP1PPP/R3K2R w KQkq - 0 1",
+            "8/8/8/8/2k5/4K3/3pP3/8 b - - 0 1",
+        ] {
+            let start = Position::from_fen(fen).unwrap();
+            for winner in Color::ALL {
+                let mut pos = start;
+                for _ in 0..40 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for quick in [false, true] {
+                        let ctx = Context::new(&pos, winner, quick);
+                        for &m in moves.iter() {
+                            assert_eq!(
+                                ctx.score(&pos, m),
+                                ctx.score_reference(&pos, m),
+                                "{fen}: {m:?}"
+                            );
+                            compared += 1;
+                        }
+                    }
+                    let ctx = Context::new(&pos, winner, true);
+                    let best = moves.iter().copied().max_by_key(|&m| ctx.score(&pos, m));
+                    pos.play_unchecked(best.unwrap());
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
+    }
 
     #[test]
     fn distance_tables_match_the_squares() {

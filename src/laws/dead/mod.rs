@@ -7,6 +7,7 @@
 
 pub mod blocked;
 pub mod helpmate;
+mod line;
 pub mod material;
 
 use crate::chess::{Color, Move, Position};
