@@ -92,13 +92,13 @@ fn is_mate_by(pos: &Position, winner: Color) -> bool {
 /// squares whose man, by moving away, might uncover an attack on it. A move that lands on
 /// none of the first and leaves none of the second cannot give check, except castling and
 /// en passant, which `may_check` lets through.
-pub(super) struct CheckSquares {
+struct CheckSquares {
     direct: [Bitboard; 6],
     uncover: Bitboard,
 }
 
 impl CheckSquares {
-    pub(super) fn new(pos: &Position, winner: Color) -> CheckSquares {
+    fn new(pos: &Position, winner: Color) -> CheckSquares {
         let king = pos.king_of(winner.other());
         let occ = pos.occupied();
         let bishop = attacks::bishop_attacks(king, occ);
@@ -115,8 +115,8 @@ impl CheckSquares {
         }
     }
 
-    #[inline]
-    pub(super) fn may_check(&self, pos: &Position, m: Move) -> bool {
+    #[cfg(test)]
+    fn may_check(&self, pos: &Position, m: Move) -> bool {
         match m.kind() {
             MoveKind::Castle | MoveKind::EnPassant => true,
             MoveKind::Promotion(role) => {
@@ -284,7 +284,7 @@ impl Context {
     /// higher is tried first. The same value as the plain statement of the ordering
     /// (`score_reference`, kept in the tests), computed with each piece and square looked
     /// up once.
-    #[inline]
+    #[inline(always)]
     fn score(&self, pos: &Position, m: Move) -> i32 {
         let (from, to) = (m.from(), m.to());
         let Some(piece) = pos.piece_at(from) else {

@@ -4,7 +4,6 @@
 //! squares before playing them. It returns exactly what the plain test returns, so the
 //! greedy line, its node count and every verdict stay the same; it is only cheaper.
 
-use super::helpmate::CheckSquares;
 use crate::chess::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, attacks};
 
 /// Squares a man of `role` and `color` on `sq` attacks, with `occ` as blockers.
@@ -21,34 +20,81 @@ fn attacks_of(role: Role, color: Color, sq: crate::chess::Square, occ: Bitboard)
 }
 
 /// The first move of `list` (in its order) that checkmates, `winner` being to move: the
-/// same move as `helpmate::mate_in_one`.
+/// same move as playing each one out would find.
 ///
-/// A necessary condition is tested first. Let `free` be the squares next to the loser's
-/// king that hold no man of the loser and that no man of the winner attacks (the king
-/// taken off the board). After an ordinary move or a promotion from `from` to `to`, such a
-/// square can only be attacked by the moved man from `to` (with the new occupancy) or by a
-/// line piece whose line the move opened, which needs that piece to see `from` now and the
-/// square to lie on a line through `from`; blocking by the man on `to` only takes attacks away, and the loser's men do not
-/// move. So if some free square is neither attacked by the moved man nor aligned with
-/// `from`, the king can step there and the move is no mate. Castling and en passant (which
-/// moves a rook or removes a second man) are always tested in full.
+/// Only checks can mate: a move checks directly from its destination (the squares are
+/// looked up from the king with the present occupancy: the moving man cannot have been
+/// blocking its own line, or the loser would be in check already), or by leaving the only
+/// square between the king and a line piece of the winner for a square off that line;
+/// castling and en passant (which moves a rook or removes a second man) are let through.
+///
+/// Of the checks, most are ruled out before being played. Let `free` be the squares next
+/// to the loser's king that hold no man of the loser and that no man of the winner attacks
+/// (the king taken off the board). After an ordinary move or a promotion from `from` to
+/// `to`, such a square can only be attacked by the moved man from `to` (with the new
+/// occupancy) or by a line piece whose line the move opened, which needs that piece to see
+/// `from` now and the square to lie on a line through `from`; blocking by the man on `to`
+/// only takes attacks away, and the loser's men do not move. So if some free square is
+/// neither attacked by the moved man nor behind `from`, the king can step there and the
+/// move is no mate.
 pub fn mate_in_one(pos: &Position, winner: Color, list: &MoveList) -> Option<Move> {
-    let checks = CheckSquares::new(pos, winner);
     let loser = winner.other();
     let king = pos.king_of(loser);
-    let occ = pos.occupied() & !Bitboard::from_square(king);
-    // Computed at the first move that may check: most nodes have none.
-    let mut free: Option<Bitboard> = None;
+    let full = pos.occupied();
+    let ours = pos.by_color(winner);
     let queens = pos.pieces(winner, Role::Queen);
-    list.iter().copied().find(|&m| {
-        if !checks.may_check(pos, m) {
-            return false;
+    let rooks = pos.pieces(winner, Role::Rook) | queens;
+    let bishops = pos.pieces(winner, Role::Bishop) | queens;
+    let straight_from_king = attacks::rook_attacks(king, full);
+    let diagonal_from_king = attacks::bishop_attacks(king, full);
+    let mut direct = [Bitboard::EMPTY; 6];
+    direct[Role::Pawn.index()] = attacks::pawn_attacks(loser, king);
+    direct[Role::Knight.index()] = attacks::knight_attacks(king);
+    direct[Role::Bishop.index()] = diagonal_from_king;
+    direct[Role::Rook.index()] = straight_from_king;
+    direct[Role::Queen.index()] = diagonal_from_king | straight_from_king;
+    // The winner's men that alone stand between the king and a line piece of the winner.
+    let mut unmasking = Bitboard::EMPTY;
+    let sliders = (attacks::rook_rays(king) & rooks) | (attacks::bishop_rays(king) & bishops);
+    for slider in sliders {
+        let between = attacks::between(king, slider) & full;
+        if let Some(sq) = between.single()
+            && ours.contains(sq)
+        {
+            unmasking.add(sq);
         }
+    }
+    // By origin square, where an ordinary move of the winner's man there gives check.
+    let mut checking = [Bitboard::EMPTY; 64];
+    for sq in ours {
+        let Some(p) = pos.piece_at(sq) else { continue };
+        let mut to = direct[p.role.index()];
+        if unmasking.contains(sq) {
+            to |= !attacks::line(king, sq);
+        }
+        checking[sq.index()] = to;
+    }
+    let occ = full & !Bitboard::from_square(king);
+    // Computed at the first check: most nodes have none.
+    let mut free: Option<Bitboard> = None;
+    list.iter().copied().find(|&m| {
         let (from, to) = (m.from(), m.to());
         let role = match m.kind() {
             MoveKind::Castle | MoveKind::EnPassant => None,
-            MoveKind::Promotion(role) => Some(role),
-            MoveKind::Normal => pos.piece_at(from).map(|p| p.role),
+            MoveKind::Promotion(role) => {
+                let checks = direct[role.index()].contains(to)
+                    || (unmasking.contains(from) && !attacks::line(king, from).contains(to));
+                if !checks {
+                    return false;
+                }
+                Some(role)
+            }
+            MoveKind::Normal => {
+                if !checking[from.index()].contains(to) {
+                    return false;
+                }
+                pos.piece_at(from).map(|p| p.role)
+            }
         };
         if let Some(role) = role {
             let free = *free.get_or_insert_with(|| {
@@ -60,20 +106,15 @@ pub fn mate_in_one(pos: &Position, winner: Color, list: &MoveList) -> Option<Mov
             if free.nonempty() {
                 let after = (occ & !Bitboard::from_square(from)) | Bitboard::from_square(to);
                 let mut rest = free & !attacks_of(role, winner, to, after);
-                // A line opens through `from` only behind a line piece that sees `from`.
                 let straight = attacks::rook_rays(from);
                 if (rest & straight).nonempty()
-                    && (attacks::rook_attacks(from, occ)
-                        & (pos.pieces(winner, Role::Rook) | queens))
-                        .nonempty()
+                    && (attacks::rook_attacks(from, occ) & rooks).nonempty()
                 {
                     rest &= !straight;
                 }
                 let diagonal = attacks::bishop_rays(from);
                 if (rest & diagonal).nonempty()
-                    && (attacks::bishop_attacks(from, occ)
-                        & (pos.pieces(winner, Role::Bishop) | queens))
-                        .nonempty()
+                    && (attacks::bishop_attacks(from, occ) & bishops).nonempty()
                 {
                     rest &= !diagonal;
                 }
@@ -112,6 +153,12 @@ mod tests {
             "r1b1k2r/ppppqppp/2n2n2/8/1bB1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 0 1",
             "5rk1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1",
             "8/8/8/8/8/k7/p1K5/1R6 w - - 0 1",
+            // Discovered checks: a knight or king unmasking a rook or bishop.
+            "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1",
+            "k7/pp6/8/3B4/8/8/6K1/8 w - - 0 1",
+            "k7/p7/1p6/8/8/5N2/8/1R4K1 w - - 0 1",
+            "R2N3k/6pp/8/8/8/8/8/6K1 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/4K3/4R3 w - - 0 1",
         ] {
             let pos = Position::from_fen(fen).unwrap();
             let winner = pos.turn();
@@ -124,6 +171,6 @@ mod tests {
             assert_eq!(mate_in_one(&pos, winner, &list), plain, "{fen}");
             mates += plain.is_some() as u32;
         }
-        assert_eq!(mates, 7);
+        assert_eq!(mates, 8);
     }
 }
