@@ -176,13 +176,13 @@ struct Scored {
 
 impl Scored {
     fn new(pos: &Position, winner: Color, quick: bool) -> Scored {
-        let mut moves = MoveList::new();
-        pos.generate_legal(&mut moves);
+        // Filled in place: the lists are large, and copying them cost more than scoring.
         let mut s = Scored {
-            moves,
+            moves: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
         };
+        pos.generate_legal(&mut s.moves);
         s.rescore(pos, winner, quick);
         s
     }
