@@ -14,7 +14,7 @@ use super::decode::{decode, decode_collapsed, is_space};
 use super::finding::{Finding, Severity, code};
 use super::model::{Comment, Game, Marker, MoveNode, Pos, SanToken, Tags};
 use super::split::RawGame;
-use super::token::{is_delimiter, is_move_like, marker_at, token_len};
+use super::token::{common_san_len, is_delimiter, is_move_like, marker_at, token_len};
 
 /// The Seven Tag Roster, in its export order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
@@ -172,6 +172,37 @@ fn glyph_nag(glyph: &[u8]) -> Option<u8> {
 fn shown(token: &[u8]) -> String {
     let cut = &token[..token.len().min(40)];
     decode(cut).0
+}
+
+/// Append the move token `b[start..start + len]` (move-like, at most
+/// [`SanToken::CAPACITY`] bytes) found at `pos` to the line, with the comments and NAGs
+/// waiting for it.
+#[inline(always)]
+fn push_move(cur: &mut Frame, b: &[u8], start: usize, len: usize, pos: Pos) {
+    // The token is built in registers (one 16-byte load, a mask): building it byte by byte
+    // on the stack and copying it into the node read it back as one vector just after
+    // writing it in pieces, which stalls store forwarding (it was half of the parser's own
+    // time). Wrapping it in an `Option` forced it through memory the same way.
+    let window = match b.get(start..).and_then(|rest| rest.first_chunk::<16>()) {
+        Some(w) => *w,
+        None => {
+            let mut window = [0u8; 16];
+            window[..len].copy_from_slice(&b[start..start + len]);
+            window
+        }
+    };
+    let san = SanToken::from_window(window, len);
+    cur.moves.push(MoveNode::new(san, pos));
+    if !cur.before.is_empty()
+        && let Some(node) = cur.moves.last_mut()
+    {
+        node.annotations_mut().comments_before = std::mem::take(&mut cur.before);
+    }
+    if !cur.nags_before.is_empty()
+        && let Some(node) = cur.moves.last_mut()
+    {
+        node.annotations_mut().nags_before = std::mem::take(&mut cur.nags_before);
+    }
 }
 
 /// A line of moves being built: the main line or a variation.
@@ -455,6 +486,9 @@ impl<'a> GameParser<'a> {
         };
         let mut result: Option<(Marker, Pos)> = None;
         loop {
+            if result.is_none() {
+                self.common_movetext(&mut cur);
+            }
             self.skip_space();
             let Some(&c) = self.b.get(self.i) else { break };
             let start = self.i;
@@ -746,36 +780,65 @@ impl<'a> GameParser<'a> {
                 "null move: the side to move passes".into(),
             );
         }
-        // The token is built in registers (one 16-byte load, a mask) and stored field by
-        // field into a node already in the vector: building the node on the stack and
-        // copying it in read the token back as one vector just after writing it in pieces,
-        // which stalls store forwarding (it was half of the parser's own time). Wrapping it
-        // in an `Option` forced it through memory the same way.
-        let mut window = [0u8; 16];
-        match self.b.get(start..start + 16) {
-            Some(w) => window.copy_from_slice(w),
-            None => window[..len].copy_from_slice(token),
-        }
-        let san = SanToken::from_window(window, len);
-        let n = cur.moves.len();
-        cur.moves.resize_with(n + 1, MoveNode::default);
         // The position is computed again here rather than copied from `at`, which lives on
-        // the stack in pieces: copying it is the same stall.
+        // the stack in pieces: copying it stalls store forwarding (see `push_move`).
         let pos = self.pos_at(start);
-        if let Some(node) = cur.moves.last_mut() {
-            node.san = san;
-            node.pos = pos;
+        push_move(cur, self.b, start, len, pos);
+    }
+
+    /// The common movetext, read in one tight loop: spaces and line ends, move numbers
+    /// (`12.`, `12...`) and moves of the usual SAN shapes ([`common_san_len`]), none of
+    /// which can raise a finding. Stops at the first byte it does not handle (a comment, a
+    /// NAG, a variation, a result, an escape line, an unusual token...), which the general
+    /// loop then reads exactly as it would have without this loop.
+    #[inline]
+    fn common_movetext(&mut self, cur: &mut Frame) {
+        let b = self.b;
+        let mut i = self.i;
+        let mut line = self.line;
+        let mut line_start = self.line_start;
+        while let Some(&c) = b.get(i) {
+            match c {
+                b' ' => i += 1,
+                b'\n' => {
+                    i += 1;
+                    line += 1;
+                    line_start = i;
+                }
+                b'\r' => {
+                    i += if b.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+                    line += 1;
+                    line_start = i;
+                }
+                b'0'..=b'9' => {
+                    let rest = &b[i..];
+                    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+                    let dots = rest[digits..].iter().take_while(|&&b| b == b'.').count();
+                    if dots == 0 {
+                        break;
+                    }
+                    i += digits + dots;
+                }
+                _ => {
+                    let Some(len) = common_san_len(&b[i..]) else {
+                        break;
+                    };
+                    if len > SanToken::CAPACITY {
+                        break;
+                    }
+                    let pos = Pos {
+                        line,
+                        column: (i - line_start + 1) as u32,
+                        byte: self.base + i as u64,
+                    };
+                    push_move(cur, b, i, len, pos);
+                    i += len;
+                }
+            }
         }
-        if !cur.before.is_empty()
-            && let Some(node) = cur.moves.last_mut()
-        {
-            node.annotations_mut().comments_before = std::mem::take(&mut cur.before);
-        }
-        if !cur.nags_before.is_empty()
-            && let Some(node) = cur.moves.last_mut()
-        {
-            node.annotations_mut().nags_before = std::mem::take(&mut cur.nags_before);
-        }
+        self.i = i;
+        self.line = line;
+        self.line_start = line_start;
     }
 
     fn attach_comment(&mut self, cur: &mut Frame, top: bool, after_result: bool, comment: Comment) {

@@ -153,6 +153,111 @@ pub fn token_len(rest: &[u8]) -> usize {
         .unwrap_or(rest.len())
 }
 
+/// Class codes of the bytes of a common SAN token (0 is never used, so a token's class
+/// string also tells its length).
+const fn san_class(b: u8) -> u8 {
+    match b {
+        b'a'..=b'h' => 1,
+        b'1'..=b'8' => 2,
+        b'K' | b'Q' | b'R' | b'B' | b'N' => 3,
+        b'x' => 4,
+        b'=' => 5,
+        b'+' | b'#' => 6,
+        b'O' => 7,
+        b'-' => 8,
+        _ => 15,
+    }
+}
+
+static SAN_CLASSES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = san_class(b as u8);
+        b += 1;
+    }
+    table
+};
+
+/// The usual shapes of a SAN move, as strings of class letters: `f` a file, `r` a rank,
+/// `p` a piece, `x`, `=`, `+` (or `#`), `O` and `-`. Each may also end with one check sign.
+const COMMON_SHAPES: [&[u8]; 14] = [
+    b"fr", b"fxfr", b"fr=p", b"fxfr=p", // e4 exd5 e8=Q exd8=Q
+    b"pfr", b"pxfr", b"pffr", b"prfr", // Nf3 Nxf3 Nbd7 R1e2
+    b"pfxfr", b"prxfr", b"pfrfr", b"pfrxfr", // Nbxd7 R1xe2 Qh4e1 Qh4xe1
+    b"O-O", b"O-O-O",
+];
+
+/// A token's class string packed four bits a byte, first byte lowest.
+const fn shape_signature(shape: &[u8]) -> u32 {
+    let mut sig = 0u32;
+    let mut k = 0;
+    while k < shape.len() {
+        let b = match shape[k] {
+            b'f' => b'a',
+            b'r' => b'1',
+            b'p' => b'N',
+            other => other,
+        };
+        sig |= (san_class(b) as u32) << (4 * k);
+        k += 1;
+    }
+    sig
+}
+
+/// Multiplier of the perfect hash of the common signatures (found by a search; a clash
+/// would stop the build, see `COMMON_SIGNATURES`).
+const SHAPE_HASH: u32 = 0x740f_8863;
+
+#[inline]
+fn shape_slot(sig: u32) -> usize {
+    (sig.wrapping_mul(SHAPE_HASH) >> 27) as usize
+}
+
+/// The signatures of the common shapes, with and without a check sign, each in its slot
+/// of a perfect hash; empty slots hold 0, which no token has.
+static COMMON_SIGNATURES: [u32; 32] = {
+    let mut table = [0u32; 32];
+    let mut k = 0;
+    while k < COMMON_SHAPES.len() {
+        let sig = shape_signature(COMMON_SHAPES[k]);
+        let check = sig | (6 << (4 * COMMON_SHAPES[k].len()));
+        let pair = [sig, check];
+        let mut j = 0;
+        while j < 2 {
+            let slot = (pair[j].wrapping_mul(SHAPE_HASH) >> 27) as usize;
+            assert!(table[slot] == 0, "the shape hash has a clash");
+            table[slot] = pair[j];
+            j += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
+/// The length of the move token at the start of `rest` when it has one of the usual SAN
+/// shapes ([`COMMON_SHAPES`], at most seven bytes, no `#`) and a delimiter follows within
+/// the first eight bytes; `None` for anything else, which the general reader then handles.
+/// An accepted token is one that [`token_len`] measures the same and [`is_move_like`]
+/// accepts. The length comes from the branch-free delimiter scan and the shape from
+/// independent table loads and one hash probe: the next token's start waits only on the
+/// former (a byte-by-byte automaton made every byte a dependent load).
+#[inline]
+pub fn common_san_len(rest: &[u8]) -> Option<usize> {
+    let head = rest.first_chunk::<8>()?;
+    let marks = maybe_delimiters(u64::from_le_bytes(*head));
+    let len = (marks.trailing_zeros() / 8) as usize;
+    if !(2..=7).contains(&len) || !is_delimiter(head[len]) {
+        return None;
+    }
+    let mut sig = 0u32;
+    for (k, &b) in head[..7].iter().enumerate() {
+        sig |= u32::from(SAN_CLASSES[b as usize]) << (4 * k);
+    }
+    let sig = sig & ((1u32 << (4 * len)) - 1);
+    (COMMON_SIGNATURES[shape_slot(sig)] == sig).then_some(len)
+}
+
 /// A termination marker at the start of `bytes`, followed by a delimiter or the end.
 pub fn marker_at(bytes: &[u8]) -> Option<(Marker, usize)> {
     let (marker, len) = if bytes.starts_with(b"1-0") {
@@ -260,6 +365,58 @@ mod tests {
             let slow = t.iter().position(|&b| is_delimiter(b)).unwrap_or(t.len());
             assert_eq!(token_len(t), slow, "{t:?}");
         }
+    }
+
+    /// Every token the common-SAN reader accepts is measured by `token_len` the same and
+    /// is move-like: checked for all strings of up to five bytes over the bytes it reads
+    /// (and seven over its own), each followed by a delimiter or by filler.
+    #[test]
+    fn common_san_agrees_with_the_general_reader() {
+        let mut accepted = 0;
+        let mut word = Vec::new();
+        for (alphabet, longest) in [(&b"ah18xN=+O-Q #{Z0P."[..], 5), (b"ah18xN=+O-", 7)] {
+            let n = alphabet.len();
+            for len in 0..=longest {
+                for mut code in 0..n.pow(len) {
+                    word.clear();
+                    for _ in 0..len {
+                        word.push(alphabet[code % n]);
+                        code /= n;
+                    }
+                    let head = word.len();
+                    for tail in [&b" abcdefgh"[..], b"abcdefgh"] {
+                        word.truncate(head);
+                        word.extend_from_slice(tail);
+                        if let Some(k) = common_san_len(&word) {
+                            accepted += 1;
+                            let shown = String::from_utf8_lossy(&word);
+                            assert_eq!(token_len(&word), k, "{shown:?}");
+                            assert!(is_move_like(&word[..k]), "{shown:?}");
+                            assert!(k >= 2);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(accepted > 1000);
+        for ok in [
+            "e4", "exd5", "e8=Q+", "Nf3", "Nbd7", "R1e2", "Qh4xe1+", "O-O", "O-O-O+", "Kxe2",
+        ] {
+            for tail in [" xxxxxxx", "{xxxxxx", ")xxxxxxx"] {
+                let text = format!("{ok}{tail}");
+                assert_eq!(common_san_len(text.as_bytes()), Some(ok.len()), "{ok}");
+            }
+        }
+        for other in [
+            "--", "Z0", "e2e4", "Pe4", "ed5", "e8Q", "0-0", "O-O-O-O", "Nf3x", "Sf3", "e4++",
+        ] {
+            let text = format!("{other} xxxxxxx");
+            assert_eq!(common_san_len(text.as_bytes()), None, "{other}");
+        }
+        // Fewer than eight bytes, and `#` (the delimiter scan's one false mark among move
+        // bytes): left to the general reader.
+        assert_eq!(common_san_len(b"e4 1-0"), None);
+        assert_eq!(common_san_len(b"Qxf7# 1-0"), None);
     }
 
     #[test]
