@@ -49,6 +49,7 @@ pub fn parse_game_bytes(bytes: &[u8], game_number: u64, byte_offset: u64, line: 
             ..Game::default()
         },
         not_utf8: false,
+        text: std::str::from_utf8(bytes).ok(),
         tag_bits: 0,
         counts: Vec::new(),
     };
@@ -179,20 +180,9 @@ fn shown(token: &[u8]) -> String {
 /// waiting for it.
 #[inline(always)]
 fn push_move(cur: &mut Frame, b: &[u8], start: usize, len: usize, pos: Pos) {
-    // The token is built in registers (one 16-byte load, a mask): building it byte by byte
-    // on the stack and copying it into the node read it back as one vector just after
-    // writing it in pieces, which stalls store forwarding (it was half of the parser's own
-    // time). Wrapping it in an `Option` forced it through memory the same way.
-    let window = match b.get(start..).and_then(|rest| rest.first_chunk::<16>()) {
-        Some(w) => *w,
-        None => {
-            let mut window = [0u8; 16];
-            window[..len].copy_from_slice(&b[start..start + len]);
-            window
-        }
-    };
-    let san = SanToken::from_window(window, len);
-    cur.moves.push(MoveNode::new(san, pos));
+    let window = san_window(b, start, len);
+    cur.moves
+        .push(MoveNode::new(SanToken::from_window(window, len), pos));
     if !cur.before.is_empty()
         && let Some(node) = cur.moves.last_mut()
     {
@@ -203,6 +193,36 @@ fn push_move(cur: &mut Frame, b: &[u8], start: usize, len: usize, pos: Pos) {
     {
         node.annotations_mut().nags_before = std::mem::take(&mut cur.nags_before);
     }
+}
+
+/// The 16 bytes from `start`, or the `len` bytes of a token there zero-padded. The token is
+/// built from them in registers (one 16-byte load, a mask): building it byte by byte on the
+/// stack and copying it into the node read it back as one vector just after writing it in
+/// pieces, which stalls store forwarding (it was half of the parser's own time). Wrapping
+/// it in an `Option` forced it through memory the same way.
+#[inline(always)]
+fn san_window(b: &[u8], start: usize, len: usize) -> [u8; 16] {
+    match b.get(start..).and_then(|rest| rest.first_chunk::<16>()) {
+        Some(w) => *w,
+        None => {
+            let mut window = [0u8; 16];
+            window[..len].copy_from_slice(&b[start..start + len]);
+            window
+        }
+    }
+}
+
+/// Does a tag before the last one of `tags` have the last one's `name`? `bits` holds a
+/// cheap signature of the names seen so far, which filters out almost every name before
+/// the linear scan.
+#[inline]
+fn seen_before(bits: &mut u64, tags: &Tags, name: &str) -> bool {
+    let bit = 1u64
+        << ((name.len() as u64 * 31 + u64::from(name.as_bytes().first().copied().unwrap_or(0)))
+            % 64);
+    let maybe_seen = *bits & bit != 0;
+    *bits |= bit;
+    maybe_seen && tags.iter().take(tags.len() - 1).any(|(n, _)| n == name)
 }
 
 /// A line of moves being built: the main line or a variation.
@@ -225,6 +245,9 @@ struct GameParser<'a> {
     base: u64,
     game: Game,
     not_utf8: bool,
+    /// The game's bytes as text when they are all UTF-8 (most games): checked once here
+    /// rather than once per tag name, tag value and comment.
+    text: Option<&'a str>,
     tag_bits: u64,
     counts: Vec<(&'static str, u32)>,
 }
@@ -381,9 +404,31 @@ impl<'a> GameParser<'a> {
                 return;
             }
             let at = self.pos_at(self.i);
-            if let Some((name, value, end)) = plain_tag(&self.b[self.i..]) {
-                self.push_tag(name, value, at);
+            if let Some((name, value, mut end)) = plain_tag(&self.b[self.i..]) {
+                // In a game that is all UTF-8 (checked once), the name and value are taken
+                // as text without decoding them again.
+                let from = self.i + 1;
+                let to = from + name.len() + 2;
+                match self.text.and_then(|t| {
+                    t.get(from..from + name.len())
+                        .zip(t.get(to..to + value.len()))
+                }) {
+                    Some((name, value)) => self.push_tag_text(name, value, at),
+                    None => self.push_tag(name, value, at),
+                }
+                // The common line end before the next tag, counted here.
+                let next = &self.b[self.i + end..];
+                if next.starts_with(b"\r\n[") {
+                    end += 2;
+                } else if next.starts_with(b"\n[") {
+                    end += 1;
+                } else {
+                    self.i += end;
+                    continue;
+                }
                 self.i += end;
+                self.line += 1;
+                self.line_start = self.i;
                 continue;
             }
             let eol = self.end_of_line(self.i);
@@ -422,6 +467,7 @@ impl<'a> GameParser<'a> {
         }
     }
 
+    /// Decode a tag's name and value from file bytes and append it.
     fn push_tag(&mut self, name: &[u8], value: &[u8], at: Pos) {
         let lossy = self.game.tags.push_bytes(name, value);
         self.note_decoding(lossy, at);
@@ -429,25 +475,32 @@ impl<'a> GameParser<'a> {
         let Some((name, _)) = self.game.tags.get(k) else {
             return;
         };
-        // A cheap signature filters out almost every name before the linear duplicate scan.
-        let bit = 1u64
-            << ((name.len() as u64 * 31
-                + u64::from(name.as_bytes().first().copied().unwrap_or(0)))
-                % 64);
-        let maybe_seen = self.tag_bits & bit != 0;
-        self.tag_bits |= bit;
-        if maybe_seen && self.game.tags.iter().take(k).any(|(n, _)| n == name) {
+        if seen_before(&mut self.tag_bits, &self.game.tags, name) {
             let name = name.to_owned();
-            let message = format!("tag {name} appears more than once; the first is used");
-            self.finding(
-                code::DUPLICATE_TAG,
-                Severity::Warning,
-                at,
-                None,
-                Some(name),
-                message,
-            );
+            self.duplicate_tag(name, at);
         }
+    }
+
+    /// Append a tag already known to be text.
+    #[inline]
+    fn push_tag_text(&mut self, name: &str, value: &str, at: Pos) {
+        self.game.tags.push(name, value);
+        if seen_before(&mut self.tag_bits, &self.game.tags, name) {
+            self.duplicate_tag(name.to_owned(), at);
+        }
+    }
+
+    #[cold]
+    fn duplicate_tag(&mut self, name: String, at: Pos) {
+        let message = format!("tag {name} appears more than once; the first is used");
+        self.finding(
+            code::DUPLICATE_TAG,
+            Severity::Warning,
+            at,
+            None,
+            Some(name),
+            message,
+        );
     }
 
     fn comment(&mut self, text: &[u8], at: Pos) -> Comment {
@@ -793,6 +846,10 @@ impl<'a> GameParser<'a> {
     /// loop then reads exactly as it would have without this loop.
     #[inline]
     fn common_movetext(&mut self, cur: &mut Frame) {
+        if !cur.before.is_empty() || !cur.nags_before.is_empty() {
+            // The next move takes these: the general loop reads it.
+            return;
+        }
         let b = self.b;
         let mut i = self.i;
         let mut line = self.line;
@@ -831,7 +888,10 @@ impl<'a> GameParser<'a> {
                         column: (i - line_start + 1) as u32,
                         byte: self.base + i as u64,
                     };
-                    push_move(cur, b, i, len, pos);
+                    // Nothing waits for this move (checked on entry): no comments or NAGs
+                    // to attach.
+                    let san = SanToken::from_window(san_window(b, i, len), len);
+                    cur.moves.push(MoveNode::new(san, pos));
                     i += len;
                 }
             }

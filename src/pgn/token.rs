@@ -153,10 +153,11 @@ pub fn token_len(rest: &[u8]) -> usize {
         .unwrap_or(rest.len())
 }
 
-/// Class codes of the bytes of a common SAN token (0 is never used, so a token's class
-/// string also tells its length).
+/// Class codes of the bytes of a common SAN token: 0 for a delimiter (which ends a token),
+/// 15 for any other byte that has no place in one.
 const fn san_class(b: u8) -> u8 {
     match b {
+        _ if is_delimiter_slow(b) => 0,
         b'a'..=b'h' => 1,
         b'1'..=b'8' => 2,
         b'K' | b'Q' | b'R' | b'B' | b'N' => 3,
@@ -236,25 +237,27 @@ static COMMON_SIGNATURES: [u32; 32] = {
 };
 
 /// The length of the move token at the start of `rest` when it has one of the usual SAN
-/// shapes ([`COMMON_SHAPES`], at most seven bytes, no `#`) and a delimiter follows within
-/// the first eight bytes; `None` for anything else, which the general reader then handles.
+/// shapes ([`COMMON_SHAPES`], at most seven bytes) and a delimiter follows within the
+/// first eight bytes; `None` for anything else, which the general reader then handles.
 /// An accepted token is one that [`token_len`] measures the same and [`is_move_like`]
-/// accepts. The length comes from the branch-free delimiter scan and the shape from
-/// independent table loads and one hash probe: the next token's start waits only on the
-/// former (a byte-by-byte automaton made every byte a dependent load).
+/// accepts. Eight independent class loads give both the length (the first delimiter's
+/// class is the first zero) and the shape, checked by one hash probe: no branch per byte
+/// (a token's end is unpredictable) and no chain of dependent loads (a byte-by-byte
+/// automaton made the next token's start wait on every byte of this one).
 #[inline]
 pub fn common_san_len(rest: &[u8]) -> Option<usize> {
     let head = rest.first_chunk::<8>()?;
-    let marks = maybe_delimiters(u64::from_le_bytes(*head));
-    let len = (marks.trailing_zeros() / 8) as usize;
-    if !(2..=7).contains(&len) || !is_delimiter(head[len]) {
+    let mut classes = 0u32;
+    for (k, &b) in head.iter().enumerate() {
+        classes |= u32::from(SAN_CLASSES[b as usize]) << (4 * k);
+    }
+    // The high bit of each zero nibble; exact up to the lowest one.
+    let zeros = classes.wrapping_sub(0x1111_1111) & !classes & 0x8888_8888;
+    let len = (zeros.trailing_zeros() / 4) as usize;
+    if !(2..=7).contains(&len) {
         return None;
     }
-    let mut sig = 0u32;
-    for (k, &b) in head[..7].iter().enumerate() {
-        sig |= u32::from(SAN_CLASSES[b as usize]) << (4 * k);
-    }
-    let sig = sig & ((1u32 << (4 * len)) - 1);
+    let sig = classes & ((1u32 << (4 * len)) - 1);
     (COMMON_SIGNATURES[shape_slot(sig)] == sig).then_some(len)
 }
 
@@ -413,10 +416,13 @@ mod tests {
             let text = format!("{other} xxxxxxx");
             assert_eq!(common_san_len(text.as_bytes()), None, "{other}");
         }
-        // Fewer than eight bytes, and `#` (the delimiter scan's one false mark among move
-        // bytes): left to the general reader.
+        // Fewer than eight bytes: left to the general reader.
         assert_eq!(common_san_len(b"e4 1-0"), None);
-        assert_eq!(common_san_len(b"Qxf7# 1-0"), None);
+        assert_eq!(common_san_len(b"Qxf7# 1-0"), Some(5));
+        for delimiter in [" ", "{", "(", ")", "$", "!", "?", ";", "\n"] {
+            let text = format!("{delimiter}e4 e5 Nf3");
+            assert_eq!(common_san_len(text.as_bytes()), None);
+        }
     }
 
     #[test]
