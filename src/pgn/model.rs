@@ -53,6 +53,16 @@ impl SanToken {
         }
     }
 
+    /// Build from a token of at most 8 bytes (ASCII), given zero-padded as a little-endian
+    /// `u64`, and its length: no mask needed.
+    #[inline]
+    pub(crate) fn from_short(bytes: u64, len: usize) -> SanToken {
+        let value = u128::from(bytes) | ((len.min(8) as u128) << 120);
+        SanToken {
+            bytes: value.to_le_bytes(),
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.bytes[15] as usize
     }

@@ -14,7 +14,7 @@ use super::decode::{decode, decode_collapsed, is_space};
 use super::finding::{Finding, Severity, code};
 use super::model::{Comment, Game, Marker, MoveNode, Pos, SanToken, Tags};
 use super::split::RawGame;
-use super::token::{common_san_len, is_delimiter, is_move_like, marker_at, token_len};
+use super::token::{common_san, is_delimiter, is_move_like, marker_at, token_len, value_end};
 
 /// The Seven Tag Roster, in its export order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
@@ -114,22 +114,30 @@ fn tag_pair(input: &[u8]) -> IResult<&[u8], TagPair<'_>> {
     Ok((input, (name, value)))
 }
 
+/// The bytes that end a tag name: whitespace, `"`, `[` and `]` (a table: the tests
+/// cost several comparisons a byte).
+static TAG_NAME_STOPS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = is_space(b as u8) || matches!(b as u8, b'"' | b'[' | b']');
+        b += 1;
+    }
+    table
+};
+
 /// The common tag, `[Name "value"]` with one space and no backslash in the value, read
 /// without nom: its name, value and length. Anything else is left to [`tag_pair`], which
 /// reads the same way whatever this accepts.
 #[inline]
 fn plain_tag(input: &[u8]) -> Option<(&[u8], &[u8], usize)> {
     let rest = input.strip_prefix(b"[")?;
-    let name_len = rest
-        .iter()
-        .position(|&c| is_space(c) || matches!(c, b'"' | b'[' | b']'))?;
+    let name_len = rest.iter().position(|&c| TAG_NAME_STOPS[c as usize])?;
     if name_len == 0 || rest.get(name_len..name_len + 2) != Some(b" \"") {
         return None;
     }
     let value_from = name_len + 2;
-    let value_len = rest[value_from..]
-        .iter()
-        .position(|&c| matches!(c, b'"' | b'\\' | b'\n' | b'\r'))?;
+    let value_len = value_end(&rest[value_from..])?;
     let close = value_from + value_len;
     if rest.get(close..close + 2) != Some(b"\"]") {
         return None;
@@ -840,7 +848,7 @@ impl<'a> GameParser<'a> {
     }
 
     /// The common movetext, read in one tight loop: spaces and line ends, move numbers
-    /// (`12.`, `12...`) and moves of the usual SAN shapes ([`common_san_len`]), none of
+    /// (`12.`, `12...`) and moves of the usual SAN shapes ([`common_san`]), none of
     /// which can raise a finding. Stops at the first byte it does not handle (a comment, a
     /// NAG, a variation, a result, an escape line, an unusual token...), which the general
     /// loop then reads exactly as it would have without this loop.
@@ -877,12 +885,9 @@ impl<'a> GameParser<'a> {
                     i += digits + dots;
                 }
                 _ => {
-                    let Some(len) = common_san_len(&b[i..]) else {
+                    let Some((len, bytes)) = common_san(&b[i..]) else {
                         break;
                     };
-                    if len > SanToken::CAPACITY {
-                        break;
-                    }
                     let pos = Pos {
                         line,
                         column: (i - line_start + 1) as u32,
@@ -890,7 +895,7 @@ impl<'a> GameParser<'a> {
                     };
                     // Nothing waits for this move (checked on entry): no comments or NAGs
                     // to attach.
-                    let san = SanToken::from_window(san_window(b, i, len), len);
+                    let san = SanToken::from_short(bytes, len);
                     cur.moves.push(MoveNode::new(san, pos));
                     i += len;
                 }

@@ -115,7 +115,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// The high bit of every byte of `x` equal to zero; exact up to the lowest such byte.
 #[inline]
-fn zero_bytes(x: u64) -> u64 {
+pub(super) fn zero_bytes(x: u64) -> u64 {
     x.wrapping_sub(ONES) & !x & HIGHS
 }
 
@@ -236,7 +236,7 @@ static COMMON_SIGNATURES: [u32; 32] = {
     table
 };
 
-/// The length of the move token at the start of `rest` when it has one of the usual SAN
+/// The move token at the start of `rest`, its length and bytes, when it has one of the usual SAN
 /// shapes ([`COMMON_SHAPES`], at most seven bytes) and a delimiter follows within the
 /// first eight bytes; `None` for anything else, which the general reader then handles.
 /// An accepted token is one that [`token_len`] measures the same and [`is_move_like`]
@@ -244,8 +244,9 @@ static COMMON_SIGNATURES: [u32; 32] = {
 /// class is the first zero) and the shape, checked by one hash probe: no branch per byte
 /// (a token's end is unpredictable) and no chain of dependent loads (a byte-by-byte
 /// automaton made the next token's start wait on every byte of this one).
+/// Also gives the token's bytes, zero-padded, as a little-endian `u64`.
 #[inline]
-pub fn common_san_len(rest: &[u8]) -> Option<usize> {
+pub fn common_san(rest: &[u8]) -> Option<(usize, u64)> {
     let head = rest.first_chunk::<8>()?;
     let mut classes = 0u32;
     for (k, &b) in head.iter().enumerate() {
@@ -258,7 +259,32 @@ pub fn common_san_len(rest: &[u8]) -> Option<usize> {
         return None;
     }
     let sig = classes & ((1u32 << (4 * len)) - 1);
-    (COMMON_SIGNATURES[shape_slot(sig)] == sig).then_some(len)
+    let bytes = u64::from_le_bytes(*head) & ((1u64 << (8 * len)) - 1);
+    (COMMON_SIGNATURES[shape_slot(sig)] == sig).then_some((len, bytes))
+}
+
+/// Where the first `"`, `\\`, LF or CR of `bytes` is: the end of a plain tag value.
+/// Eight bytes at a time (a value is some fifteen bytes; a byte loop cost six instructions
+/// a byte).
+#[inline]
+pub fn value_end(bytes: &[u8]) -> Option<usize> {
+    let mut k = 0;
+    while let Some(chunk) = bytes.get(k..).and_then(|rest| rest.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(*chunk);
+        // Each term is exact up to its lowest mark, so the lowest mark of all is exact.
+        let marks = zero_bytes(x ^ (ONES * u64::from(b'"')))
+            | zero_bytes(x ^ (ONES * u64::from(b'\\')))
+            | zero_bytes(x ^ (ONES * u64::from(b'\n')))
+            | zero_bytes(x ^ (ONES * u64::from(b'\r')));
+        if marks != 0 {
+            return Some(k + (marks.trailing_zeros() / 8) as usize);
+        }
+        k += 8;
+    }
+    bytes[k..]
+        .iter()
+        .position(|&c| matches!(c, b'"' | b'\\' | b'\n' | b'\r'))
+        .map(|p| k + p)
 }
 
 /// A termination marker at the start of `bytes`, followed by a delimiter or the end.
@@ -370,6 +396,10 @@ mod tests {
         }
     }
 
+    fn common_san_len_of(text: &[u8]) -> Option<usize> {
+        common_san(text).map(|(len, _)| len)
+    }
+
     /// Every token the common-SAN reader accepts is measured by `token_len` the same and
     /// is move-like: checked for all strings of up to five bytes over the bytes it reads
     /// (and seven over its own), each followed by a delimiter or by filler.
@@ -390,7 +420,9 @@ mod tests {
                     for tail in [&b" abcdefgh"[..], b"abcdefgh"] {
                         word.truncate(head);
                         word.extend_from_slice(tail);
-                        if let Some(k) = common_san_len(&word) {
+                        if let Some((k, bytes)) = common_san(&word) {
+                            assert_eq!(bytes.to_le_bytes()[..k], word[..k]);
+                            assert!(bytes.to_le_bytes()[k..].iter().all(|&b| b == 0));
                             accepted += 1;
                             let shown = String::from_utf8_lossy(&word);
                             assert_eq!(token_len(&word), k, "{shown:?}");
@@ -407,21 +439,45 @@ mod tests {
         ] {
             for tail in [" xxxxxxx", "{xxxxxx", ")xxxxxxx"] {
                 let text = format!("{ok}{tail}");
-                assert_eq!(common_san_len(text.as_bytes()), Some(ok.len()), "{ok}");
+                assert_eq!(common_san_len_of(text.as_bytes()), Some(ok.len()), "{ok}");
             }
         }
         for other in [
             "--", "Z0", "e2e4", "Pe4", "ed5", "e8Q", "0-0", "O-O-O-O", "Nf3x", "Sf3", "e4++",
         ] {
             let text = format!("{other} xxxxxxx");
-            assert_eq!(common_san_len(text.as_bytes()), None, "{other}");
+            assert_eq!(common_san_len_of(text.as_bytes()), None, "{other}");
         }
         // Fewer than eight bytes: left to the general reader.
-        assert_eq!(common_san_len(b"e4 1-0"), None);
-        assert_eq!(common_san_len(b"Qxf7# 1-0"), Some(5));
+        assert_eq!(common_san_len_of(b"e4 1-0"), None);
+        assert_eq!(common_san_len_of(b"Qxf7# 1-0"), Some(5));
         for delimiter in [" ", "{", "(", ")", "$", "!", "?", ";", "\n"] {
             let text = format!("{delimiter}e4 e5 Nf3");
-            assert_eq!(common_san_len(text.as_bytes()), None);
+            assert_eq!(common_san_len_of(text.as_bytes()), None);
+        }
+    }
+
+    #[test]
+    fn value_ends_match_a_byte_scan() {
+        let stops = [b'"', b'\\', b'\n', b'\r', b'a', 0, 0x80, 0xA2, 0x22 ^ 0x80];
+        for len in 0..20 {
+            for at in 0..=len {
+                for &stop in &stops {
+                    for &before in &stops {
+                        let mut t = vec![b'x'; len];
+                        if at < len {
+                            t[at] = stop;
+                        }
+                        if at > 0 {
+                            t[at - 1] = before;
+                        }
+                        let slow = t
+                            .iter()
+                            .position(|&c| matches!(c, b'"' | b'\\' | b'\n' | b'\r'));
+                        assert_eq!(value_end(&t), slow, "{t:?}");
+                    }
+                }
+            }
         }
     }
 
