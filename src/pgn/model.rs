@@ -305,13 +305,13 @@ fn same_lines(a: &[MoveNode], b: &[MoveNode]) -> bool {
 
 /// A game's tag pairs in file order, all held in one string: two allocations per game
 /// instead of two per tag (the reader's allocations were a tenth of its time). Names may
-/// repeat; lookups take the first.
-#[derive(Clone, Default, PartialEq, Eq)]
+/// repeat; lookups take the first. Equality compares the pairs, not how they are stored.
+#[derive(Clone, Default)]
 pub struct Tags {
     text: String,
-    /// Per tag: where its name ends and where its value ends in `text`. A name starts
-    /// where the previous value ends; a value starts where its name ends.
-    ends: Vec<(usize, usize)>,
+    /// Per tag: where its name starts and ends and where its value starts and ends in
+    /// `text`. Text may lie between them (`Name "value` is copied in one piece).
+    spans: Vec<[usize; 4]>,
 }
 
 impl Tags {
@@ -323,47 +323,57 @@ impl Tags {
     pub fn with_capacity(tags: usize, bytes: usize) -> Tags {
         Tags {
             text: String::with_capacity(bytes),
-            ends: Vec::with_capacity(tags),
+            spans: Vec::with_capacity(tags),
         }
     }
 
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.spans.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.spans.is_empty()
     }
 
     pub fn push(&mut self, name: &str, value: &str) {
+        let name_start = self.text.len();
         self.text.push_str(name);
         let name_end = self.text.len();
         self.text.push_str(value);
-        self.ends.push((name_end, self.text.len()));
+        self.spans
+            .push([name_start, name_end, name_end, self.text.len()]);
+    }
+
+    /// Append a tag from the text of a plain tag line without its brackets and closing
+    /// quote, `Name "value`: the name is its first `name_len` bytes, the value what
+    /// follows the space and the quote. One copy per tag.
+    #[inline]
+    pub(crate) fn push_plain(&mut self, line: &str, name_len: usize) {
+        let start = self.text.len();
+        self.text.push_str(line);
+        self.spans.push([
+            start,
+            start + name_len,
+            (start + name_len + 2).min(self.text.len()),
+            self.text.len(),
+        ]);
     }
 
     /// Decode a name and a value from file bytes (UTF-8, else Windows-1252) and append
     /// them; true when either was not UTF-8.
     pub(crate) fn push_bytes(&mut self, name: &[u8], value: &[u8]) -> bool {
+        let name_start = self.text.len();
         let lossy_name = super::decode::decode_into(name, &mut self.text);
         let name_end = self.text.len();
         let lossy_value = super::decode::decode_into(value, &mut self.text);
-        self.ends.push((name_end, self.text.len()));
+        self.spans
+            .push([name_start, name_end, name_end, self.text.len()]);
         lossy_name || lossy_value
     }
 
     /// The `k`-th tag's name and value.
     pub fn get(&self, k: usize) -> Option<(&str, &str)> {
-        let &(name_end, value_end) = self.ends.get(k)?;
-        let name_start = match k {
-            0 => 0,
-            _ => self.ends[k - 1].1,
-        };
-        // Every boundary was recorded between two pushed strings, so these never fail.
-        Some((
-            self.text.get(name_start..name_end).unwrap_or(""),
-            self.text.get(name_end..value_end).unwrap_or(""),
-        ))
+        Some(pair(&self.text, self.spans.get(k)?))
     }
 
     /// The value of the first tag with this name.
@@ -374,8 +384,7 @@ impl Tags {
     pub fn iter(&self) -> TagIter<'_> {
         TagIter {
             text: &self.text,
-            ends: self.ends.iter(),
-            from: 0,
+            spans: self.spans.iter(),
         }
     }
 
@@ -386,6 +395,24 @@ impl Tags {
             .collect()
     }
 }
+
+/// The name and value a span points at. Every boundary was recorded between pushed
+/// strings or at ASCII bytes of one, so these never fail.
+#[inline]
+fn pair<'a>(text: &'a str, span: &[usize; 4]) -> (&'a str, &'a str) {
+    (
+        text.get(span[0]..span[1]).unwrap_or(""),
+        text.get(span[2]..span[3]).unwrap_or(""),
+    )
+}
+
+impl PartialEq for Tags {
+    fn eq(&self, other: &Tags) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Tags {}
 
 impl fmt::Debug for Tags {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -422,9 +449,7 @@ impl<'a> IntoIterator for &'a Tags {
 #[derive(Clone, Debug)]
 pub struct TagIter<'a> {
     text: &'a str,
-    ends: std::slice::Iter<'a, (usize, usize)>,
-    /// Where the next name starts.
-    from: usize,
+    spans: std::slice::Iter<'a, [usize; 4]>,
 }
 
 impl<'a> Iterator for TagIter<'a> {
@@ -432,17 +457,11 @@ impl<'a> Iterator for TagIter<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<(&'a str, &'a str)> {
-        let &(name_end, value_end) = self.ends.next()?;
-        let from = std::mem::replace(&mut self.from, value_end);
-        // Every boundary was recorded between two pushed strings, so these never fail.
-        Some((
-            self.text.get(from..name_end).unwrap_or(""),
-            self.text.get(name_end..value_end).unwrap_or(""),
-        ))
+        Some(pair(self.text, self.spans.next()?))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.ends.size_hint()
+        self.spans.size_hint()
     }
 }
 

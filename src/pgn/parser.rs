@@ -416,12 +416,9 @@ impl<'a> GameParser<'a> {
                 // In a game that is all UTF-8 (checked once), the name and value are taken
                 // as text without decoding them again.
                 let from = self.i + 1;
-                let to = from + name.len() + 2;
-                match self.text.and_then(|t| {
-                    t.get(from..from + name.len())
-                        .zip(t.get(to..to + value.len()))
-                }) {
-                    Some((name, value)) => self.push_tag_text(name, value, at),
+                let to = from + name.len() + 2 + value.len();
+                match self.text.and_then(|t| t.get(from..to)) {
+                    Some(line) => self.push_plain_tag(line, name.len(), at),
                     None => self.push_tag(name, value, at),
                 }
                 // The common line end before the next tag, counted here.
@@ -489,10 +486,11 @@ impl<'a> GameParser<'a> {
         }
     }
 
-    /// Append a tag already known to be text.
+    /// Append a plain tag already known to be text, given as `Name "value`.
     #[inline]
-    fn push_tag_text(&mut self, name: &str, value: &str, at: Pos) {
-        self.game.tags.push(name, value);
+    fn push_plain_tag(&mut self, line: &'a str, name_len: usize, at: Pos) {
+        self.game.tags.push_plain(line, name_len);
+        let name = line.get(..name_len).unwrap_or("");
         if seen_before(&mut self.tag_bits, &self.game.tags, name) {
             self.duplicate_tag(name.to_owned(), at);
         }
@@ -977,6 +975,11 @@ impl<'a> GameParser<'a> {
         let mut result_tag: Option<Result<Marker, String>> = None;
         let mut variant = None;
         for (name, value) in &self.game.tags {
+            // Only names of four to seven bytes matter below: most others (WhiteElo,
+            // EventDate, ECO) are passed over without comparing their text.
+            if !(4..=7).contains(&name.len()) {
+                continue;
+            }
             let k = match name {
                 "Event" => 0,
                 "Site" => 1,
