@@ -66,7 +66,7 @@ pub fn decode_collapsed(bytes: &[u8]) -> (String, bool) {
 }
 
 #[inline]
-pub fn is_space(b: u8) -> bool {
+pub const fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C)
 }
 

@@ -42,16 +42,22 @@ impl SanToken {
 
     /// Build from 16 bytes whose first `len` (at most 15, all ASCII) are the token. Done
     /// as one 128-bit value: byte-wise building caused store-forwarding stalls in the parser.
+    /// The mask comes from a table: a variable 128-bit shift took a dozen instructions.
     #[inline]
     pub(crate) fn from_window(window: [u8; 16], len: usize) -> SanToken {
         let len = len.min(Self::CAPACITY);
         let value = u128::from_le_bytes(window);
-        let mask = if len == 0 {
-            0
-        } else {
-            u128::MAX >> (128 - 8 * len)
-        };
-        let value = (value & mask) | ((len as u128) << 120);
+        let value = (value & SAN_MASKS[len]) | ((len as u128) << 120);
+        SanToken {
+            bytes: value.to_le_bytes(),
+        }
+    }
+
+    /// Build from a token of at most 8 bytes (ASCII), given zero-padded as a little-endian
+    /// `u64`, and its length: no mask needed.
+    #[inline]
+    pub(crate) fn from_short(bytes: u64, len: usize) -> SanToken {
+        let value = u128::from(bytes) | ((len.min(8) as u128) << 120);
         SanToken {
             bytes: value.to_le_bytes(),
         }
@@ -83,6 +89,17 @@ impl SanToken {
         matches!(self.as_bytes(), b"--" | b"Z0")
     }
 }
+
+/// `SAN_MASKS[n]` keeps the low `n` bytes of a 128-bit value.
+static SAN_MASKS: [u128; 16] = {
+    let mut masks = [0u128; 16];
+    let mut n = 1;
+    while n < 16 {
+        masks[n] = u128::MAX >> (128 - 8 * n);
+        n += 1;
+    }
+    masks
+};
 
 impl fmt::Debug for SanToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -288,13 +305,13 @@ fn same_lines(a: &[MoveNode], b: &[MoveNode]) -> bool {
 
 /// A game's tag pairs in file order, all held in one string: two allocations per game
 /// instead of two per tag (the reader's allocations were a tenth of its time). Names may
-/// repeat; lookups take the first.
-#[derive(Clone, Default, PartialEq, Eq)]
+/// repeat; lookups take the first. Equality compares the pairs, not how they are stored.
+#[derive(Clone, Default)]
 pub struct Tags {
     text: String,
-    /// Per tag: where its name ends and where its value ends in `text`. A name starts
-    /// where the previous value ends; a value starts where its name ends.
-    ends: Vec<(usize, usize)>,
+    /// Per tag: where its name starts and ends and where its value starts and ends in
+    /// `text`. Text may lie between them (`Name "value` is copied in one piece).
+    spans: Vec<[usize; 4]>,
 }
 
 impl Tags {
@@ -306,47 +323,57 @@ impl Tags {
     pub fn with_capacity(tags: usize, bytes: usize) -> Tags {
         Tags {
             text: String::with_capacity(bytes),
-            ends: Vec::with_capacity(tags),
+            spans: Vec::with_capacity(tags),
         }
     }
 
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.spans.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.spans.is_empty()
     }
 
     pub fn push(&mut self, name: &str, value: &str) {
+        let name_start = self.text.len();
         self.text.push_str(name);
         let name_end = self.text.len();
         self.text.push_str(value);
-        self.ends.push((name_end, self.text.len()));
+        self.spans
+            .push([name_start, name_end, name_end, self.text.len()]);
+    }
+
+    /// Append a tag from the text of a plain tag line without its brackets and closing
+    /// quote, `Name "value`: the name is its first `name_len` bytes, the value what
+    /// follows the space and the quote. One copy per tag.
+    #[inline]
+    pub(crate) fn push_plain(&mut self, line: &str, name_len: usize) {
+        let start = self.text.len();
+        self.text.push_str(line);
+        self.spans.push([
+            start,
+            start + name_len,
+            (start + name_len + 2).min(self.text.len()),
+            self.text.len(),
+        ]);
     }
 
     /// Decode a name and a value from file bytes (UTF-8, else Windows-1252) and append
     /// them; true when either was not UTF-8.
     pub(crate) fn push_bytes(&mut self, name: &[u8], value: &[u8]) -> bool {
+        let name_start = self.text.len();
         let lossy_name = super::decode::decode_into(name, &mut self.text);
         let name_end = self.text.len();
         let lossy_value = super::decode::decode_into(value, &mut self.text);
-        self.ends.push((name_end, self.text.len()));
+        self.spans
+            .push([name_start, name_end, name_end, self.text.len()]);
         lossy_name || lossy_value
     }
 
     /// The `k`-th tag's name and value.
     pub fn get(&self, k: usize) -> Option<(&str, &str)> {
-        let &(name_end, value_end) = self.ends.get(k)?;
-        let name_start = match k {
-            0 => 0,
-            _ => self.ends[k - 1].1,
-        };
-        // Every boundary was recorded between two pushed strings, so these never fail.
-        Some((
-            self.text.get(name_start..name_end).unwrap_or(""),
-            self.text.get(name_end..value_end).unwrap_or(""),
-        ))
+        Some(pair(&self.text, self.spans.get(k)?))
     }
 
     /// The value of the first tag with this name.
@@ -357,8 +384,7 @@ impl Tags {
     pub fn iter(&self) -> TagIter<'_> {
         TagIter {
             text: &self.text,
-            ends: self.ends.iter(),
-            from: 0,
+            spans: self.spans.iter(),
         }
     }
 
@@ -369,6 +395,24 @@ impl Tags {
             .collect()
     }
 }
+
+/// The name and value a span points at. Every boundary was recorded between pushed
+/// strings or at ASCII bytes of one, so these never fail.
+#[inline]
+fn pair<'a>(text: &'a str, span: &[usize; 4]) -> (&'a str, &'a str) {
+    (
+        text.get(span[0]..span[1]).unwrap_or(""),
+        text.get(span[2]..span[3]).unwrap_or(""),
+    )
+}
+
+impl PartialEq for Tags {
+    fn eq(&self, other: &Tags) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Tags {}
 
 impl fmt::Debug for Tags {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -405,9 +449,7 @@ impl<'a> IntoIterator for &'a Tags {
 #[derive(Clone, Debug)]
 pub struct TagIter<'a> {
     text: &'a str,
-    ends: std::slice::Iter<'a, (usize, usize)>,
-    /// Where the next name starts.
-    from: usize,
+    spans: std::slice::Iter<'a, [usize; 4]>,
 }
 
 impl<'a> Iterator for TagIter<'a> {
@@ -415,17 +457,11 @@ impl<'a> Iterator for TagIter<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<(&'a str, &'a str)> {
-        let &(name_end, value_end) = self.ends.next()?;
-        let from = std::mem::replace(&mut self.from, value_end);
-        // Every boundary was recorded between two pushed strings, so these never fail.
-        Some((
-            self.text.get(from..name_end).unwrap_or(""),
-            self.text.get(name_end..value_end).unwrap_or(""),
-        ))
+        Some(pair(self.text, self.spans.next()?))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.ends.size_hint()
+        self.spans.size_hint()
     }
 }
 

@@ -14,7 +14,7 @@ use super::decode::{decode, decode_collapsed, is_space};
 use super::finding::{Finding, Severity, code};
 use super::model::{Comment, Game, Marker, MoveNode, Pos, SanToken, Tags};
 use super::split::RawGame;
-use super::token::{is_delimiter, is_move_like, marker_at, token_len};
+use super::token::{common_san, is_delimiter, is_move_like, marker_at, token_len, value_end};
 
 /// The Seven Tag Roster, in its export order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
@@ -49,6 +49,7 @@ pub fn parse_game_bytes(bytes: &[u8], game_number: u64, byte_offset: u64, line: 
             ..Game::default()
         },
         not_utf8: false,
+        text: std::str::from_utf8(bytes).ok(),
         tag_bits: 0,
         counts: Vec::new(),
     };
@@ -113,22 +114,30 @@ fn tag_pair(input: &[u8]) -> IResult<&[u8], TagPair<'_>> {
     Ok((input, (name, value)))
 }
 
+/// The bytes that end a tag name: whitespace, `"`, `[` and `]` (a table: the tests
+/// cost several comparisons a byte).
+static TAG_NAME_STOPS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = is_space(b as u8) || matches!(b as u8, b'"' | b'[' | b']');
+        b += 1;
+    }
+    table
+};
+
 /// The common tag, `[Name "value"]` with one space and no backslash in the value, read
 /// without nom: its name, value and length. Anything else is left to [`tag_pair`], which
 /// reads the same way whatever this accepts.
 #[inline]
 fn plain_tag(input: &[u8]) -> Option<(&[u8], &[u8], usize)> {
     let rest = input.strip_prefix(b"[")?;
-    let name_len = rest
-        .iter()
-        .position(|&c| is_space(c) || matches!(c, b'"' | b'[' | b']'))?;
+    let name_len = rest.iter().position(|&c| TAG_NAME_STOPS[c as usize])?;
     if name_len == 0 || rest.get(name_len..name_len + 2) != Some(b" \"") {
         return None;
     }
     let value_from = name_len + 2;
-    let value_len = rest[value_from..]
-        .iter()
-        .position(|&c| matches!(c, b'"' | b'\\' | b'\n' | b'\r'))?;
+    let value_len = value_end(&rest[value_from..])?;
     let close = value_from + value_len;
     if rest.get(close..close + 2) != Some(b"\"]") {
         return None;
@@ -174,6 +183,56 @@ fn shown(token: &[u8]) -> String {
     decode(cut).0
 }
 
+/// Append the move token `b[start..start + len]` (move-like, at most
+/// [`SanToken::CAPACITY`] bytes) found at `pos` to the line, with the comments and NAGs
+/// waiting for it.
+#[inline(always)]
+fn push_move(cur: &mut Frame, b: &[u8], start: usize, len: usize, pos: Pos) {
+    let window = san_window(b, start, len);
+    cur.moves
+        .push(MoveNode::new(SanToken::from_window(window, len), pos));
+    if !cur.before.is_empty()
+        && let Some(node) = cur.moves.last_mut()
+    {
+        node.annotations_mut().comments_before = std::mem::take(&mut cur.before);
+    }
+    if !cur.nags_before.is_empty()
+        && let Some(node) = cur.moves.last_mut()
+    {
+        node.annotations_mut().nags_before = std::mem::take(&mut cur.nags_before);
+    }
+}
+
+/// The 16 bytes from `start`, or the `len` bytes of a token there zero-padded. The token is
+/// built from them in registers (one 16-byte load, a mask): building it byte by byte on the
+/// stack and copying it into the node read it back as one vector just after writing it in
+/// pieces, which stalls store forwarding (it was half of the parser's own time). Wrapping
+/// it in an `Option` forced it through memory the same way.
+#[inline(always)]
+fn san_window(b: &[u8], start: usize, len: usize) -> [u8; 16] {
+    match b.get(start..).and_then(|rest| rest.first_chunk::<16>()) {
+        Some(w) => *w,
+        None => {
+            let mut window = [0u8; 16];
+            window[..len].copy_from_slice(&b[start..start + len]);
+            window
+        }
+    }
+}
+
+/// Does a tag before the last one of `tags` have the last one's `name`? `bits` holds a
+/// cheap signature of the names seen so far, which filters out almost every name before
+/// the linear scan.
+#[inline]
+fn seen_before(bits: &mut u64, tags: &Tags, name: &str) -> bool {
+    let bit = 1u64
+        << ((name.len() as u64 * 31 + u64::from(name.as_bytes().first().copied().unwrap_or(0)))
+            % 64);
+    let maybe_seen = *bits & bit != 0;
+    *bits |= bit;
+    maybe_seen && tags.iter().take(tags.len() - 1).any(|(n, _)| n == name)
+}
+
 /// A line of moves being built: the main line or a variation.
 struct Frame {
     moves: Vec<MoveNode>,
@@ -194,6 +253,9 @@ struct GameParser<'a> {
     base: u64,
     game: Game,
     not_utf8: bool,
+    /// The game's bytes as text when they are all UTF-8 (most games): checked once here
+    /// rather than once per tag name, tag value and comment.
+    text: Option<&'a str>,
     tag_bits: u64,
     counts: Vec<(&'static str, u32)>,
 }
@@ -350,9 +412,28 @@ impl<'a> GameParser<'a> {
                 return;
             }
             let at = self.pos_at(self.i);
-            if let Some((name, value, end)) = plain_tag(&self.b[self.i..]) {
-                self.push_tag(name, value, at);
+            if let Some((name, value, mut end)) = plain_tag(&self.b[self.i..]) {
+                // In a game that is all UTF-8 (checked once), the name and value are taken
+                // as text without decoding them again.
+                let from = self.i + 1;
+                let to = from + name.len() + 2 + value.len();
+                match self.text.and_then(|t| t.get(from..to)) {
+                    Some(line) => self.push_plain_tag(line, name.len(), at),
+                    None => self.push_tag(name, value, at),
+                }
+                // The common line end before the next tag, counted here.
+                let next = &self.b[self.i + end..];
+                if next.starts_with(b"\r\n[") {
+                    end += 2;
+                } else if next.starts_with(b"\n[") {
+                    end += 1;
+                } else {
+                    self.i += end;
+                    continue;
+                }
                 self.i += end;
+                self.line += 1;
+                self.line_start = self.i;
                 continue;
             }
             let eol = self.end_of_line(self.i);
@@ -391,6 +472,7 @@ impl<'a> GameParser<'a> {
         }
     }
 
+    /// Decode a tag's name and value from file bytes and append it.
     fn push_tag(&mut self, name: &[u8], value: &[u8], at: Pos) {
         let lossy = self.game.tags.push_bytes(name, value);
         self.note_decoding(lossy, at);
@@ -398,25 +480,33 @@ impl<'a> GameParser<'a> {
         let Some((name, _)) = self.game.tags.get(k) else {
             return;
         };
-        // A cheap signature filters out almost every name before the linear duplicate scan.
-        let bit = 1u64
-            << ((name.len() as u64 * 31
-                + u64::from(name.as_bytes().first().copied().unwrap_or(0)))
-                % 64);
-        let maybe_seen = self.tag_bits & bit != 0;
-        self.tag_bits |= bit;
-        if maybe_seen && self.game.tags.iter().take(k).any(|(n, _)| n == name) {
+        if seen_before(&mut self.tag_bits, &self.game.tags, name) {
             let name = name.to_owned();
-            let message = format!("tag {name} appears more than once; the first is used");
-            self.finding(
-                code::DUPLICATE_TAG,
-                Severity::Warning,
-                at,
-                None,
-                Some(name),
-                message,
-            );
+            self.duplicate_tag(name, at);
         }
+    }
+
+    /// Append a plain tag already known to be text, given as `Name "value`.
+    #[inline]
+    fn push_plain_tag(&mut self, line: &'a str, name_len: usize, at: Pos) {
+        self.game.tags.push_plain(line, name_len);
+        let name = line.get(..name_len).unwrap_or("");
+        if seen_before(&mut self.tag_bits, &self.game.tags, name) {
+            self.duplicate_tag(name.to_owned(), at);
+        }
+    }
+
+    #[cold]
+    fn duplicate_tag(&mut self, name: String, at: Pos) {
+        let message = format!("tag {name} appears more than once; the first is used");
+        self.finding(
+            code::DUPLICATE_TAG,
+            Severity::Warning,
+            at,
+            None,
+            Some(name),
+            message,
+        );
     }
 
     fn comment(&mut self, text: &[u8], at: Pos) -> Comment {
@@ -455,6 +545,9 @@ impl<'a> GameParser<'a> {
         };
         let mut result: Option<(Marker, Pos)> = None;
         loop {
+            if result.is_none() {
+                self.common_movetext(&mut cur);
+            }
             self.skip_space();
             let Some(&c) = self.b.get(self.i) else { break };
             let start = self.i;
@@ -746,36 +839,69 @@ impl<'a> GameParser<'a> {
                 "null move: the side to move passes".into(),
             );
         }
-        // The token is built in registers (one 16-byte load, a mask) and stored field by
-        // field into a node already in the vector: building the node on the stack and
-        // copying it in read the token back as one vector just after writing it in pieces,
-        // which stalls store forwarding (it was half of the parser's own time). Wrapping it
-        // in an `Option` forced it through memory the same way.
-        let mut window = [0u8; 16];
-        match self.b.get(start..start + 16) {
-            Some(w) => window.copy_from_slice(w),
-            None => window[..len].copy_from_slice(token),
-        }
-        let san = SanToken::from_window(window, len);
-        let n = cur.moves.len();
-        cur.moves.resize_with(n + 1, MoveNode::default);
         // The position is computed again here rather than copied from `at`, which lives on
-        // the stack in pieces: copying it is the same stall.
+        // the stack in pieces: copying it stalls store forwarding (see `push_move`).
         let pos = self.pos_at(start);
-        if let Some(node) = cur.moves.last_mut() {
-            node.san = san;
-            node.pos = pos;
+        push_move(cur, self.b, start, len, pos);
+    }
+
+    /// The common movetext, read in one tight loop: spaces and line ends, move numbers
+    /// (`12.`, `12...`) and moves of the usual SAN shapes ([`common_san`]), none of
+    /// which can raise a finding. Stops at the first byte it does not handle (a comment, a
+    /// NAG, a variation, a result, an escape line, an unusual token...), which the general
+    /// loop then reads exactly as it would have without this loop.
+    #[inline]
+    fn common_movetext(&mut self, cur: &mut Frame) {
+        if !cur.before.is_empty() || !cur.nags_before.is_empty() {
+            // The next move takes these: the general loop reads it.
+            return;
         }
-        if !cur.before.is_empty()
-            && let Some(node) = cur.moves.last_mut()
-        {
-            node.annotations_mut().comments_before = std::mem::take(&mut cur.before);
+        let b = self.b;
+        let mut i = self.i;
+        let mut line = self.line;
+        let mut line_start = self.line_start;
+        while let Some(&c) = b.get(i) {
+            match c {
+                b' ' => i += 1,
+                b'\n' => {
+                    i += 1;
+                    line += 1;
+                    line_start = i;
+                }
+                b'\r' => {
+                    i += if b.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+                    line += 1;
+                    line_start = i;
+                }
+                b'0'..=b'9' => {
+                    let rest = &b[i..];
+                    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+                    let dots = rest[digits..].iter().take_while(|&&b| b == b'.').count();
+                    if dots == 0 {
+                        break;
+                    }
+                    i += digits + dots;
+                }
+                _ => {
+                    let Some((len, bytes)) = common_san(&b[i..]) else {
+                        break;
+                    };
+                    let pos = Pos {
+                        line,
+                        column: (i - line_start + 1) as u32,
+                        byte: self.base + i as u64,
+                    };
+                    // Nothing waits for this move (checked on entry): no comments or NAGs
+                    // to attach.
+                    let san = SanToken::from_short(bytes, len);
+                    cur.moves.push(MoveNode::new(san, pos));
+                    i += len;
+                }
+            }
         }
-        if !cur.nags_before.is_empty()
-            && let Some(node) = cur.moves.last_mut()
-        {
-            node.annotations_mut().nags_before = std::mem::take(&mut cur.nags_before);
-        }
+        self.i = i;
+        self.line = line;
+        self.line_start = line_start;
     }
 
     fn attach_comment(&mut self, cur: &mut Frame, top: bool, after_result: bool, comment: Comment) {
@@ -849,6 +975,11 @@ impl<'a> GameParser<'a> {
         let mut result_tag: Option<Result<Marker, String>> = None;
         let mut variant = None;
         for (name, value) in &self.game.tags {
+            // Only names of four to seven bytes matter below: most others (WhiteElo,
+            // EventDate, ECO) are passed over without comparing their text.
+            if !(4..=7).contains(&name.len()) {
+                continue;
+            }
             let k = match name {
                 "Event" => 0,
                 "Site" => 1,

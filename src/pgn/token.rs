@@ -115,7 +115,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// The high bit of every byte of `x` equal to zero; exact up to the lowest such byte.
 #[inline]
-fn zero_bytes(x: u64) -> u64 {
+pub(super) fn zero_bytes(x: u64) -> u64 {
     x.wrapping_sub(ONES) & !x & HIGHS
 }
 
@@ -151,6 +151,140 @@ pub fn token_len(rest: &[u8]) -> usize {
     rest.iter()
         .position(|&b| is_delimiter(b))
         .unwrap_or(rest.len())
+}
+
+/// Class codes of the bytes of a common SAN token: 0 for a delimiter (which ends a token),
+/// 15 for any other byte that has no place in one.
+const fn san_class(b: u8) -> u8 {
+    match b {
+        _ if is_delimiter_slow(b) => 0,
+        b'a'..=b'h' => 1,
+        b'1'..=b'8' => 2,
+        b'K' | b'Q' | b'R' | b'B' | b'N' => 3,
+        b'x' => 4,
+        b'=' => 5,
+        b'+' | b'#' => 6,
+        b'O' => 7,
+        b'-' => 8,
+        _ => 15,
+    }
+}
+
+static SAN_CLASSES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = san_class(b as u8);
+        b += 1;
+    }
+    table
+};
+
+/// The usual shapes of a SAN move, as strings of class letters: `f` a file, `r` a rank,
+/// `p` a piece, `x`, `=`, `+` (or `#`), `O` and `-`. Each may also end with one check sign.
+const COMMON_SHAPES: [&[u8]; 14] = [
+    b"fr", b"fxfr", b"fr=p", b"fxfr=p", // e4 exd5 e8=Q exd8=Q
+    b"pfr", b"pxfr", b"pffr", b"prfr", // Nf3 Nxf3 Nbd7 R1e2
+    b"pfxfr", b"prxfr", b"pfrfr", b"pfrxfr", // Nbxd7 R1xe2 Qh4e1 Qh4xe1
+    b"O-O", b"O-O-O",
+];
+
+/// A token's class string packed four bits a byte, first byte lowest.
+const fn shape_signature(shape: &[u8]) -> u32 {
+    let mut sig = 0u32;
+    let mut k = 0;
+    while k < shape.len() {
+        let b = match shape[k] {
+            b'f' => b'a',
+            b'r' => b'1',
+            b'p' => b'N',
+            other => other,
+        };
+        sig |= (san_class(b) as u32) << (4 * k);
+        k += 1;
+    }
+    sig
+}
+
+/// Multiplier of the perfect hash of the common signatures (found by a search; a clash
+/// would stop the build, see `COMMON_SIGNATURES`).
+const SHAPE_HASH: u32 = 0x740f_8863;
+
+#[inline]
+fn shape_slot(sig: u32) -> usize {
+    (sig.wrapping_mul(SHAPE_HASH) >> 27) as usize
+}
+
+/// The signatures of the common shapes, with and without a check sign, each in its slot
+/// of a perfect hash; empty slots hold 0, which no token has.
+static COMMON_SIGNATURES: [u32; 32] = {
+    let mut table = [0u32; 32];
+    let mut k = 0;
+    while k < COMMON_SHAPES.len() {
+        let sig = shape_signature(COMMON_SHAPES[k]);
+        let check = sig | (6 << (4 * COMMON_SHAPES[k].len()));
+        let pair = [sig, check];
+        let mut j = 0;
+        while j < 2 {
+            let slot = (pair[j].wrapping_mul(SHAPE_HASH) >> 27) as usize;
+            assert!(table[slot] == 0, "the shape hash has a clash");
+            table[slot] = pair[j];
+            j += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
+/// The move token at the start of `rest`, its length and bytes, when it has one of the usual SAN
+/// shapes ([`COMMON_SHAPES`], at most seven bytes) and a delimiter follows within the
+/// first eight bytes; `None` for anything else, which the general reader then handles.
+/// An accepted token is one that [`token_len`] measures the same and [`is_move_like`]
+/// accepts. Eight independent class loads give both the length (the first delimiter's
+/// class is the first zero) and the shape, checked by one hash probe: no branch per byte
+/// (a token's end is unpredictable) and no chain of dependent loads (a byte-by-byte
+/// automaton made the next token's start wait on every byte of this one).
+/// Also gives the token's bytes, zero-padded, as a little-endian `u64`.
+#[inline]
+pub fn common_san(rest: &[u8]) -> Option<(usize, u64)> {
+    let head = rest.first_chunk::<8>()?;
+    let mut classes = 0u32;
+    for (k, &b) in head.iter().enumerate() {
+        classes |= u32::from(SAN_CLASSES[b as usize]) << (4 * k);
+    }
+    // The high bit of each zero nibble; exact up to the lowest one.
+    let zeros = classes.wrapping_sub(0x1111_1111) & !classes & 0x8888_8888;
+    let len = (zeros.trailing_zeros() / 4) as usize;
+    if !(2..=7).contains(&len) {
+        return None;
+    }
+    let sig = classes & ((1u32 << (4 * len)) - 1);
+    let bytes = u64::from_le_bytes(*head) & ((1u64 << (8 * len)) - 1);
+    (COMMON_SIGNATURES[shape_slot(sig)] == sig).then_some((len, bytes))
+}
+
+/// Where the first `"`, `\\`, LF or CR of `bytes` is: the end of a plain tag value.
+/// Eight bytes at a time (a value is some fifteen bytes; a byte loop cost six instructions
+/// a byte).
+#[inline]
+pub fn value_end(bytes: &[u8]) -> Option<usize> {
+    let mut k = 0;
+    while let Some(chunk) = bytes.get(k..).and_then(|rest| rest.first_chunk::<8>()) {
+        let x = u64::from_le_bytes(*chunk);
+        // Each term is exact up to its lowest mark, so the lowest mark of all is exact.
+        let marks = zero_bytes(x ^ (ONES * u64::from(b'"')))
+            | zero_bytes(x ^ (ONES * u64::from(b'\\')))
+            | zero_bytes(x ^ (ONES * u64::from(b'\n')))
+            | zero_bytes(x ^ (ONES * u64::from(b'\r')));
+        if marks != 0 {
+            return Some(k + (marks.trailing_zeros() / 8) as usize);
+        }
+        k += 8;
+    }
+    bytes[k..]
+        .iter()
+        .position(|&c| matches!(c, b'"' | b'\\' | b'\n' | b'\r'))
+        .map(|p| k + p)
 }
 
 /// A termination marker at the start of `bytes`, followed by a delimiter or the end.
@@ -259,6 +393,91 @@ mod tests {
         for t in &texts {
             let slow = t.iter().position(|&b| is_delimiter(b)).unwrap_or(t.len());
             assert_eq!(token_len(t), slow, "{t:?}");
+        }
+    }
+
+    fn common_san_len_of(text: &[u8]) -> Option<usize> {
+        common_san(text).map(|(len, _)| len)
+    }
+
+    /// Every token the common-SAN reader accepts is measured by `token_len` the same and
+    /// is move-like: checked for all strings of up to five bytes over the bytes it reads
+    /// (and seven over its own), each followed by a delimiter or by filler.
+    #[test]
+    fn common_san_agrees_with_the_general_reader() {
+        let mut accepted = 0;
+        let mut word = Vec::new();
+        for (alphabet, longest) in [(&b"ah18xN=+O-Q #{Z0P."[..], 5), (b"ah18xN=+O-", 7)] {
+            let n = alphabet.len();
+            for len in 0..=longest {
+                for mut code in 0..n.pow(len) {
+                    word.clear();
+                    for _ in 0..len {
+                        word.push(alphabet[code % n]);
+                        code /= n;
+                    }
+                    let head = word.len();
+                    for tail in [&b" abcdefgh"[..], b"abcdefgh"] {
+                        word.truncate(head);
+                        word.extend_from_slice(tail);
+                        if let Some((k, bytes)) = common_san(&word) {
+                            assert_eq!(bytes.to_le_bytes()[..k], word[..k]);
+                            assert!(bytes.to_le_bytes()[k..].iter().all(|&b| b == 0));
+                            accepted += 1;
+                            let shown = String::from_utf8_lossy(&word);
+                            assert_eq!(token_len(&word), k, "{shown:?}");
+                            assert!(is_move_like(&word[..k]), "{shown:?}");
+                            assert!(k >= 2);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(accepted > 1000);
+        for ok in [
+            "e4", "exd5", "e8=Q+", "Nf3", "Nbd7", "R1e2", "Qh4xe1+", "O-O", "O-O-O+", "Kxe2",
+        ] {
+            for tail in [" xxxxxxx", "{xxxxxx", ")xxxxxxx"] {
+                let text = format!("{ok}{tail}");
+                assert_eq!(common_san_len_of(text.as_bytes()), Some(ok.len()), "{ok}");
+            }
+        }
+        for other in [
+            "--", "Z0", "e2e4", "Pe4", "ed5", "e8Q", "0-0", "O-O-O-O", "Nf3x", "Sf3", "e4++",
+        ] {
+            let text = format!("{other} xxxxxxx");
+            assert_eq!(common_san_len_of(text.as_bytes()), None, "{other}");
+        }
+        // Fewer than eight bytes: left to the general reader.
+        assert_eq!(common_san_len_of(b"e4 1-0"), None);
+        assert_eq!(common_san_len_of(b"Qxf7# 1-0"), Some(5));
+        for delimiter in [" ", "{", "(", ")", "$", "!", "?", ";", "\n"] {
+            let text = format!("{delimiter}e4 e5 Nf3");
+            assert_eq!(common_san_len_of(text.as_bytes()), None);
+        }
+    }
+
+    #[test]
+    fn value_ends_match_a_byte_scan() {
+        let stops = [b'"', b'\\', b'\n', b'\r', b'a', 0, 0x80, 0xA2, 0x22 ^ 0x80];
+        for len in 0..20 {
+            for at in 0..=len {
+                for &stop in &stops {
+                    for &before in &stops {
+                        let mut t = vec![b'x'; len];
+                        if at < len {
+                            t[at] = stop;
+                        }
+                        if at > 0 {
+                            t[at - 1] = before;
+                        }
+                        let slow = t
+                            .iter()
+                            .position(|&c| matches!(c, b'"' | b'\\' | b'\n' | b'\r'));
+                        assert_eq!(value_end(&t), slow, "{t:?}");
+                    }
+                }
+            }
         }
     }
 
