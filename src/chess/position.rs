@@ -633,18 +633,25 @@ impl Position {
         self.ep_square = None;
         self.halfmove_clock += 1;
         if m.kind() == MoveKind::Castle {
+            // King and rook leave `from` and `to` and land on their castled squares (which
+            // may be either of those in Chess960): one exclusive-or per board.
             let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
             let rank = us.back_rank();
-            self.take(from);
-            self.take(to);
-            self.put(
-                Piece::new(us, Role::King),
-                Square::from_coords(side.king_to_file(), rank),
-            );
-            self.put(
-                Piece::new(us, Role::Rook),
-                Square::from_coords(side.rook_to_file(), rank),
-            );
+            let king_to = Square::from_coords(side.king_to_file(), rank);
+            let rook_to = Square::from_coords(side.rook_to_file(), rank);
+            let king_move = Bitboard::from_square(from) ^ Bitboard::from_square(king_to);
+            let rook_move = Bitboard::from_square(to) ^ Bitboard::from_square(rook_to);
+            self.by_role[Role::King.index()] ^= king_move;
+            self.by_role[Role::Rook.index()] ^= rook_move;
+            self.by_color[us.index()] ^= king_move ^ rook_move;
+            self.board[from.index()] = 0;
+            self.board[to.index()] = 0;
+            self.board[king_to.index()] = encode_piece(Piece::new(us, Role::King));
+            self.board[rook_to.index()] = encode_piece(Piece::new(us, Role::Rook));
+            self.hash ^= zobrist::piece_key(Piece::new(us, Role::King), from)
+                ^ zobrist::piece_key(Piece::new(us, Role::King), king_to)
+                ^ zobrist::piece_key(Piece::new(us, Role::Rook), to)
+                ^ zobrist::piece_key(Piece::new(us, Role::Rook), rook_to);
         } else {
             self.take(Square::from_coords(to.file(), from.rank()));
             self.take(from);

@@ -589,7 +589,7 @@ pub fn play_canonical(pos: &mut Position, token: &[u8]) -> Option<Move> {
 
 /// [`play_canonical`] without keeping the position's Zobrist hash: the replay's main line,
 /// which calls [`Position::refresh_hash`] when it is done. Nothing on the way reads the hash.
-#[inline]
+#[inline(always)]
 pub(crate) fn play_canonical_unhashed(pos: &mut Position, token: &[u8]) -> Option<Move> {
     play_canonical_with::<false>(pos, token)
 }
@@ -681,7 +681,8 @@ fn plain_move(from: Square, to: Square, moving: Role, placed: Role) -> Move {
     }
 }
 
-/// A checking move: the mark must say check or mate, as the position after the move has it.
+/// A checking move: the mark must say check or mate, as the position after the move has it
+/// (played in place, and undone from a copy when the mark is wrong).
 #[inline(never)]
 fn finish_check<const HASH: bool>(
     pos: &mut Position,
@@ -692,36 +693,37 @@ fn finish_check<const HASH: bool>(
     checkers: Bitboard,
     suffix: Suffix,
 ) -> Option<Move> {
-    let mut after = *pos;
-    after.play_normal::<HASH>(from, to, moving, placed, checkers);
-    let actual = if after.has_legal_moves() {
+    let before = *pos;
+    pos.play_normal::<HASH>(from, to, moving, placed, checkers);
+    let actual = if pos.has_legal_moves() {
         Suffix::Check
     } else {
         Suffix::Mate
     };
     if actual != suffix {
+        *pos = before;
         return None;
     }
-    *pos = after;
     Some(plain_move(from, to, moving, placed))
 }
 
-/// Castling or en passant, played on a copy whose check state decides the mark.
+/// Castling or en passant, played in place and undone from a copy when the check state
+/// after it does not match the mark.
 #[cold]
 #[inline(never)]
 fn play_special_checked(pos: &mut Position, mv: Move, suffix: Option<Suffix>) -> Option<Move> {
-    let mut after = *pos;
-    after.play_unchecked(mv);
-    let actual = match (after.is_check(), suffix) {
+    let before = *pos;
+    pos.play_unchecked(mv);
+    let actual = match (pos.is_check(), suffix) {
         (false, _) => None,
-        (true, None) => return None,
-        (true, Some(_)) if after.has_legal_moves() => Some(Suffix::Check),
+        (true, None) => Some(Suffix::Check),
+        (true, Some(_)) if pos.has_legal_moves() => Some(Suffix::Check),
         (true, Some(_)) => Some(Suffix::Mate),
     };
     if actual != suffix {
+        *pos = before;
         return None;
     }
-    *pos = after;
     Some(mv)
 }
 

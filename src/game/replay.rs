@@ -119,9 +119,9 @@ fn start_position(
     // One pass over the tags for both names (each `tag` call is a scan of its own).
     let (mut variant, mut fen) = (None, None);
     for (name, value) in game.tags.iter() {
-        match name {
-            "Variant" => variant = variant.or(Some(value)),
-            "FEN" => fen = fen.or(Some(value)),
+        match name.as_bytes() {
+            b"Variant" if variant.is_none() => variant = Some(value),
+            b"FEN" if fen.is_none() => fen = Some(value),
             _ => {}
         }
     }
