@@ -182,6 +182,10 @@ impl Position {
     /// other lines of the same kind are blocked before the move and after it.
     #[inline(always)]
     pub(crate) fn exposes_king(&self, from: Square, to: Square, king: Square) -> bool {
+        // Most moves leave a square on no line through the king: one lookup says so.
+        if !attacks::queen_rays(king).contains(from) {
+            return false;
+        }
         let queens = self.by_role(Role::Queen);
         let theirs = self.by_color(self.turn().other()) - Bitboard::from_square(to);
         let occupied = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);

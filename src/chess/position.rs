@@ -790,7 +790,11 @@ impl Position {
             Bitboard::EMPTY
         };
         // Discovered checks: our sliders on the enemy king's lines of the kind `from` is on
-        // (the others were blocked before the move and still are).
+        // (the others were blocked before the move and still are). Most moves leave a
+        // square on no line through the king, which one lookup tells.
+        if !attacks::queen_rays(king).contains(from) {
+            return checkers;
+        }
         let ours = self.by_color[us.index()] - Bitboard::from_square(from);
         let queens = self.by_role[Role::Queen.index()];
         if attacks::rook_rays(king).contains(from) {
