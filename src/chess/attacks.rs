@@ -221,6 +221,15 @@ const fn ray_table(dirs: &[(i8, i8); 4]) -> [u64; 64] {
 
 static ROOK_RAYS: [u64; 64] = ray_table(&ROOK_DIRS);
 static BISHOP_RAYS: [u64; 64] = ray_table(&BISHOP_DIRS);
+static QUEEN_RAYS: [u64; 64] = {
+    let mut t = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = ROOK_RAYS[sq] | BISHOP_RAYS[sq];
+        sq += 1;
+    }
+    t
+};
 
 static KNIGHT: [u64; 64] = leaper_table(&KNIGHT_STEPS);
 static KING: [u64; 64] = leaper_table(&KING_STEPS);
@@ -311,6 +320,12 @@ pub fn rook_rays(sq: Square) -> Bitboard {
 #[inline]
 pub fn bishop_rays(sq: Square) -> Bitboard {
     Bitboard(BISHOP_RAYS[sq.index()])
+}
+
+/// Queen moves from `sq` on an empty board: the squares on any line through it.
+#[inline]
+pub fn queen_rays(sq: Square) -> Bitboard {
+    Bitboard(QUEEN_RAYS[sq.index()])
 }
 
 #[inline]

@@ -171,10 +171,21 @@ impl Position {
         {
             return false;
         }
-        // The checker, if any, is now captured or blocked; what is left is a slider behind
-        // `from` on its line to the king. Found with the small ray tables, not the magic or
-        // `line` tables: this runs for every candidate of every SAN move. Sliders on the
-        // king's other lines of the same kind are blocked before the move and after it.
+        !self.exposes_king(from, to, king)
+    }
+
+    /// Would moving a piece other than the king from `from` to `to` (no en passant) open a
+    /// line from an enemy slider to our king on `king`? The checker, if any, is not asked
+    /// about: callers test that `to` captures or blocks it. What is left is a slider behind
+    /// `from` on its line to the king, found with the small ray tables, not the magic or
+    /// `line` tables: this runs for every candidate of every SAN move. Sliders on the king's
+    /// other lines of the same kind are blocked before the move and after it.
+    #[inline(always)]
+    pub(crate) fn exposes_king(&self, from: Square, to: Square, king: Square) -> bool {
+        // Most moves leave a square on no line through the king: one lookup says so.
+        if !attacks::queen_rays(king).contains(from) {
+            return false;
+        }
         let queens = self.by_role(Role::Queen);
         let theirs = self.by_color(self.turn().other()) - Bitboard::from_square(to);
         let occupied = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);
@@ -182,15 +193,15 @@ impl Position {
             let snipers = attacks::rook_rays(king) & (self.by_role(Role::Rook) | queens) & theirs;
             snipers
                 .into_iter()
-                .all(|s| (attacks::between_orthogonal(king, s) & occupied).nonempty())
+                .any(|s| (attacks::between_orthogonal(king, s) & occupied).is_empty())
         } else if attacks::bishop_rays(king).contains(from) {
             let snipers =
                 attacks::bishop_rays(king) & (self.by_role(Role::Bishop) | queens) & theirs;
             snipers
                 .into_iter()
-                .all(|s| (attacks::between_diagonal(king, s) & occupied).nonempty())
+                .any(|s| (attacks::between_diagonal(king, s) & occupied).is_empty())
         } else {
-            true
+            false
         }
     }
 
@@ -206,34 +217,46 @@ impl Position {
     }
 
     fn castling_moves(&self, list: &mut MoveList, king: Square, to_mask: Bitboard) {
+        for side in CastlingSide::ALL {
+            if let Some(m) = self.castle_if_legal(king, side, to_mask) {
+                list.push(m);
+            }
+        }
+    }
+
+    /// Castling to `side` when the right exists, the rook's square is in `to_mask` and the
+    /// move is legal, assuming the side to move (king on `king`) is not in check.
+    #[inline]
+    pub(crate) fn castle_if_legal(
+        &self,
+        king: Square,
+        side: CastlingSide,
+        to_mask: Bitboard,
+    ) -> Option<Move> {
         let us = self.turn();
         let them = us.other();
         let rank = us.back_rank();
-        for side in CastlingSide::ALL {
-            let Some(rook) = self.castling().rook(us, side) else {
-                continue;
-            };
-            if !to_mask.contains(rook) {
-                continue;
-            }
-            let king_to = Square::from_coords(side.king_to_file(), rank);
-            let rook_to = Square::from_coords(side.rook_to_file(), rank);
-            let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
-            let king_path = attacks::between(king, king_to) | Bitboard::from_square(king_to);
-            let rook_path = attacks::between(rook, rook_to) | Bitboard::from_square(rook_to);
-            let others = self.occupied() - movers;
-            if ((king_path | rook_path) & others).nonempty() {
-                continue;
-            }
-            // The castling rook is lifted too: it may be screening a square of the king's path.
-            if king_path
-                .into_iter()
-                .any(|sq| self.is_attacked_with(sq, them, others))
-            {
-                continue;
-            }
-            list.push(Move::castle(king, rook));
+        let rook = self.castling().rook(us, side)?;
+        if !to_mask.contains(rook) {
+            return None;
         }
+        let king_to = Square::from_coords(side.king_to_file(), rank);
+        let rook_to = Square::from_coords(side.rook_to_file(), rank);
+        let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
+        let king_path = attacks::between(king, king_to) | Bitboard::from_square(king_to);
+        let rook_path = attacks::between(rook, rook_to) | Bitboard::from_square(rook_to);
+        let others = self.occupied() - movers;
+        if ((king_path | rook_path) & others).nonempty() {
+            return None;
+        }
+        // The castling rook is lifted too: it may be screening a square of the king's path.
+        if king_path
+            .into_iter()
+            .any(|sq| self.is_attacked_with(sq, them, others))
+        {
+            return None;
+        }
+        Some(Move::castle(king, rook))
     }
 
     #[allow(clippy::too_many_arguments)]

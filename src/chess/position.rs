@@ -63,25 +63,34 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// Mailbox code of a piece: `role + 1` in the low three bits, the colour in bit 3 (0 is an
+/// empty square), so the role comes back with one mask.
 #[inline]
 const fn encode_piece(p: Piece) -> u8 {
-    1 + 6 * p.color as u8 + p.role as u8
+    (p.color as u8) << 3 | (p.role as u8 + 1)
 }
 
 #[inline]
 const fn decode_piece(code: u8) -> Option<Piece> {
-    if code == 0 || code > 12 {
+    let role = code & 7;
+    if role == 0 {
         return None;
     }
-    let i = code - 1;
-    let color = if i >= 6 { Color::Black } else { Color::White };
-    Some(Piece::new(color, Role::from_index((i % 6) as usize)))
+    let color = if code & 8 != 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Some(Piece::new(color, Role::from_index(role as usize - 1)))
 }
 
 /// Castling rights: for each colour and side, the square of the rook that may still castle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Castling {
     rooks: [[Option<Square>; 2]; 2],
+    /// The same rook squares as one set: a move touching none of them (and no king move of
+    /// a side with rights) leaves the rights alone, tested with one mask.
+    mask: Bitboard,
 }
 
 impl Castling {
@@ -95,16 +104,22 @@ impl Castling {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.rooks.iter().flatten().all(Option::is_none)
+        self.mask.is_empty()
     }
 
     /// All rook squares with rights.
+    #[inline]
     pub fn rook_squares(&self) -> Bitboard {
+        self.mask
+    }
+
+    fn set(&mut self, color: Color, side: CastlingSide, rook: Option<Square>) {
+        self.rooks[color.index()][side.index()] = rook;
         let mut bb = Bitboard::EMPTY;
         for sq in self.rooks.iter().flatten().flatten() {
             bb.add(*sq);
         }
-        bb
+        self.mask = bb;
     }
 }
 
@@ -255,7 +270,7 @@ impl Position {
             if pos.castling.rooks[color.index()][side.index()].is_some() {
                 return Err(PositionError::InvalidCastlingRights(sq));
             }
-            pos.castling.rooks[color.index()][side.index()] = Some(sq);
+            pos.castling.set(color, side, Some(sq));
         }
         if !chess960 {
             for color in Color::ALL {
@@ -528,9 +543,11 @@ impl Position {
 
     fn compute_hash(&self) -> u64 {
         let mut h = 0;
-        for sq in self.occupied() {
-            if let Some(p) = self.piece_at(sq) {
-                h ^= zobrist::piece_key(p, sq);
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for sq in self.pieces(color, role) {
+                    h ^= zobrist::piece_key(Piece::new(color, role), sq);
+                }
             }
         }
         if self.turn == Color::Black {
@@ -585,131 +602,163 @@ impl Position {
         self.play_with_checkers(m, None);
     }
 
-    /// [`Position::play_unchecked`] for a normal move or promotion whose
-    /// [`Position::checkers_after`] the caller already has (the SAN reader computes them to
-    /// check the `+` mark before it plays).
     #[inline]
-    pub(crate) fn play_plain(&mut self, m: Move, checkers: Bitboard) {
-        self.play_with_checkers(m, Some(checkers));
-    }
-
     fn play_with_checkers(&mut self, m: Move, known: Option<Bitboard>) {
-        let us = self.turn;
         let from = m.from();
         let to = m.to();
         let Some(moving) = self.piece_at(from) else {
             return;
         };
-        // The new checkers, found before the board changes when the move is a plain one
-        // (from the mover and the line it leaves); castling and en passant look afresh.
-        let kind = m.kind();
+        match m.kind() {
+            MoveKind::Normal => {
+                let checkers = known.unwrap_or_else(|| self.checkers_after(from, to, moving.role));
+                self.play_normal::<true>(from, to, moving.role, moving.role, checkers);
+            }
+            MoveKind::Promotion(role) => {
+                let checkers = known.unwrap_or_else(|| self.checkers_after(from, to, role));
+                self.play_normal::<true>(from, to, Role::Pawn, role, checkers);
+            }
+            MoveKind::Castle | MoveKind::EnPassant => self.play_special(m, moving),
+        }
+    }
+
+    /// Castling and en passant, which move or take a second piece; the checkers are looked
+    /// for afresh after the move.
+    #[cold]
+    #[inline(never)]
+    fn play_special(&mut self, m: Move, moving: Piece) {
+        let us = self.turn;
+        let from = m.from();
+        let to = m.to();
         self.ep_square = None;
         self.halfmove_clock += 1;
-        let checkers = match kind {
-            MoveKind::Castle => {
-                let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
-                let rank = us.back_rank();
-                self.take(from);
-                self.take(to);
-                self.put(
-                    Piece::new(us, Role::King),
-                    Square::from_coords(side.king_to_file(), rank),
-                );
-                self.put(
-                    Piece::new(us, Role::Rook),
-                    Square::from_coords(side.rook_to_file(), rank),
-                );
-                None
-            }
-            MoveKind::EnPassant => {
-                self.take(Square::from_coords(to.file(), from.rank()));
-                self.take(from);
-                self.put(moving, to);
-                self.halfmove_clock = 0;
-                None
-            }
-            MoveKind::Normal | MoveKind::Promotion(_) => {
-                let placed = match kind {
-                    MoveKind::Promotion(role) => Piece::new(us, role),
-                    _ => moving,
-                };
-                // The new checkers, found before the board changes (from the mover and the
-                // line it leaves); castling and en passant look afresh below.
-                let checkers = known.unwrap_or_else(|| self.checkers_after(from, to, placed.role));
-                let from_bb = Bitboard::from_square(from);
-                let to_bb = Bitboard::from_square(to);
-                if let Some(captured) = self.piece_at(to) {
-                    self.by_role[captured.role.index()] ^= to_bb;
-                    self.by_color[captured.color.index()] ^= to_bb;
-                    self.hash ^= zobrist::piece_key(captured, to);
-                    self.halfmove_clock = 0;
-                }
-                self.by_role[moving.role.index()] ^= from_bb;
-                self.by_role[placed.role.index()] ^= to_bb;
-                self.by_color[us.index()] ^= from_bb | to_bb;
-                self.board[from.index()] = 0;
-                self.board[to.index()] = encode_piece(placed);
-                self.hash ^= zobrist::piece_key(moving, from) ^ zobrist::piece_key(placed, to);
-                if moving.role == Role::Pawn {
-                    self.halfmove_clock = 0;
-                    if from.index().abs_diff(to.index()) == 16 {
-                        let ep = Square::new(((from.index() + to.index()) / 2) as u8);
-                        if (attacks::pawn_attacks(us, ep) & self.pieces(us.other(), Role::Pawn))
-                            .nonempty()
-                        {
-                            self.ep_square = Some(ep);
-                        }
-                    }
-                }
-                Some(checkers)
-            }
-        };
-        // Castling rights go with a king move, a rook leaving its square, or a capture on it.
-        if !self.castling.is_empty()
-            && (moving.role == Role::King
-                || self
-                    .castling
-                    .rooks
-                    .iter()
-                    .flatten()
-                    .flatten()
-                    .any(|&r| r == from || r == to))
+        if m.kind() == MoveKind::Castle {
+            // King and rook leave `from` and `to` and land on their castled squares (which
+            // may be either of those in Chess960): one exclusive-or per board.
+            let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
+            let rank = us.back_rank();
+            let king_to = Square::from_coords(side.king_to_file(), rank);
+            let rook_to = Square::from_coords(side.rook_to_file(), rank);
+            let king_move = Bitboard::from_square(from) ^ Bitboard::from_square(king_to);
+            let rook_move = Bitboard::from_square(to) ^ Bitboard::from_square(rook_to);
+            self.by_role[Role::King.index()] ^= king_move;
+            self.by_role[Role::Rook.index()] ^= rook_move;
+            self.by_color[us.index()] ^= king_move ^ rook_move;
+            self.board[from.index()] = 0;
+            self.board[to.index()] = 0;
+            self.board[king_to.index()] = encode_piece(Piece::new(us, Role::King));
+            self.board[rook_to.index()] = encode_piece(Piece::new(us, Role::Rook));
+            self.hash ^= zobrist::piece_key(Piece::new(us, Role::King), from)
+                ^ zobrist::piece_key(Piece::new(us, Role::King), king_to)
+                ^ zobrist::piece_key(Piece::new(us, Role::Rook), to)
+                ^ zobrist::piece_key(Piece::new(us, Role::Rook), rook_to);
+        } else {
+            self.take(Square::from_coords(to.file(), from.rank()));
+            self.take(from);
+            self.put(moving, to);
+            self.halfmove_clock = 0;
+        }
+        if moving.role == Role::King
+            && (self.castling.mask & Bitboard::from_rank(us.back_rank())).nonempty()
         {
-            let before = self.castling;
-            if moving.role == Role::King {
-                self.castling.rooks[us.index()] = [None, None];
-            }
-            for color in Color::ALL {
-                for side in CastlingSide::ALL {
-                    if let Some(r) = self.castling.rook(color, side)
-                        && (r == from || r == to)
-                    {
-                        self.castling.rooks[color.index()][side.index()] = None;
-                    }
-                }
-            }
-            if before != self.castling {
-                for color in Color::ALL {
-                    for side in CastlingSide::ALL {
-                        if let Some(r) = before.rook(color, side) {
-                            self.hash ^= zobrist::castling_key(color, r.file());
-                        }
-                        if let Some(r) = self.castling.rook(color, side) {
-                            self.hash ^= zobrist::castling_key(color, r.file());
-                        }
-                    }
-                }
-            }
+            self.lose_castling::<true>(from, to, true);
         }
-        if us == Color::Black {
-            self.fullmove_number += 1;
-        }
+        self.fullmove_number += us as u32;
         self.turn = us.other();
         self.hash ^= zobrist::black_to_move_key();
-        self.checkers = match checkers {
-            Some(c) => c,
-            None => self.compute_checkers(),
+        self.checkers = self.compute_checkers();
+    }
+
+    /// Plays a normal move or promotion of a `moving` piece from `from` to `to`, where it
+    /// stands as `placed`, given the checkers it leaves ([`Position::checkers_after`]). The
+    /// one play step of every normal move: bitboards, mailbox, clocks, en passant square
+    /// and castling rights by masks. `HASH` keeps the Zobrist hash up to date; the replay
+    /// plays without it and recomputes the hash once at the end ([`Position::refresh_hash`]).
+    #[inline(always)]
+    pub(crate) fn play_normal<const HASH: bool>(
+        &mut self,
+        from: Square,
+        to: Square,
+        moving: Role,
+        placed: Role,
+        checkers: Bitboard,
+    ) {
+        let us = self.turn;
+        let them = us.other();
+        let from_bb = Bitboard::from_square(from);
+        let to_bb = Bitboard::from_square(to);
+        let captured = self.board[to.index()];
+        self.halfmove_clock += 1;
+        if captured != 0 {
+            let role = Role::from_index((captured & 7) as usize - 1);
+            self.by_role[role.index()] ^= to_bb;
+            self.by_color[them.index()] ^= to_bb;
+            if HASH {
+                self.hash ^= zobrist::piece_key(Piece::new(them, role), to);
+            }
+            self.halfmove_clock = 0;
+        }
+        self.by_role[moving.index()] ^= from_bb;
+        self.by_role[placed.index()] ^= to_bb;
+        self.by_color[us.index()] ^= from_bb | to_bb;
+        self.board[from.index()] = 0;
+        self.board[to.index()] = encode_piece(Piece::new(us, placed));
+        if HASH {
+            self.hash ^= zobrist::piece_key(Piece::new(us, moving), from)
+                ^ zobrist::piece_key(Piece::new(us, placed), to)
+                ^ zobrist::black_to_move_key();
+        }
+        self.ep_square = None;
+        if moving == Role::Pawn {
+            self.halfmove_clock = 0;
+            if from.index().abs_diff(to.index()) == 16 {
+                let ep = Square::new(((from.index() + to.index()) / 2) as u8);
+                if (attacks::pawn_attacks(us, ep) & self.pieces(them, Role::Pawn)).nonempty() {
+                    self.ep_square = Some(ep);
+                }
+            }
+        }
+        // Castling rights go with a king move, a rook leaving its square, or a capture on it.
+        let king_rank = if moving == Role::King {
+            Bitboard::from_rank(us.back_rank())
+        } else {
+            Bitboard::EMPTY
         };
+        if (self.castling.mask & (from_bb | to_bb | king_rank)).nonempty() {
+            self.lose_castling::<HASH>(from, to, moving == Role::King);
+        }
+        self.fullmove_number += us as u32;
+        self.turn = them;
+        self.checkers = checkers;
+    }
+
+    /// Drops the castling rights a move from `from` to `to` ends (all of the mover's when
+    /// the king moves), with their hash keys when `HASH`.
+    #[cold]
+    #[inline(never)]
+    fn lose_castling<const HASH: bool>(&mut self, from: Square, to: Square, king_moved: bool) {
+        let us = self.turn;
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                let slot = &mut self.castling.rooks[color.index()][side.index()];
+                if let Some(r) = *slot
+                    && (r == from || r == to || (king_moved && color == us))
+                {
+                    *slot = None;
+                    self.castling.mask.remove(r);
+                    if HASH {
+                        self.hash ^= zobrist::castling_key(color, r.file());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Recomputes the hash from the pieces, side to move and castling rights, after moves
+    /// played without it (`play_normal::<false>`).
+    #[inline]
+    pub(crate) fn refresh_hash(&mut self) {
+        self.hash = self.compute_hash();
     }
 
     /// The pieces that will give check after the side to move plays a piece from `from` to
@@ -717,7 +766,7 @@ impl Position {
     /// passant), computed before the move: the piece itself from its new square, and our
     /// sliders whose line to the enemy king the move opens. No other of our pieces can
     /// check then, since the side to move never gives check before moving.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn checkers_after(&self, from: Square, to: Square, placed: Role) -> Bitboard {
         let us = self.turn;
         let king = self.king_of(us.other());
@@ -741,7 +790,11 @@ impl Position {
             Bitboard::EMPTY
         };
         // Discovered checks: our sliders on the enemy king's lines of the kind `from` is on
-        // (the others were blocked before the move and still are).
+        // (the others were blocked before the move and still are). Most moves leave a
+        // square on no line through the king, which one lookup tells.
+        if !attacks::queen_rays(king).contains(from) {
+            return checkers;
+        }
         let ours = self.by_color[us.index()] - Bitboard::from_square(from);
         let queens = self.by_role[Role::Queen.index()];
         if attacks::rook_rays(king).contains(from) {

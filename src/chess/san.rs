@@ -584,57 +584,166 @@ fn square_of(file: u8, rank: u8) -> Option<Square> {
 /// `assemble` and `push_suffix` would write, instead of building the text and comparing.
 #[inline]
 pub fn play_canonical(pos: &mut Position, token: &[u8]) -> Option<Move> {
+    play_canonical_with::<true>(pos, token)
+}
+
+/// [`play_canonical`] without keeping the position's Zobrist hash: the replay's main line,
+/// which calls [`Position::refresh_hash`] when it is done. Nothing on the way reads the hash.
+#[inline(always)]
+pub(crate) fn play_canonical_unhashed(pos: &mut Position, token: &[u8]) -> Option<Move> {
+    play_canonical_with::<false>(pos, token)
+}
+
+/// What the pawn reader found: a pawn move or promotion (origin, destination, the role it
+/// stands as after), or en passant.
+enum Found {
+    Plain(Square, Square, Role),
+    Special(Move),
+}
+
+#[inline(always)]
+fn play_canonical_with<const HASH: bool>(pos: &mut Position, token: &[u8]) -> Option<Move> {
     let (body, suffix) = match token.split_last() {
         Some((b'+', rest)) => (rest, Some(Suffix::Check)),
         Some((b'#', rest)) => (rest, Some(Suffix::Mate)),
         _ => (token, None),
     };
-    let (mv, placed) = match body {
-        [b'a'..=b'h', ..] => canonical_pawn(pos, body)?,
-        [b'N', rest @ ..] => (canonical_piece(pos, Role::Knight, rest)?, Role::Knight),
-        [b'B', rest @ ..] => (canonical_piece(pos, Role::Bishop, rest)?, Role::Bishop),
-        [b'R', rest @ ..] => (canonical_piece(pos, Role::Rook, rest)?, Role::Rook),
-        [b'Q', rest @ ..] => (canonical_piece(pos, Role::Queen, rest)?, Role::Queen),
-        [b'K', rest @ ..] => (canonical_king(pos, rest)?, Role::King),
-        b"O-O" => (canonical_castle(pos, CastlingSide::KingSide)?, Role::King),
-        b"O-O-O" => (canonical_castle(pos, CastlingSide::QueenSide)?, Role::King),
-        _ => return None,
-    };
-    let checkers = if mv.is_castle() || mv.is_en_passant() {
-        None
-    } else {
-        Some(pos.checkers_after(mv.from(), mv.to(), placed))
-    };
-    match (checkers.map(|c| c.nonempty()), suffix) {
-        // The common case: no check, no mark. Played in place, without a copy.
-        (Some(false), None) => {
-            pos.play_plain(mv, Bitboard::EMPTY);
-            Some(mv)
-        }
-        (Some(false), Some(_)) | (Some(true), None) => None,
-        // Check (or a rare move): the mark must say check or mate, as the position after
-        // the move has it.
-        _ => {
-            let mut after = *pos;
-            after.play_unchecked(mv);
-            let actual = match (after.is_check(), suffix) {
-                (false, _) => None,
-                (true, None) => return None,
-                (true, Some(_)) if after.has_legal_moves() => Some(Suffix::Check),
-                (true, Some(_)) => Some(Suffix::Mate),
-            };
-            if actual != suffix {
-                return None;
+    // Each arm finishes with its own role known, so the check test after it is the one
+    // for that role.
+    match body {
+        [b'a'..=b'h', ..] => match canonical_pawn(pos, body)? {
+            Found::Plain(from, to, Role::Pawn) => {
+                finish::<HASH>(pos, from, to, Role::Pawn, Role::Pawn, suffix)
             }
-            *pos = after;
-            Some(mv)
+            Found::Plain(from, to, placed) => {
+                finish::<HASH>(pos, from, to, Role::Pawn, placed, suffix)
+            }
+            Found::Special(mv) => play_special_checked(pos, mv, suffix),
+        },
+        [b'N', rest @ ..] => {
+            let (from, to) = canonical_piece(pos, Role::Knight, rest)?;
+            finish::<HASH>(pos, from, to, Role::Knight, Role::Knight, suffix)
+        }
+        [b'B', rest @ ..] => {
+            let (from, to) = canonical_piece(pos, Role::Bishop, rest)?;
+            finish::<HASH>(pos, from, to, Role::Bishop, Role::Bishop, suffix)
+        }
+        [b'R', rest @ ..] => {
+            let (from, to) = canonical_piece(pos, Role::Rook, rest)?;
+            finish::<HASH>(pos, from, to, Role::Rook, Role::Rook, suffix)
+        }
+        [b'Q', rest @ ..] => {
+            let (from, to) = canonical_piece(pos, Role::Queen, rest)?;
+            finish::<HASH>(pos, from, to, Role::Queen, Role::Queen, suffix)
+        }
+        [b'K', rest @ ..] => {
+            let (from, to) = canonical_king(pos, rest)?;
+            finish::<HASH>(pos, from, to, Role::King, Role::King, suffix)
+        }
+        b"O-O" => play_special_checked(pos, canonical_castle(pos, CastlingSide::KingSide)?, suffix),
+        b"O-O-O" => {
+            play_special_checked(pos, canonical_castle(pos, CastlingSide::QueenSide)?, suffix)
+        }
+        _ => None,
+    }
+}
+
+/// Plays a normal move or promotion found legal when the written mark is the right one.
+#[inline(always)]
+fn finish<const HASH: bool>(
+    pos: &mut Position,
+    from: Square,
+    to: Square,
+    moving: Role,
+    placed: Role,
+    suffix: Option<Suffix>,
+) -> Option<Move> {
+    let checkers = pos.checkers_after(from, to, placed);
+    match (checkers.nonempty(), suffix) {
+        // The common case: no check, no mark. Played in place, without a copy.
+        (false, None) => {
+            pos.play_normal::<HASH>(from, to, moving, placed, checkers);
+            Some(plain_move(from, to, moving, placed))
+        }
+        (false, Some(_)) | (true, None) => None,
+        (true, Some(suffix)) => {
+            finish_check::<HASH>(pos, from, to, moving, placed, checkers, suffix)
+        }
+    }
+}
+
+#[inline(always)]
+fn plain_move(from: Square, to: Square, moving: Role, placed: Role) -> Move {
+    if moving == placed {
+        Move::normal(from, to)
+    } else {
+        Move::promotion(from, to, placed)
+    }
+}
+
+/// A checking move: the mark must say check or mate, as the position after the move has it
+/// (played in place, and undone from a copy when the mark is wrong).
+#[inline(never)]
+fn finish_check<const HASH: bool>(
+    pos: &mut Position,
+    from: Square,
+    to: Square,
+    moving: Role,
+    placed: Role,
+    checkers: Bitboard,
+    suffix: Suffix,
+) -> Option<Move> {
+    let before = *pos;
+    pos.play_normal::<HASH>(from, to, moving, placed, checkers);
+    let actual = if pos.has_legal_moves() {
+        Suffix::Check
+    } else {
+        Suffix::Mate
+    };
+    if actual != suffix {
+        *pos = before;
+        return None;
+    }
+    Some(plain_move(from, to, moving, placed))
+}
+
+/// Castling or en passant, played in place and undone from a copy when the check state
+/// after it does not match the mark.
+#[cold]
+#[inline(never)]
+fn play_special_checked(pos: &mut Position, mv: Move, suffix: Option<Suffix>) -> Option<Move> {
+    let before = *pos;
+    pos.play_unchecked(mv);
+    let actual = match (pos.is_check(), suffix) {
+        (false, _) => None,
+        (true, None) => Some(Suffix::Check),
+        (true, Some(_)) if pos.has_legal_moves() => Some(Suffix::Check),
+        (true, Some(_)) => Some(Suffix::Mate),
+    };
+    if actual != suffix {
+        *pos = before;
+        return None;
+    }
+    Some(mv)
+}
+
+/// The squares a move onto `to` may come from given the side to move's checkers: with one
+/// checker, `to` must capture or block it (the king aside); with two, no such move is legal.
+#[inline(always)]
+fn evades(pos: &Position, to: Square, king: Square) -> bool {
+    let checkers = pos.checkers();
+    match checkers.first() {
+        None => true,
+        Some(c) => {
+            !checkers.more_than_one()
+                && (attacks::between(king, c) | Bitboard::from_square(c)).contains(to)
         }
     }
 }
 
 /// A canonical pawn move body: `e4`, `exd5`, `e8=Q`, `exd8=Q` (en passant included).
-#[inline]
-fn canonical_pawn(pos: &Position, body: &[u8]) -> Option<(Move, Role)> {
+#[inline(always)]
+fn canonical_pawn(pos: &Position, body: &[u8]) -> Option<Found> {
     let (body, promotion) = match body {
         [rest @ .., b'=', p] => {
             let role = match p {
@@ -650,10 +759,6 @@ fn canonical_pawn(pos: &Position, body: &[u8]) -> Option<(Move, Role)> {
     };
     let us = pos.turn();
     let them = us.other();
-    let checkers = pos.checkers();
-    if checkers.more_than_one() {
-        return None;
-    }
     let pawns = pos.pieces(us, Role::Pawn);
     let occupied = pos.occupied();
     let (from, to) = match *body {
@@ -681,10 +786,13 @@ fn canonical_pawn(pos: &Position, body: &[u8]) -> Option<(Move, Role)> {
                 (attacks::pawn_attacks(them, to) & pawns & Bitboard::from_file(File(ff - b'a')))
                     .first()?;
             if pos.ep_square() == Some(to) {
-                if promotion.is_some() || !pos.ep_is_legal(from, to) {
+                if promotion.is_some()
+                    || pos.checkers().more_than_one()
+                    || !pos.ep_is_legal(from, to)
+                {
                     return None;
                 }
-                return Some((Move::en_passant(from, to), Role::Pawn));
+                return Some(Found::Special(Move::en_passant(from, to)));
             }
             if !pos.by_color(them).contains(to) {
                 return None;
@@ -693,20 +801,21 @@ fn canonical_pawn(pos: &Position, body: &[u8]) -> Option<(Move, Role)> {
         }
         _ => return None,
     };
-    if !pos.safe_after(from, to, pos.king_of(us), checkers) {
+    let king = pos.king_of(us);
+    if !evades(pos, to, king) || pos.exposes_king(from, to, king) {
         return None;
     }
     let last = Rank(if us == Color::White { 7 } else { 0 });
     match (to.rank() == last, promotion) {
-        (true, Some(role)) => Some((Move::promotion(from, to, role), role)),
-        (false, None) => Some((Move::normal(from, to), Role::Pawn)),
+        (true, Some(role)) => Some(Found::Plain(from, to, role)),
+        (false, None) => Some(Found::Plain(from, to, Role::Pawn)),
         _ => None,
     }
 }
 
 /// The destination and capture mark at the end of a piece move, and the origin hints
 /// before them: `f3`, `xf3`, `bf3`, `1xf3`, `b1f3`.
-#[inline]
+#[inline(always)]
 fn piece_target(rest: &[u8]) -> Option<(Option<File>, Option<Rank>, bool, Square)> {
     let [hint @ .., f, r] = rest else {
         return None;
@@ -726,46 +835,87 @@ fn piece_target(rest: &[u8]) -> Option<(Option<File>, Option<Rank>, bool, Square
     Some((file, rank, capture, to))
 }
 
-/// A canonical knight, bishop, rook or queen move body after its letter.
-#[inline]
-fn canonical_piece(pos: &Position, role: Role, rest: &[u8]) -> Option<Move> {
+/// Our sliders in `mine` on `rays` from `to` with nothing between them and `to`.
+#[inline(always)]
+fn reaching(
+    mine: Bitboard,
+    occupied: Bitboard,
+    to: Square,
+    rays: Bitboard,
+    between: fn(Square, Square) -> Bitboard,
+) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for from in rays & mine {
+        if (between(from, to) & occupied).is_empty() {
+            out.add(from);
+        }
+    }
+    out
+}
+
+/// A canonical knight, bishop, rook or queen move body after its letter. Inlined into
+/// the dispatch with a constant role, so each role has its own candidate lookup.
+#[inline(always)]
+fn canonical_piece(pos: &Position, role: Role, rest: &[u8]) -> Option<(Square, Square)> {
     let (file, rank, capture, to) = piece_target(rest)?;
     let us = pos.turn();
-    if pos.by_color(us).contains(to) || pos.by_color(us.other()).contains(to) != capture {
+    let ours = pos.by_color(us);
+    let theirs = pos.by_color(us.other());
+    if ours.contains(to) || theirs.contains(to) != capture {
         return None;
     }
-    let checkers = pos.checkers();
-    if checkers.more_than_one() {
+    let king = pos.king_of(us);
+    if !evades(pos, to, king) {
         return None;
     }
-    let occupied = pos.occupied();
-    let mine = pos.pieces(us, role);
+    let occupied = ours | theirs;
+    let mine = ours & pos.by_role(role);
     // Sliders: the pieces on the destination's empty-board rays, then the squares between
     // (small tables, where the magic table's lookups missed the cache).
-    let king = pos.king_of(us);
-    let mut legal = Bitboard::EMPTY;
-    if role == Role::Knight {
-        for from in attacks::knight_attacks(to) & mine {
-            if pos.safe_after(from, to, king, checkers) {
-                legal.add(from);
-            }
+    let reach = match role {
+        Role::Knight => attacks::knight_attacks(to) & mine,
+        Role::Bishop => reaching(
+            mine,
+            occupied,
+            to,
+            attacks::bishop_rays(to),
+            attacks::between_diagonal,
+        ),
+        Role::Rook => reaching(
+            mine,
+            occupied,
+            to,
+            attacks::rook_rays(to),
+            attacks::between_orthogonal,
+        ),
+        _ => {
+            reaching(
+                mine,
+                occupied,
+                to,
+                attacks::bishop_rays(to),
+                attacks::between_diagonal,
+            ) | reaching(
+                mine,
+                occupied,
+                to,
+                attacks::rook_rays(to),
+                attacks::between_orthogonal,
+            )
         }
-    } else {
-        let orthogonal = attacks::rook_rays(to);
-        let rays = match role {
-            Role::Bishop => attacks::bishop_rays(to),
-            Role::Rook => orthogonal,
-            _ => orthogonal | attacks::bishop_rays(to),
-        };
-        for from in rays & mine {
-            let between = if orthogonal.contains(from) {
-                attacks::between_orthogonal(from, to)
-            } else {
-                attacks::between_diagonal(from, to)
-            };
-            if (between & occupied).is_empty() && pos.safe_after(from, to, king, checkers) {
-                legal.add(from);
-            }
+    };
+    // The common case: one piece reaches `to`, and canonical SAN names no origin.
+    if !reach.more_than_one() {
+        let from = reach.first()?;
+        if file.is_some() || rank.is_some() || pos.exposes_king(from, to, king) {
+            return None;
+        }
+        return Some((from, to));
+    }
+    let mut legal = Bitboard::EMPTY;
+    for from in reach {
+        if !pos.exposes_king(from, to, king) {
+            legal.add(from);
         }
     }
     let mut chosen = legal;
@@ -788,12 +938,12 @@ fn canonical_piece(pos: &Position, role: Role, rest: &[u8]) -> Option<Move> {
     } else {
         (Some(from.file()), Some(from.rank()))
     };
-    (canonical == (file, rank)).then(|| Move::normal(from, to))
+    (canonical == (file, rank)).then_some((from, to))
 }
 
 /// A canonical king move body after its letter (never disambiguated).
-#[inline]
-fn canonical_king(pos: &Position, rest: &[u8]) -> Option<Move> {
+#[inline(always)]
+fn canonical_king(pos: &Position, rest: &[u8]) -> Option<(Square, Square)> {
     let (None, None, capture, to) = piece_target(rest)? else {
         return None;
     };
@@ -805,15 +955,17 @@ fn canonical_king(pos: &Position, rest: &[u8]) -> Option<Move> {
     let king = pos.king_of(us);
     let legal = attacks::king_attacks(to).contains(king)
         && !pos.is_attacked_sparse(to, them, pos.occupied() - Bitboard::from_square(king));
-    legal.then(|| Move::normal(king, to))
+    legal.then_some((king, to))
 }
 
 /// Castling, if the right exists and the move is legal.
+#[inline]
 fn canonical_castle(pos: &Position, side: CastlingSide) -> Option<Move> {
+    if pos.is_check() {
+        return None;
+    }
     let us = pos.turn();
-    let rook = pos.castling().rook(us, side)?;
-    let m = Move::castle(pos.king_of(us), rook);
-    pos.is_legal(m).then_some(m)
+    pos.castle_if_legal(pos.king_of(us), side, Bitboard::FULL)
 }
 
 /// Plays a move found by the UCI reader (lenient mode only).

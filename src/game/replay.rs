@@ -116,8 +116,17 @@ fn start_position(
     mode: SanMode,
     findings: &mut Vec<Finding>,
 ) -> Option<(Position, Option<String>, bool)> {
-    let chess960 = game.tag("Variant").is_some_and(is_chess960_variant);
-    let Some(fen) = game.tag("FEN") else {
+    // One pass over the tags for both names (each `tag` call is a scan of its own).
+    let (mut variant, mut fen) = (None, None);
+    for (name, value) in game.tags.iter() {
+        match name.as_bytes() {
+            b"Variant" if variant.is_none() => variant = Some(value),
+            b"FEN" if fen.is_none() => fen = Some(value),
+            _ => {}
+        }
+    }
+    let chess960 = variant.is_some_and(is_chess960_variant);
+    let Some(fen) = fen else {
         return Some((Position::new(), None, chess960));
     };
     let at = Pos::default();
@@ -213,6 +222,18 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
     let mut moves = Vec::with_capacity(game.moves.len());
     let mut complete = true;
     for (i, node) in game.moves.iter().enumerate() {
+        // Bytes, not `as_str`: the text is only needed (and UTF-8 checked) for a finding.
+        // Canonical SAN (nearly every token) is played by the fast path; the general reader
+        // takes the rest and decides the errors and repairs. The fast path leaves the
+        // position's Zobrist hash behind (nothing here reads it); it is recomputed below.
+        // A null move is never canonical SAN, so the fast path may come before its test,
+        // but not before the variations, which start from the position before the move.
+        let token = node.san.as_bytes();
+        let plain = node.variations().is_empty();
+        if plain && let Some(mv) = san::play_canonical_unhashed(&mut pos, token) {
+            moves.push(mv);
+            continue;
+        }
         let ply = i as u32 + 1;
         if node.san.is_null() {
             let token = node.san.as_str();
@@ -229,16 +250,12 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
             break;
         }
         // Variations replace this move: check them from the position before it.
-        if !node.variations().is_empty() {
+        if !plain {
             check_variations(game, &pos, node, ply, mode, &mut findings);
-        }
-        // Bytes, not `as_str`: the text is only needed (and UTF-8 checked) for a finding.
-        // Canonical SAN (nearly every token) is played by the fast path; the general reader
-        // takes the rest and decides the errors and repairs.
-        let token = node.san.as_bytes();
-        if let Some(mv) = san::play_canonical(&mut pos, token) {
-            moves.push(mv);
-            continue;
+            if let Some(mv) = san::play_canonical_unhashed(&mut pos, token) {
+                moves.push(mv);
+                continue;
+            }
         }
         match san::play_san_bytes(&mut pos, token, mode) {
             Ok(r) => {
@@ -276,6 +293,7 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
             }
         }
     }
+    pos.refresh_hash();
     Replayed {
         start,
         start_fen,
@@ -353,6 +371,27 @@ mod tests {
 
     fn codes(r: &Replayed) -> Vec<&'static str> {
         r.findings.iter().map(|f| f.code).collect()
+    }
+
+    /// The main line is played without the Zobrist hash and the final position's hash is
+    /// recomputed: it equals the one the hashed play steps reach, and a fresh count.
+    #[test]
+    fn final_position_hash_is_whole() {
+        let g = one(concat!(
+            "[Event \"t\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 Nf6 5. Nf3 Bf5 6. Bc4 e6 ",
+            "7. Bd2 c6 8. Qe2 Bb4 9. O-O-O Nbd7 10. a3 Bxc3 11. Bxc3 Qc7 12. d5 cxd5 ",
+            "13. Bxd5 Nxd5 14. Rxd5 O-O 15. Rd4 Rfe8 16. g4 Bg6 17. h4 h5 18. g5 a5 ",
+            "19. Rhd1 b5 20. Ne5 Nxe5 *\n"
+        ));
+        let r = replay(&g, SanMode::Lenient);
+        assert!(r.complete && !r.is_rejected(), "{:?}", r.findings);
+        let mut pos = r.start;
+        for &m in &r.moves {
+            pos.play_unchecked(m);
+        }
+        assert_eq!(pos, r.final_position);
+        assert_eq!(r.final_position.zobrist(), pos.zobrist());
+        assert_eq!(r.final_position.zobrist(), pos.zobrist_from_scratch());
     }
 
     #[test]
