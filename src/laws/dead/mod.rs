@@ -172,6 +172,11 @@ fn full_stage(
     used: &mut Nodes,
 ) -> Option<Winnability> {
     use helpmate::Outcome;
+    // The wider skeleton test costs too much for every node, or for every game's final
+    // position: once per side, before the searches.
+    if stage == 0 && blocked::cannot_win_wide(pos, winner) {
+        return Some(Winnability::CannotWin(CannotWinProof::Blocked));
+    }
     let (outcome, n) = if stage + 1 < FULL_STAGES {
         let share = (budget.nodes / 8).max(1);
         let breadth = (stage == 0).then_some((4, 2));
