@@ -404,6 +404,8 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
     let mut piece_hits = [0u64; 2];
     let mut sentries_needed = false;
     let mut king_captures = [0u64; 2];
+    let mut memo = [(Role::King, 0u64, 0u64); 8];
+    let mut memo_len = 0;
     let mut loser_king_region = 0;
     let mut winner_king_region = 0;
     // Where each of the loser's men (king apart) can ever stand, for `no_mate_square`.
@@ -432,15 +434,36 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
                 } else {
                     (!obstacles, paths.ever[enemy])
                 };
-                let reach = region(role, sq, allowed, blockers);
-                if walls & (1 << sq.index()) != 0 && reach != 1 << sq.index() {
+                // Moves are reversible with the pawns fixed, so a region is shared by
+                // every piece of the role standing in it: found once (positions with
+                // many bishops spend most of the test here).
+                let at = 1u64 << sq.index();
+                let known = if role == Role::King {
+                    None
+                } else {
+                    memo[..memo_len]
+                        .iter()
+                        .find(|&&(r, reach, _)| r == role && reach & at != 0)
+                };
+                let (reach, hits) = match known {
+                    Some(&(_, reach, hits)) => (reach, hits),
+                    None => {
+                        let reach = region(role, sq, allowed, blockers);
+                        let hits = attacks_from(role, reach, blockers);
+                        if role != Role::King && memo_len < memo.len() {
+                            memo[memo_len] = (role, reach, hits);
+                            memo_len += 1;
+                        }
+                        (reach, hits)
+                    }
+                };
+                if walls & at != 0 && reach != at {
                     return false;
                 }
                 // A piece that can step where a pawn may take it could unjam the skeleton.
                 if role != Role::King && reach & ever_attacks[enemy] != 0 {
                     return false;
                 }
-                let hits = attacks_from(role, reach, blockers);
                 if role == Role::King && walls == 0 {
                     // A king may take a pawn only where that ends the game at once (see
                     // `stalemating_captures`), checked once every region is known.

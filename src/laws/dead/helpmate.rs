@@ -735,14 +735,21 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
     }
     /// Pushes the frame for `pos`, with its moves best first, unless it has none.
     fn push(stack: &mut Vec<Frame>, moves: &mut Vec<Move>, pos: &Position, winner: Color) {
-        let mut scored = Scored::new(pos, winner, false);
-        if scored.len() == 0 {
+        let scored = Scored::new(pos, winner, false);
+        let n = scored.len();
+        if n == 0 {
             return;
         }
-        let start = moves.len() as u32;
-        while let Some(m) = scored.pick() {
-            moves.push(m);
+        // Every move is tried: one sort, best first (ties in generation order), rather
+        // than a selection per move.
+        let mut order = [0u8; MAX_MOVES];
+        for (i, o) in order[..n].iter_mut().enumerate() {
+            *o = i as u8;
         }
+        order[..n].sort_by_key(|&i| std::cmp::Reverse(scored.scores[i as usize]));
+        let start = moves.len() as u32;
+        let list = scored.moves.as_slice();
+        moves.extend(order[..n].iter().map(|&i| list[i as usize]));
         stack.push(Frame {
             pos: *pos,
             start,
