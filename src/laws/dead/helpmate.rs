@@ -834,12 +834,40 @@ pub fn deepening(
 }
 
 /// Walks every position reachable from `pos` (depth first, no depth limit), pruning
-/// hopeless ones, until a mate by `winner` appears or nothing is left.
+/// hopeless ones, until a mate by `winner` appears or nothing is left. The walk can run
+/// as deep as it has nodes, so a frame keeps only its position and a slice of one shared
+/// move stack (the moves in the order they are tried), not a whole move list.
 pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes) {
     struct Frame {
         pos: Position,
-        moves: Scored,
-        last: Move,
+        /// This frame's moves are `moves[start..end]`; the next one to try is `next`.
+        start: u32,
+        next: u32,
+        end: u32,
+    }
+    /// Pushes the frame for `pos`, with its moves best first, unless it has none.
+    fn push(stack: &mut Vec<Frame>, moves: &mut Vec<Move>, pos: &Position, winner: Color) {
+        let scored = Scored::new(pos, winner, false);
+        let n = scored.len();
+        if n == 0 {
+            return;
+        }
+        // Every move is tried: one sort, best first (ties in generation order), rather
+        // than a selection per move.
+        let mut order = [0u8; MAX_MOVES];
+        for (i, o) in order[..n].iter_mut().enumerate() {
+            *o = i as u8;
+        }
+        order[..n].sort_by_key(|&i| std::cmp::Reverse(scored.scores[i as usize]));
+        let start = moves.len() as u32;
+        let list = scored.moves.as_slice();
+        moves.extend(order[..n].iter().map(|&i| list[i as usize]));
+        stack.push(Frame {
+            pos: *pos,
+            start,
+            next: start,
+            end: moves.len() as u32,
+        });
     }
     if is_mate_by(pos, winner) {
         return (Outcome::Mate(Vec::new()), 0);
@@ -848,19 +876,18 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
     seen.insert(pos.repetition_key());
     let mut nodes: Nodes = 1;
     let mut stack: Vec<Frame> = Vec::new();
+    let mut moves: Vec<Move> = Vec::new();
     if !hopeless(pos, winner) {
-        stack.push(Frame {
-            pos: *pos,
-            moves: Scored::new(pos, winner, false),
-            last: Move::NONE,
-        });
+        push(&mut stack, &mut moves, pos, winner);
     }
     while let Some(top) = stack.last_mut() {
-        let Some(m) = top.moves.pick() else {
+        if top.next == top.end {
+            moves.truncate(top.start as usize);
             stack.pop();
             continue;
-        };
-        top.last = m;
+        }
+        let m = moves[top.next as usize];
+        top.next += 1;
         let mut child = top.pos;
         child.play_unchecked(m);
         if !seen.insert(child.repetition_key()) {
@@ -872,20 +899,13 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
         }
         if is_mate_by(&child, winner) {
             // Each frame's last tried move is on the path.
-            let line = stack.iter().map(|f| f.last).collect();
+            let line = stack.iter().map(|f| moves[f.next as usize - 1]).collect();
             return (Outcome::Mate(line), nodes);
         }
         if hopeless(&child, winner) {
             continue;
         }
-        let moves = Scored::new(&child, winner, false);
-        if moves.len() > 0 {
-            stack.push(Frame {
-                pos: child,
-                moves,
-                last: Move::NONE,
-            });
-        }
+        push(&mut stack, &mut moves, &child, winner);
     }
     (Outcome::Exhausted, nodes)
 }

@@ -14,11 +14,11 @@ pub enum MaterialLemma {
     /// next to the king always sees the checking knight or an escape square the winner's
     /// king cannot cover.
     LoneKnight,
-    /// King and bishops all on squares of one colour, with no enemy man that could ever
-    /// stand on a square of the other colour to hem in the king (no pawns, knights or
-    /// bishops of the other colour; and at most one rook or queen when the winner has two
-    /// bishops, since only a double check beats those). The king's orthogonal neighbours
-    /// are of the other colour and the winner's king can guard at most one of them.
+    /// King and bishops all on squares of one colour, with no enemy pawns, knights or
+    /// bishops of the other colour. The king's orthogonal neighbours are of the other
+    /// colour: the winner's king guards at most one of the two next to the checking line,
+    /// so an enemy rook or queen stands on the other and can take the checker or
+    /// interpose (see `cannot_win`).
     SameColourBishops,
 }
 
@@ -69,19 +69,22 @@ pub fn cannot_win(pos: &Position, winner: Color) -> Option<MaterialLemma> {
         if (our_men & !colour).nonempty() {
             return None; // bishops on both colours
         }
-        // Rooks and queens next to the king can always interpose on or take at the
-        // diagonal square of a single check; only a double check (two bishops) beats
-        // them, and then the king must stand off the corner, with at least two of its
-        // orthogonal neighbours filled by its own men.
-        let their_heavy = their_men & heavy;
-        let heavy_can_block = our_men.more_than_one() && their_heavy.more_than_one();
-        let blockers_other_colour = (their_men & (pawns | knights))
-            | (their_men & bishops & !colour)
-            | if heavy_can_block {
-                their_heavy
-            } else {
-                Bitboard::EMPTY
-            };
+        // Say the king stands on `s` and a bishop checks it along a diagonal, `x` being
+        // the square next to `s` on that diagonal (the checker's, or where a man could
+        // interpose). The two squares next to both `s` and `x`, `a` and `c`, are of the
+        // other colour: no bishop of the winner stands on or attacks them, and its king
+        // guards at most one (only `s` and `x` touch both, and the king touches neither).
+        // In a mate the other is not a flight, so it holds one of the loser's men: a rook
+        // or a queen, as no other man of the loser can stand on that colour. It reaches
+        // `x` in one step along a rank or file and takes or interposes. That is legal: it
+        // is pinned only along the line from its king, a rank or file, and the winner
+        // has no man moving along one; and the check is single. A double check needs
+        // the checker to have moved off the other checker's diagonal onto a diagonal
+        // through `s`, but the checker's two diagonals are parallel to the two through
+        // `s` and meet them only at `s` (a king's move uncovers one bishop only, and the
+        // winner has no pawn to promote). So there is no mate, whatever both sides play.
+        let blockers_other_colour =
+            (their_men & (pawns | knights)) | (their_men & bishops & !colour);
         if blockers_other_colour.is_empty() {
             return Some(MaterialLemma::SameColourBishops);
         }
@@ -109,12 +112,23 @@ mod tests {
         let knkq = "8/3k4/2q5/8/8/K1N5/8/8 b - - 0 1";
         assert_eq!(lemma(knkq, Color::White), Some(MaterialLemma::LoneKnight));
         assert_eq!(lemma(knkq, Color::Black), None);
-        // Two same-coloured bishops against two rooks: a double check can mate.
+        // Two same-coloured bishops against two rooks: no double check, and a rook next
+        // to the king always takes or interposes.
         assert_eq!(
             lemma("8/8/8/8/8/8/r1r5/k1K1B1B1 w - - 0 1", Color::White),
-            None
+            Some(MaterialLemma::SameColourBishops)
         );
-        // ... but not against one rook.
+        // D3-Chess (W-): Black's dark bishops against two rooks.
+        for fen in [
+            "5b2/4bk2/8/8/8/8/3KR3/3R4 w - -",
+            "8/8/8/8/8/2b1k1b1/3R4/4KR2 w - -",
+        ] {
+            assert_eq!(
+                lemma(fen, Color::Black),
+                Some(MaterialLemma::SameColourBishops)
+            );
+        }
+        // ... nor against one rook.
         assert_eq!(
             lemma("3b4/8/8/6b1/8/8/R7/K1k5 w - - 0 1", Color::Black),
             Some(MaterialLemma::SameColourBishops)

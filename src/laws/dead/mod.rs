@@ -75,7 +75,10 @@ impl Winnability {
     }
 }
 
-/// Search limits. `nodes` bounds each side's search; the helpmate part gets a share.
+/// Search limits. `nodes` bounds each side's search; the probes and the first stages get
+/// capped shares and the exhaustive walk the rest. A walk keeps a frame (a position and
+/// its moves, some 250 bytes) per ply of its current line, which can be as deep as it has
+/// nodes: the default million nodes cost at most a few seconds and a few hundred MB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     pub nodes: Nodes,
@@ -86,7 +89,7 @@ pub struct Budget {
 impl Default for Budget {
     fn default() -> Budget {
         Budget {
-            nodes: 200_000,
+            nodes: 1_000_000,
             max_depth: 40,
         }
     }
@@ -143,8 +146,13 @@ pub fn static_proof(pos: &Position, winner: Color) -> Option<CannotWinProof> {
 
 /// The probes' share of the budget: ordinary positions have an obvious helpmate.
 fn probe_budget(budget: Budget) -> Nodes {
-    (budget.nodes / 10).max(1)
+    (budget.nodes / 10).clamp(1, PROBE_NODES)
 }
+
+/// At most this many nodes go to the probes and to each deepening stage: past that, the
+/// exhaustive walk, which also proves, does better with the nodes.
+const PROBE_NODES: Nodes = 20_000;
+const DEEPENING_NODES: Nodes = 25_000;
 
 /// The cheap stages: a static proof, or a helpmate from the greedy probes. `Err` leaves
 /// the side to `full_search`, with the nodes spent so far.
@@ -159,9 +167,18 @@ fn quick(pos: &Position, winner: Color, budget: Budget) -> Result<Winnability, N
     }
 }
 
-/// The complete stages, in order: a guided search (few moves per node, deep), a full one
-/// for short mates, then the exhaustive walk.
-const FULL_STAGES: usize = 3;
+/// The complete stages, in order: a short exhaustive walk (small reachable sets are
+/// settled in a few hundred nodes, and a depth-first walk often runs into a long mate), a
+/// guided search (few moves per node, deep), a full one for short mates, then the
+/// exhaustive walk with the rest of the budget.
+const FULL_STAGES: usize = 4;
+
+/// The first walk's share of the budget.
+fn first_walk_budget(budget: Budget) -> Nodes {
+    (budget.nodes / 10).clamp(1, FIRST_WALK_NODES)
+}
+
+const FIRST_WALK_NODES: Nodes = 50_000;
 
 /// Runs stage `stage` of the complete search for `winner`, `used` nodes having been spent
 /// already (they are added in). `None` leaves the side to the next stage.
@@ -173,12 +190,19 @@ fn full_stage(
     used: &mut Nodes,
 ) -> Option<Winnability> {
     use helpmate::Outcome;
-    let (outcome, n) = if stage + 1 < FULL_STAGES {
-        let share = (budget.nodes / 8).max(1);
-        let breadth = (stage == 0).then_some((4, 2));
-        helpmate::deepening(pos, winner, budget.max_depth, share, breadth)
-    } else {
-        helpmate::exhaust(pos, winner, budget.nodes.saturating_sub(*used))
+    // The wider skeleton test costs too much for every node, or for every game's final
+    // position: once per side, before the searches.
+    if stage == 0 && blocked::cannot_win_wide(pos, winner) {
+        return Some(Winnability::CannotWin(CannotWinProof::Blocked));
+    }
+    let (outcome, n) = match stage {
+        0 => helpmate::exhaust(pos, winner, first_walk_budget(budget)),
+        1 | 2 => {
+            let share = (budget.nodes / 8).clamp(1, DEEPENING_NODES);
+            let breadth = (stage == 1).then_some((4, 2));
+            helpmate::deepening(pos, winner, budget.max_depth, share, breadth)
+        }
+        _ => helpmate::exhaust(pos, winner, budget.nodes.saturating_sub(*used)),
     };
     *used += n;
     let nodes = *used;
@@ -290,6 +314,31 @@ mod tests {
 
     fn dead(fen: &str) -> Deadness {
         deadness(&Position::from_fen(fen).unwrap(), Budget::default())
+    }
+
+    #[test]
+    fn the_exhaustive_walk_settles_long_helpmates_and_proofs() {
+        // D3-Chess: Black mates only after White promotes and gives a piece up to a
+        // pawn (WB); with its h-pawn on h7 it never can (W-), as it runs out of moves.
+        let pos = Position::from_fen("1k6/1P1p1p1p/BP6/1P5p/8/8/3P1PKP/8 w - -").unwrap();
+        let Winnability::CanWin { line, .. } = analyse_side(&pos, Color::Black, Budget::default())
+        else {
+            panic!("no helpmate for Black");
+        };
+        let mut p = pos;
+        for m in line {
+            p = p.play(m).unwrap();
+        }
+        assert!(p.is_checkmate() && p.turn() == Color::White);
+        let pos = Position::from_fen("1k6/1P1p1p1p/BP6/1P6/8/8/3P1PKP/8 w - -").unwrap();
+        assert!(matches!(
+            analyse_side(&pos, Color::Black, Budget::default()),
+            Winnability::CannotWin(CannotWinProof::Exhausted { .. })
+        ));
+        // A wall the kings cannot cross (the wider skeleton test, before any search).
+        let pos =
+            Position::from_fen("1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - -").unwrap();
+        assert_eq!(deadness(&pos, Budget::default()), Deadness::Dead);
     }
 
     #[test]
