@@ -18,19 +18,47 @@ const PLIES: usize = 40;
 /// How much a checking move of the winner (not a mate) is avoided.
 const CHECK_PENALTY: i32 = 200;
 
+/// King-step (Chebyshev) distances between squares: looked up for every move scored.
+const DISTANCE: [[u8; 64]; 64] = {
+    let mut t = [[0u8; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let df = ((a % 8) as i32 - (b % 8) as i32).abs();
+            let dr = ((a / 8) as i32 - (b / 8) as i32).abs();
+            t[a][b] = if df > dr { df } else { dr } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// King-step distance to the nearest corner.
+const CORNER: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = (sq % 8, sq / 8);
+        let f = if f < 7 - f { f } else { 7 - f };
+        let r = if r < 7 - r { r } else { 7 - r };
+        t[sq] = if f > r { f } else { r } as u8;
+        sq += 1;
+    }
+    t
+};
+
 /// King-step distance between two squares.
 #[inline]
 fn distance(a: Square, b: Square) -> i32 {
-    let df = (a.file().0 as i32 - b.file().0 as i32).abs();
-    let dr = (a.rank().0 as i32 - b.rank().0 as i32).abs();
-    df.max(dr)
+    DISTANCE[a.index()][b.index()] as i32
 }
 
 /// King-step distance to the nearest corner.
 #[inline]
 fn corner_distance(sq: Square) -> i32 {
-    let (f, r) = (sq.file().0 as i32, sq.rank().0 as i32);
-    f.min(7 - f).max(r.min(7 - r))
+    CORNER[sq.index()] as i32
 }
 
 /// The winner's move: captures and promotions first, then the men heading for the loser's
