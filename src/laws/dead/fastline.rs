@@ -13,7 +13,7 @@ use super::line::mate_in_one;
 use crate::chess::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Square, attacks};
 
 /// Plies of the line (both sides' moves).
-const PLIES: usize = 40;
+const PLIES: usize = 50;
 
 /// How much a checking move of the winner (not a mate) is avoided.
 const CHECK_PENALTY: i32 = 200;
