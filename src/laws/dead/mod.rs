@@ -6,6 +6,7 @@
 //! reachable positions.
 
 pub mod blocked;
+mod fastline;
 pub mod helpmate;
 mod line;
 pub mod material;
@@ -271,7 +272,12 @@ pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
             pending[i] = Some((c, 0));
         }
     }
-    // The single greedy line for each side, then the wider passes.
+    // The cheap line for each side, the single greedy line, then the wider passes.
+    for (c, _) in pending.iter().flatten() {
+        if fastline::line(pos, *c).is_some() {
+            return Deadness::Alive;
+        }
+    }
     for (c, used) in pending.iter_mut().flatten() {
         match helpmate::greedy(pos, *c, helpmate::PROBE_PASSES[0].2) {
             (helpmate::Outcome::Mate(_), _) => return Deadness::Alive,

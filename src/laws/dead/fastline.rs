@@ -1,0 +1,285 @@
+//! A cheap first helpmate line for the final position of every game judged under the 2001
+//! and later Laws (2017 Art. 5.2.2, 6.9; 2001 Art. 9.6): most such positions are alive, and
+//! one short cooperative line ending in mate proves it. It runs before `helpmate::greedy`,
+//! which stays the fallback: a failed line claims nothing.
+//!
+//! Per ply it does less than `greedy`: no lemma tests (the loser never captures here, so
+//! the winner never loses material), no search context; the loser's king walks toward a
+//! corner from its own moves alone, and the winner's queens and rooks go straight next to
+//! the loser's king. Every move played comes from the position's legal moves, and a mate
+//! is only reported when the mate-in-one test found a move that checkmates.
+
+use super::line::mate_in_one;
+use crate::chess::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Square, attacks};
+
+/// Plies of the line (both sides' moves).
+const PLIES: usize = 50;
+
+/// How much a checking move of the winner (not a mate) is avoided.
+const CHECK_PENALTY: i32 = 200;
+
+/// King-step (Chebyshev) distances between squares: looked up for every move scored.
+const DISTANCE: [[u8; 64]; 64] = {
+    let mut t = [[0u8; 64]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let df = ((a % 8) as i32 - (b % 8) as i32).abs();
+            let dr = ((a / 8) as i32 - (b / 8) as i32).abs();
+            t[a][b] = if df > dr { df } else { dr } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// King-step distance to the nearest corner.
+const CORNER: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = (sq % 8, sq / 8);
+        let f = if f < 7 - f { f } else { 7 - f };
+        let r = if r < 7 - r { r } else { 7 - r };
+        t[sq] = if f > r { f } else { r } as u8;
+        sq += 1;
+    }
+    t
+};
+
+/// King-step distance between two squares.
+#[inline]
+fn distance(a: Square, b: Square) -> i32 {
+    DISTANCE[a.index()][b.index()] as i32
+}
+
+/// King-step distance to the nearest corner.
+#[inline]
+fn corner_distance(sq: Square) -> i32 {
+    CORNER[sq.index()] as i32
+}
+
+/// The winner's move: captures and promotions first, then the men heading for the loser's
+/// king (queens and rooks all the way, minor pieces to two steps), the king when few men
+/// are left to mate with.
+fn winner_move(pos: &Position, winner: Color, list: &MoveList) -> (Option<Move>, Option<Move>) {
+    let target = pos.king_of(winner.other());
+    let men = pos.by_color(winner) & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn);
+    let king_helps = pos.pieces(winner, Role::Queen).is_empty() && men.count() <= 2;
+    let occ = pos.occupied();
+    // Squares from which each role would check: a check that does not mate mostly leaves
+    // the loser only captures or king steps away from the corner.
+    let diagonal = attacks::bishop_attacks(target, occ);
+    let straight = attacks::rook_attacks(target, occ);
+    let mut direct = [Bitboard::EMPTY; 6];
+    direct[Role::Pawn.index()] = attacks::pawn_attacks(winner.other(), target);
+    direct[Role::Knight.index()] = attacks::knight_attacks(target);
+    direct[Role::Bishop.index()] = diagonal;
+    direct[Role::Rook.index()] = straight;
+    direct[Role::Queen.index()] = diagonal | straight;
+    let (mut best, mut second) = (None, None);
+    let (mut best_score, mut second_score) = (i32::MIN, i32::MIN);
+    for &m in list.iter() {
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = pos.piece_at(from) else {
+            continue;
+        };
+        let role_after = m.promotion_role().unwrap_or(piece.role);
+        let (df, dt) = (distance(from, target), distance(to, target));
+        let mut s = match m.kind() {
+            MoveKind::Promotion(Role::Queen) => 1000,
+            MoveKind::Promotion(_) => continue,
+            _ => 0,
+        };
+        s += match piece.role {
+            Role::King if king_helps => 12 * (df - dt),
+            Role::King => 2 * (df - dt) - 20,
+            Role::Pawn => {
+                let rank = to.rank().0 as i32;
+                10 + 6 * if winner == Color::White {
+                    rank
+                } else {
+                    7 - rank
+                }
+            }
+            Role::Queen | Role::Rook => 20 * (df - dt),
+            _ => 14 * (df.max(2) - dt.max(2)) - 4,
+        };
+        if occ.contains(to) || m.kind() == MoveKind::EnPassant {
+            s += 60;
+        }
+        if direct[role_after.index()].contains(to) {
+            s -= CHECK_PENALTY;
+        }
+        if s > best_score {
+            (second, second_score) = (best, best_score);
+            (best, best_score) = (Some(m), s);
+        } else if s > second_score {
+            (second, second_score) = (Some(m), s);
+        }
+    }
+    (best, second)
+}
+
+/// The loser's move, never a capture: its king a step nearer a corner if it can, else a
+/// man far from its king moving closer to it (to block its flight squares), else a pawn.
+fn loser_move(pos: &Position, list: &mut MoveList) -> Option<Move> {
+    let loser = pos.turn();
+    let king = pos.king_of(loser);
+    let occ = pos.occupied();
+    list.clear();
+    pos.generate_legal_from(list, Bitboard::from_square(king), !occ);
+    let here = corner_distance(king);
+    let step = list
+        .iter()
+        .filter(|m| !m.is_castle())
+        .min_by_key(|m| corner_distance(m.to()))
+        .copied();
+    if let Some(m) = step
+        && corner_distance(m.to()) < here
+    {
+        return Some(m);
+    }
+    list.clear();
+    pos.generate_legal_from(list, !Bitboard::from_square(king), !occ);
+    if list.is_empty() {
+        // Only the king can move without capturing, or nothing can: any legal move.
+        if step.is_some() {
+            return step;
+        }
+        pos.generate_legal(list);
+        return list.iter().next().copied();
+    }
+    let mut best = None;
+    let mut best_score = i32::MIN;
+    for &m in list.iter() {
+        if m.kind() == MoveKind::EnPassant {
+            continue;
+        }
+        let (from, to) = (m.from(), m.to());
+        let (df, dt) = (distance(from, king), distance(to, king));
+        let s = match pos.piece_at(from).map(|p| p.role) {
+            Some(Role::Pawn) => match m.kind() {
+                MoveKind::Promotion(Role::Knight) => 6,
+                MoveKind::Promotion(_) => -30,
+                _ if df <= 1 => -10,
+                _ => 8,
+            },
+            _ if df <= 1 => -15,
+            _ => 4 * (df - dt),
+        };
+        if s > best_score {
+            best_score = s;
+            best = Some(m);
+        }
+    }
+    best
+}
+
+/// A helpmate line for `winner` from `pos`, or `None` when this line does not find one
+/// (nothing is then claimed). A repeated position ends the line.
+pub fn line(pos: &Position, winner: Color) -> Option<Vec<Move>> {
+    let mut p = *pos;
+    let mut keys = [0u64; PLIES];
+    let mut line = [Move::NONE; PLIES];
+    let mut list = MoveList::new();
+    // The winner's last position and second-best move, played instead when the best one
+    // stalemates the loser or leads to a repeated position.
+    let mut backup: Option<(Position, Move, usize)> = None;
+    let mut len = 0;
+    while len < PLIES {
+        let key = p.repetition_key();
+        let repeated = keys[..len].contains(&key);
+        let m = if repeated {
+            None
+        } else if p.turn() == winner {
+            list.clear();
+            p.generate_legal(&mut list);
+            if let Some(m) = mate_in_one(&p, winner, &list) {
+                line[len] = m;
+                return Some(line[..=len].to_vec());
+            }
+            let (best, second) = winner_move(&p, winner, &list);
+            backup = second.map(|alt| (p, alt, len));
+            best
+        } else {
+            loser_move(&p, &mut list)
+        };
+        let Some(m) = m else {
+            // A repetition or a stalemate: the backup once, else the line fails.
+            let (before, alt, at) = backup.take()?;
+            p = before;
+            p.play_unchecked(alt);
+            line[at] = alt;
+            len = at + 1;
+            continue;
+        };
+        keys[len] = key;
+        line[len] = m;
+        p.play_unchecked(m);
+        len += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines that mate (with their lengths in plies), replayed move by move with the
+    /// legality check.
+    #[test]
+    fn fast_lines_replay_to_mate() {
+        let middlegame = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1";
+        for (fen, winner, plies) in [
+            (middlegame, Color::White, 23),
+            (middlegame, Color::Black, 14),
+            // Promotes, then mates with the rook.
+            ("4r3/P3n3/K1k1P3/8/8/8/3R4/8 w - - 5 79", Color::White, 3),
+            // K+R v K: the king comes to help.
+            ("8/5k2/8/8/3R4/8/2K5/8 w - - 0 1", Color::White, 21),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let moves = line(&pos, winner).unwrap_or_else(|| panic!("{fen}: no mate"));
+            assert_eq!(moves.len(), plies, "{fen}");
+            let mut p = pos;
+            for m in moves {
+                p = p.play(m).unwrap();
+            }
+            assert!(p.is_checkmate() && p.turn() == winner.other(), "{fen}");
+        }
+        // K+Q v K: the queen keeps off the checks and the line repeats; `greedy` mates.
+        let pos = Position::from_fen("6Q1/7K/8/4k3/8/8/8/8 b - - 0 66").unwrap();
+        assert_eq!(line(&pos, Color::White), None);
+        // A bare king never mates.
+        let pos = Position::from_fen("1k6/8/2QK4/8/8/8/8/8 b - - 11 78").unwrap();
+        assert_eq!(line(&pos, Color::Black), None);
+    }
+
+    /// How many master-game finals the line mates (`/tmp/master-finals.fen`, one FEN a line).
+    #[test]
+    #[ignore]
+    fn count_master_finals() {
+        let Ok(text) = std::fs::read_to_string("/tmp/master-finals.fen") else {
+            return;
+        };
+        let (mut n, mut mated, mut plies) = (0, 0, 0);
+
+        for l in text.lines() {
+            let Ok(pos) = Position::from_fen(l.trim()) else {
+                continue;
+            };
+            n += 1;
+            for c in Color::ALL {
+                if let Some(moves) = line(&pos, c) {
+                    mated += 1;
+                    plies += moves.len();
+                    break;
+                }
+            }
+        }
+        eprintln!("{n} positions, {mated} mated, {plies} plies");
+    }
+}
