@@ -2,8 +2,9 @@
 //! 6.9; 2001 Art. 9.6, 6.9)? Per side the answer is three-valued and carries its evidence:
 //! a proof that it cannot win, a mating line that replays, or "unknown" when the budget ran
 //! out. The layers run cheapest first: material lemmas, the blocked-skeleton argument,
-//! greedy helpmate probes, a short helpmate search, then an exhaustive walk over the
-//! reachable positions.
+//! helpmate lines (in `deadness` a cheap one first, `fastline`), greedy helpmate probes,
+//! the wider wall test, a short exhaustive walk, deepening helpmate searches, then an
+//! exhaustive walk over the reachable positions with the rest of the budget.
 
 pub mod blocked;
 mod fastline;
