@@ -10,6 +10,33 @@ use memchr::{memchr, memchr2};
 use super::finding::{Finding, Severity, code};
 use super::token::{ends_with_marker, starts_movetext};
 
+/// A search for either of two bytes, built once: `memchr2` sets its search up again on
+/// every call, which costs as much as searching a short line.
+#[derive(Clone, Copy)]
+struct Pair {
+    bytes: (u8, u8),
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<memchr::arch::x86_64::avx2::memchr::Two>,
+}
+
+impl Pair {
+    fn new(a: u8, b: u8) -> Pair {
+        Pair {
+            bytes: (a, b),
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::Two::new(a, b),
+        }
+    }
+
+    fn find(&self, haystack: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(searcher) = &self.avx2 {
+            return searcher.find(haystack);
+        }
+        memchr2(self.bytes.0, self.bytes.1, haystack)
+    }
+}
+
 /// Bytes requested from the reader at a time.
 const CHUNK: usize = 1 << 20;
 /// A game larger than this is cut off and rejected, so memory stays bounded.
@@ -86,6 +113,8 @@ struct LineScanner {
     in_comment: bool,
     /// The last token outside comments in the movetext was a termination marker.
     terminated: bool,
+    /// Finds `{` or `;`.
+    comment: Pair,
 }
 
 impl LineScanner {
@@ -198,7 +227,7 @@ impl LineScanner {
     /// token outside comments is a termination marker.
     fn scan_movetext(&mut self, mut rest: &[u8]) {
         loop {
-            match memchr2(b'{', b';', rest) {
+            match self.comment.find(rest) {
                 None => {
                     self.note_text(rest);
                     return;
@@ -311,6 +340,8 @@ pub struct Splitter<R> {
     filled: usize,
     /// `buf[..filled]` holds no CR: lines end at LF alone.
     no_cr: bool,
+    /// Finds LF or CR.
+    line_ends: Pair,
     buf_offset: u64,
     pos: usize,
     line: u64,
@@ -350,7 +381,9 @@ impl<R: Read> Splitter<R> {
                 late_event: None,
                 in_comment: false,
                 terminated: false,
+                comment: Pair::new(b'{', b';'),
             },
+            line_ends: Pair::new(b'\n', b'\r'),
             current: None,
             next_number: 1,
             orphans: Vec::new(),
@@ -518,7 +551,7 @@ impl<R: Read> Splitter<R> {
             let found = if self.no_cr {
                 memchr(b'\n', rest)
             } else {
-                memchr2(b'\n', b'\r', rest)
+                self.line_ends.find(rest)
             };
             let (line_end, term) = match found {
                 Some(i) => {
