@@ -250,10 +250,15 @@ impl LineScanner {
     }
 
     fn note_text(&mut self, text: &[u8]) {
-        let text = super::decode::trim(text);
-        if let Some(&last) = text.last() {
-            // Every termination marker ends with one of these bytes.
-            self.terminated = matches!(last, b'0' | b'1' | b'2' | b'*') && ends_with_marker(text);
+        // Only the end of the text matters unless it can end a marker, which every
+        // termination marker does with one of these bytes.
+        let mut end = text.len();
+        while end > 0 && super::decode::is_space(text[end - 1]) {
+            end -= 1;
+        }
+        if end > 0 {
+            self.terminated = matches!(text[end - 1], b'0' | b'1' | b'2' | b'*')
+                && ends_with_marker(super::decode::trim(&text[..end]));
         }
     }
 }
@@ -276,6 +281,7 @@ fn name_ends(v: u64) -> u64 {
 }
 
 /// A key for the tag name of a tag line (`[Name "value"]`): its first 8 bytes and length.
+#[inline]
 fn tag_name_key(line: &[u8]) -> u64 {
     let rest = &line[1..];
     // The usual name starts right after `[` and ends within eight bytes: read it as one word.
