@@ -10,6 +10,33 @@ use memchr::{memchr, memchr2};
 use super::finding::{Finding, Severity, code};
 use super::token::{ends_with_marker, starts_movetext};
 
+/// A search for either of two bytes, built once: `memchr2` sets its search up again on
+/// every call, which costs as much as searching a short line.
+#[derive(Clone, Copy)]
+struct Pair {
+    bytes: (u8, u8),
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<memchr::arch::x86_64::avx2::memchr::Two>,
+}
+
+impl Pair {
+    fn new(a: u8, b: u8) -> Pair {
+        Pair {
+            bytes: (a, b),
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::Two::new(a, b),
+        }
+    }
+
+    fn find(&self, haystack: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(searcher) = &self.avx2 {
+            return searcher.find(haystack);
+        }
+        memchr2(self.bytes.0, self.bytes.1, haystack)
+    }
+}
+
 /// Bytes requested from the reader at a time.
 const CHUNK: usize = 1 << 20;
 /// A game larger than this is cut off and rejected, so memory stays bounded.
@@ -86,6 +113,8 @@ struct LineScanner {
     in_comment: bool,
     /// The last token outside comments in the movetext was a termination marker.
     terminated: bool,
+    /// Finds `{` or `;`.
+    comment: Pair,
 }
 
 impl LineScanner {
@@ -198,7 +227,7 @@ impl LineScanner {
     /// token outside comments is a termination marker.
     fn scan_movetext(&mut self, mut rest: &[u8]) {
         loop {
-            match memchr2(b'{', b';', rest) {
+            match self.comment.find(rest) {
                 None => {
                     self.note_text(rest);
                     return;
@@ -221,9 +250,15 @@ impl LineScanner {
     }
 
     fn note_text(&mut self, text: &[u8]) {
-        let text = super::decode::trim(text);
-        if !text.is_empty() {
-            self.terminated = ends_with_marker(text);
+        // Only the end of the text matters unless it can end a marker, which every
+        // termination marker does with one of these bytes.
+        let mut end = text.len();
+        while end > 0 && super::decode::is_space(text[end - 1]) {
+            end -= 1;
+        }
+        if end > 0 {
+            self.terminated = matches!(text[end - 1], b'0' | b'1' | b'2' | b'*')
+                && ends_with_marker(super::decode::trim(&text[..end]));
         }
     }
 }
@@ -231,9 +266,45 @@ impl LineScanner {
 /// The key of `[Event ...]`.
 const EVENT_KEY: u64 = u64::from_le_bytes(*b"Event\0\0\0") ^ (5 << 56);
 
+/// Bit 7 of each byte of `v` that equals `b` (exact for the lowest such byte; bytes above
+/// it may be marked falsely).
+fn bytes_equal(v: u64, b: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let x = v ^ (ONES * b as u64);
+    x.wrapping_sub(ONES) & !x & (ONES << 7)
+}
+
+/// Bit 7 of each byte of `v` that ends a tag name (space, tab, quote, `]`); exact for the
+/// lowest such byte.
+fn name_ends(v: u64) -> u64 {
+    bytes_equal(v, b' ') | bytes_equal(v, b'\t') | bytes_equal(v, b'"') | bytes_equal(v, b']')
+}
+
 /// A key for the tag name of a tag line (`[Name "value"]`): its first 8 bytes and length.
+#[inline]
 fn tag_name_key(line: &[u8]) -> u64 {
     let rest = &line[1..];
+    // The usual name starts right after `[` and ends within eight bytes: read it as one word.
+    if let Some(word) = rest.first_chunk::<8>()
+        && word[0] != b' '
+        && word[0] != b'\t'
+    {
+        let v = u64::from_le_bytes(*word);
+        let ends = name_ends(v);
+        if ends != 0 {
+            let len = (ends.trailing_zeros() / 8) as u64;
+            let name = v & ((1u64 << (len * 8)) - 1);
+            return name ^ (len << 56);
+        }
+        // Names of 8 to 15 bytes (WhiteElo, EventDate): the key is the first word.
+        if let Some(next) = rest[8..].first_chunk::<8>() {
+            let ends = name_ends(u64::from_le_bytes(*next));
+            if ends != 0 {
+                let len = 8 + (ends.trailing_zeros() / 8) as u64;
+                return v ^ (len << 56);
+            }
+        }
+    }
     let start = rest
         .iter()
         .position(|&b| b != b' ' && b != b'\t')
@@ -269,7 +340,14 @@ struct GarbageRun {
 /// belong to no game (garbage after the last game) are in [`Splitter::take_trailing_findings`].
 pub struct Splitter<R> {
     reader: R,
+    /// Read buffer; only `buf[..filled]` holds data (the rest is kept allocated and is
+    /// never zeroed again).
     buf: Vec<u8>,
+    filled: usize,
+    /// `buf[..filled]` holds no CR: lines end at LF alone.
+    no_cr: bool,
+    /// Finds LF or CR.
+    line_ends: Pair,
     buf_offset: u64,
     pos: usize,
     line: u64,
@@ -293,7 +371,9 @@ impl<R: Read> Splitter<R> {
     pub fn new(reader: R) -> Splitter<R> {
         Splitter {
             reader,
-            buf: Vec::with_capacity(CHUNK),
+            buf: Vec::new(),
+            filled: 0,
+            no_cr: false,
             buf_offset: 0,
             pos: 0,
             line: 1,
@@ -307,7 +387,9 @@ impl<R: Read> Splitter<R> {
                 late_event: None,
                 in_comment: false,
                 terminated: false,
+                comment: Pair::new(b'{', b';'),
             },
+            line_ends: Pair::new(b'\n', b'\r'),
             current: None,
             next_number: 1,
             orphans: Vec::new(),
@@ -336,18 +418,21 @@ impl<R: Read> Splitter<R> {
             .as_ref()
             .map_or(self.pos, |c| c.start.min(self.pos));
         if keep > 0 {
-            self.buf.drain(..keep);
+            self.buf.copy_within(keep..self.filled, 0);
+            self.filled -= keep;
             self.buf_offset += keep as u64;
             self.pos -= keep;
             if let Some(c) = &mut self.current {
                 c.start -= keep;
             }
         }
-        let len = self.buf.len();
-        self.buf.resize(len + CHUNK, 0);
-        let mut filled = len;
+        let end = self.filled + CHUNK;
+        if self.buf.len() < end {
+            self.buf.resize(end, 0);
+        }
+        let mut filled = self.filled;
         loop {
-            match self.reader.read(&mut self.buf[filled..]) {
+            match self.reader.read(&mut self.buf[filled..end]) {
                 Ok(n) => {
                     filled += n;
                     self.eof = n == 0;
@@ -358,7 +443,7 @@ impl<R: Read> Splitter<R> {
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(source) => {
-                    self.buf.truncate(filled);
+                    self.filled = filled;
                     self.failed = true;
                     return Err(SplitError {
                         byte: self.buf_offset + filled as u64,
@@ -367,10 +452,11 @@ impl<R: Read> Splitter<R> {
                 }
             }
         }
-        self.buf.truncate(filled);
+        self.filled = filled;
+        self.no_cr = memchr(b'\r', &self.buf[..filled]).is_none();
         if !self.started {
             self.started = true;
-            if self.buf.starts_with(b"\xEF\xBB\xBF") {
+            if self.buf[..filled].starts_with(b"\xEF\xBB\xBF") {
                 self.pos = 3;
                 self.orphans.push(self.finding_here(
                     code::BOM,
@@ -464,16 +550,21 @@ impl<R: Read> Splitter<R> {
 
     fn step(&mut self) -> Result<Option<RawGame>, SplitError> {
         loop {
-            if self.pos == self.buf.len() && self.eof {
+            if self.pos == self.filled && self.eof {
                 return Ok(self.finish());
             }
-            let found = memchr2(b'\n', b'\r', &self.buf[self.pos..]);
+            let rest = &self.buf[self.pos..self.filled];
+            let found = if self.no_cr {
+                memchr(b'\n', rest)
+            } else {
+                self.line_ends.find(rest)
+            };
             let (line_end, term) = match found {
                 Some(i) => {
                     let e = self.pos + i;
                     if self.buf[e] == b'\n' {
                         (e, 1)
-                    } else if e + 1 < self.buf.len() {
+                    } else if e + 1 < self.filled {
                         (e, if self.buf[e + 1] == b'\n' { 2 } else { 1 })
                     } else if !self.eof {
                         self.refill()?;
@@ -482,12 +573,12 @@ impl<R: Read> Splitter<R> {
                         (e, 1)
                     }
                 }
-                None if self.buf.len() - self.pos > self.max_game => (self.buf.len(), 0),
+                None if self.filled - self.pos > self.max_game => (self.filled, 0),
                 None if !self.eof => {
                     self.refill()?;
                     continue;
                 }
-                None => (self.buf.len(), 0),
+                None => (self.filled, 0),
             };
             if term > 0 && self.buf[line_end] == b'\r' {
                 if term == 2 && !self.saw_crlf {
@@ -605,7 +696,7 @@ impl<R: Read> Splitter<R> {
         let mut after_cr = false;
         loop {
             let from = self.pos + rel;
-            let rest = &self.buf[from..];
+            let rest = &self.buf[from..self.filled];
             if after_cr && rest.first() == Some(&b'\n') {
                 rel += 1;
                 after_cr = false;
@@ -645,7 +736,7 @@ impl<R: Read> Splitter<R> {
             return None;
         }
         self.finished = true;
-        let end = self.buf.len();
+        let end = self.filled;
         let game = self.close_game(end);
         self.close_garbage();
         game
@@ -691,6 +782,61 @@ pub(crate) mod tests {
             buf[..n].copy_from_slice(&self.0[..n]);
             self.0 = &self.0[n..];
             Ok(n)
+        }
+    }
+
+    /// The key as computed one byte at a time.
+    fn slow_key(line: &[u8]) -> u64 {
+        let rest = &line[1..];
+        let start = rest
+            .iter()
+            .position(|&b| b != b' ' && b != b'\t')
+            .unwrap_or(rest.len());
+        let rest = &rest[start..];
+        let len = rest
+            .iter()
+            .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']'))
+            .unwrap_or(rest.len());
+        let mut key = [0u8; 8];
+        for (k, &b) in key.iter_mut().zip(&rest[..len]) {
+            *k = b;
+        }
+        u64::from_le_bytes(key) ^ ((len as u64) << 56)
+    }
+
+    #[test]
+    fn tag_name_keys_read_by_words_match_byte_by_byte() {
+        let names = [
+            "",
+            "E",
+            "Event",
+            "Eventt",
+            "WhiteEl",
+            "WhiteElo",
+            "EventDate",
+            "WhiteFideId",
+            "ABCDEFGHIJKLMNO",
+            "ABCDEFGHIJKLMNOP",
+            "ABCDEFGHIJKLMNOPQRS",
+            "\u{e9}l\u{e8}ve",
+        ];
+        for name in names {
+            for after in [" \"x\"]", "\t\"x\"]", "\"x\"]", "]", "", " "] {
+                for before in ["[", "[ ", "[\t "] {
+                    let line = format!("{before}{name}{after}");
+                    let line = line.as_bytes();
+                    assert_eq!(tag_name_key(line), slow_key(line), "{line:?}");
+                }
+            }
+        }
+        let mut bytes: Vec<u8> = (0..=255).collect();
+        bytes.extend((0..=255).rev());
+        for start in 0..bytes.len() {
+            for end in start..bytes.len().min(start + 20) {
+                let mut line = vec![b'['];
+                line.extend_from_slice(&bytes[start..end]);
+                assert_eq!(tag_name_key(&line), slow_key(&line));
+            }
         }
     }
 
