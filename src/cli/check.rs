@@ -45,8 +45,10 @@ pub struct InputArgs {
     /// critical position (default 20000).
     #[arg(long, value_name = "NODES", num_args = 0..=1, default_missing_value = "20000")]
     pub analyse: Option<u64>,
-    /// Node budget per side for deciding whether a final position is dead.
-    #[arg(long, default_value_t = 20_000)]
+    /// Node budget per side for deciding whether a final position is dead. Most final
+    /// positions are decided in a few dozen nodes; 50,000 settles the long minor-piece
+    /// helpmates (K+N+N v K) the stages may otherwise miss.
+    #[arg(long, default_value_t = 50_000)]
     pub dead_budget: u64,
 }
 
