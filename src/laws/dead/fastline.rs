@@ -9,57 +9,15 @@
 //! the loser's king. Every move played comes from the position's legal moves, and a mate
 //! is only reported when the mate-in-one test found a move that checkmates.
 
+use super::helpmate::{corner_distance, distance};
 use super::line::mate_in_one;
-use crate::chess::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Square, attacks};
+use crate::chess::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, attacks};
 
 /// Plies of the line (both sides' moves).
 const PLIES: usize = 50;
 
 /// How much a checking move of the winner (not a mate) is avoided.
 const CHECK_PENALTY: i32 = 200;
-
-/// King-step (Chebyshev) distances between squares: looked up for every move scored.
-const DISTANCE: [[u8; 64]; 64] = {
-    let mut t = [[0u8; 64]; 64];
-    let mut a = 0;
-    while a < 64 {
-        let mut b = 0;
-        while b < 64 {
-            let df = ((a % 8) as i32 - (b % 8) as i32).abs();
-            let dr = ((a / 8) as i32 - (b / 8) as i32).abs();
-            t[a][b] = if df > dr { df } else { dr } as u8;
-            b += 1;
-        }
-        a += 1;
-    }
-    t
-};
-
-/// King-step distance to the nearest corner.
-const CORNER: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (f, r) = (sq % 8, sq / 8);
-        let f = if f < 7 - f { f } else { 7 - f };
-        let r = if r < 7 - r { r } else { 7 - r };
-        t[sq] = if f > r { f } else { r } as u8;
-        sq += 1;
-    }
-    t
-};
-
-/// King-step distance between two squares.
-#[inline]
-fn distance(a: Square, b: Square) -> i32 {
-    DISTANCE[a.index()][b.index()] as i32
-}
-
-/// King-step distance to the nearest corner.
-#[inline]
-fn corner_distance(sq: Square) -> i32 {
-    CORNER[sq.index()] as i32
-}
 
 /// The winner's move: captures and promotions first, then the men heading for the loser's
 /// king (queens and rooks all the way, minor pieces to two steps), the king when few men

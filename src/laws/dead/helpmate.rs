@@ -66,14 +66,15 @@ const CORNER_DISTANCE: [u8; 64] = {
     t
 };
 
+/// King-step distance between two squares.
 #[inline]
-fn distance(a: Square, b: Square) -> i32 {
+pub(super) fn distance(a: Square, b: Square) -> i32 {
     DISTANCE[a.index()][b.index()] as i32
 }
 
 /// Chebyshev distance to the nearest corner.
 #[inline]
-fn corner_distance(sq: Square) -> i32 {
+pub(super) fn corner_distance(sq: Square) -> i32 {
     CORNER_DISTANCE[sq.index()] as i32
 }
 
