@@ -10,8 +10,8 @@
 //! is only reported when the mate-in-one test found a move that checkmates.
 
 use super::helpmate::{corner_distance, distance};
-use super::line::mate_in_one;
-use crate::chess::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, attacks};
+use super::line::{check_squares, mate_in_one};
+use crate::chess::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role};
 
 /// Plies of the line (both sides' moves).
 const PLIES: usize = 50;
@@ -29,14 +29,7 @@ fn winner_move(pos: &Position, winner: Color, list: &MoveList) -> (Option<Move>,
     let occ = pos.occupied();
     // Squares from which each role would check: a check that does not mate mostly leaves
     // the loser only captures or king steps away from the corner.
-    let diagonal = attacks::bishop_attacks(target, occ);
-    let straight = attacks::rook_attacks(target, occ);
-    let mut direct = [Bitboard::EMPTY; 6];
-    direct[Role::Pawn.index()] = attacks::pawn_attacks(winner.other(), target);
-    direct[Role::Knight.index()] = attacks::knight_attacks(target);
-    direct[Role::Bishop.index()] = diagonal;
-    direct[Role::Rook.index()] = straight;
-    direct[Role::Queen.index()] = diagonal | straight;
+    let direct = check_squares(pos, winner);
     let (mut best, mut second) = (None, None);
     let (mut best_score, mut second_score) = (i32::MIN, i32::MIN);
     for &m in list.iter() {

@@ -13,6 +13,7 @@
 //! exactly what decides the moves available later). Nothing allocates per node: move lists
 //! and their scores live on the stack, and the lossy table is reused by the thread.
 
+use super::line::{check_squares, mate_in_one};
 use super::{blocked, material};
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::zobrist::BuildKeyHasher;
@@ -100,19 +101,10 @@ struct CheckSquares {
 
 impl CheckSquares {
     fn new(pos: &Position, winner: Color) -> CheckSquares {
-        let king = pos.king_of(winner.other());
-        let occ = pos.occupied();
-        let bishop = attacks::bishop_attacks(king, occ);
-        let rook = attacks::rook_attacks(king, occ);
-        let mut direct = [Bitboard::EMPTY; 6];
-        direct[Role::Pawn.index()] = attacks::pawn_attacks(winner.other(), king);
-        direct[Role::Knight.index()] = attacks::knight_attacks(king);
-        direct[Role::Bishop.index()] = bishop;
-        direct[Role::Rook.index()] = rook;
-        direct[Role::Queen.index()] = bishop | rook;
+        let direct = check_squares(pos, winner);
         CheckSquares {
             direct,
-            uncover: bishop | rook,
+            uncover: direct[Role::Queen.index()],
         }
     }
 
@@ -131,13 +123,6 @@ impl CheckSquares {
             }
         }
     }
-}
-
-/// A mating move for `winner` (to move) among `list`, the first in its order, trying only
-/// moves that can check and can take away every flight square (`line::mate_in_one`).
-#[inline]
-fn mate_in_one(pos: &Position, winner: Color, list: &MoveList) -> Option<Move> {
-    super::line::mate_in_one(pos, winner, list)
 }
 
 /// Can the king of the side to move step to a square nobody attacks? A cheap necessary
