@@ -6,6 +6,7 @@ use super::claims::{self, Claim, ClaimWay, Keys, Occurrences, Replayer};
 use super::dead::{self, Budget, Deadness, Winnability};
 use super::edition::{Edition, LawsChoice};
 use super::finding::{Code, LawFinding};
+use super::memo;
 use super::result::{GameResult, is_time_forfeit};
 use crate::chess::{Bitboard, Color, Move, Position, Role};
 
@@ -484,7 +485,7 @@ fn first_dead_ply(
                     Deadness::Alive
                 }
             }
-            Edition::Fide2001 | Edition::Fide2014 => dead::deadness(p, budget),
+            Edition::Fide2001 | Edition::Fide2014 => memo::deadness(p, budget),
         }
     };
     match is_dead(last_pos) {
