@@ -38,8 +38,9 @@ pub struct Occurrences {
     /// The stretch's keys in order of play, while it is short: `keys[..len]`.
     keys: [u64; LINEAR_LIMIT],
     len: usize,
-    /// Counts by key once the stretch is long (then `keys` is empty).
+    /// Counts by key once the stretch is long (then `keys` is empty and `long` set).
     counts: HashMap<u64, u32, BuildKeyHasher>,
+    long: bool,
     /// Positions seen at least twice, by key and board: only these can a written move make
     /// occur a third time.
     twice: Vec<Seen>,
@@ -54,6 +55,7 @@ impl Default for Occurrences {
             keys: [0; LINEAR_LIMIT],
             len: 0,
             counts: HashMap::default(),
+            long: false,
             twice: Vec::new(),
         }
     }
@@ -67,7 +69,10 @@ impl Occurrences {
 
     pub fn clear(&mut self) {
         self.len = 0;
-        self.counts.clear();
+        if self.long {
+            self.counts.clear();
+            self.long = false;
+        }
         self.twice.clear();
     }
 
@@ -75,8 +80,17 @@ impl Occurrences {
     /// returns how many there have been.
     #[inline]
     pub fn record(&mut self, key: u64, board: &Board, turn: Color) -> u32 {
-        let n = if self.counts.is_empty() && self.len < LINEAR_LIMIT {
-            let n = self.keys().iter().filter(|&&k| k == key).count() as u32 + 1;
+        let n = if !self.long && self.len < LINEAR_LIMIT {
+            // Only a position with the same side to move can be the same, and not the one
+            // two plies back: each side has moved a piece of its own since, and no move
+            // within a stretch (no capture, no pawn move) undoes the other side's. So the
+            // list is read from four plies back, every other entry.
+            let mut n = 1;
+            let mut i = self.len;
+            while i >= 4 {
+                i -= 2;
+                n += u32::from(self.keys[i - 2] == key);
+            }
             self.keys[self.len] = key;
             self.len += 1;
             n
@@ -92,11 +106,12 @@ impl Occurrences {
     /// `record` in a long stretch: by the hash map, filled from the list the first time.
     #[inline(never)]
     fn record_long(&mut self, key: u64) -> u32 {
-        if self.counts.is_empty() {
+        if !self.long {
             for &k in &self.keys[..self.len] {
                 *self.counts.entry(k).or_insert(0) += 1;
             }
             self.len = 0;
+            self.long = true;
         }
         let n = self.counts.entry(key).or_insert(0);
         *n += 1;
@@ -115,7 +130,7 @@ impl Occurrences {
 
     /// How many times `key` has been recorded since the last `clear`.
     pub fn count(&self, key: u64) -> u32 {
-        if self.counts.is_empty() {
+        if !self.long {
             self.keys().iter().filter(|&&k| k == key).count() as u32
         } else {
             self.counts.get(&key).copied().unwrap_or(0)
@@ -125,7 +140,7 @@ impl Occurrences {
     /// Moves the one occurrence of `old` to `new`: the key of the stretch's first position
     /// turned out to include an en passant capture (see `Walk::ep_pending`).
     pub fn rekey(&mut self, old: u64, new: u64) {
-        if self.counts.is_empty() {
+        if !self.long {
             if let Some(k) = self.keys[..self.len].iter_mut().find(|k| **k == old) {
                 *k = new;
             }
@@ -259,8 +274,10 @@ fn piece(code: u8) -> Option<Piece> {
 pub struct Keys {
     board: Board,
     castling: [[Option<Square>; 2]; 2],
-    /// The squares of `castling`'s rooks, as a mask by square index.
-    rook_squares: u64,
+    /// `castle_squares`: where a move changes castling rights, as a mask by square index.
+    castle_squares: u64,
+    /// Each side's king square at the start.
+    kings: [Square; 2],
     piece_keys: &'static PieceKeys,
     /// As `Position`'s own: pieces, side to move and castling rights; no en passant part.
     hash: u64,
@@ -283,13 +300,15 @@ impl Keys {
                 castling[color.index()][side.index()] = start.castling().rook(color, side);
             }
         }
+        let kings = Color::ALL.map(|c| start.king_of(c));
         let ep_part = start
             .legal_ep_square()
             .map_or(0, |ep| zobrist::en_passant_key(ep.file()));
         Keys {
             board,
             castling,
-            rook_squares: rook_squares(&castling),
+            castle_squares: castle_squares(&castling, kings),
+            kings,
             piece_keys: piece_keys(),
             hash: start.repetition_key() ^ ep_part,
             turn: start.turn(),
@@ -331,16 +350,53 @@ impl Keys {
     /// capture (Art. 9.3: it starts a new count, and no earlier position can occur again).
     #[inline(always)]
     pub fn play(&mut self, m: Move) -> bool {
-        let us = self.turn;
-        let (from, to) = (m.from(), m.to());
-        let (f, t) = (from.index() & 63, to.index() & 63);
+        // `Move`'s stable 16-bit form: origin, destination, then the kind (0: normal).
+        let bits = m.to_u16();
+        let (f, t) = (usize::from(bits & 63), usize::from(bits >> 6 & 63));
         let moving = self.board[f];
         // `play_unchecked` leaves the position as it is, too.
-        let Some(mover) = piece(moving) else {
+        if moving == 0 {
             return false;
-        };
+        }
         self.ep = None;
-        let zeroing = match m.kind() {
+        let zeroing = if bits >> 12 == 0 {
+            // A normal move, nearly every ply: one piece from `f` to `t`, taking what was there.
+            let captured = self.board[t];
+            let keys = self.piece_keys;
+            let mover = usize::from(moving).min(12);
+            self.hash ^= keys[mover][f] ^ keys[mover][t] ^ keys[usize::from(captured).min(12)][t];
+            self.board[f] = 0;
+            self.board[t] = moving;
+            let pawn = moving == WHITE_PAWN || moving == BLACK_PAWN;
+            if pawn && f.abs_diff(t) == 16 {
+                self.double_step(self.turn, Square::new(f as u8), Square::new(t as u8));
+            }
+            pawn || captured != 0
+        } else {
+            self.play_special(m, f, t, moving)
+        };
+        self.clock = if zeroing { 0 } else { self.clock + 1 };
+        // Castling rights go with a king move, a rook leaving its square, or a capture on
+        // it: `castle_squares` holds those rooks' squares and the kings' of sides with a right.
+        if self.castle_squares & (1u64 << f | 1u64 << t) != 0 {
+            self.update_castling(
+                self.turn,
+                moving,
+                Square::new(f as u8),
+                Square::new(t as u8),
+            );
+        }
+        self.turn = self.turn.other();
+        self.hash ^= zobrist::black_to_move_key();
+        zeroing
+    }
+
+    /// Castling, en passant and promotions: the rare kinds of `play`.
+    #[inline(never)]
+    fn play_special(&mut self, m: Move, f: usize, t: usize, moving: u8) -> bool {
+        let us = self.turn;
+        let (from, to) = (m.from(), m.to());
+        match m.kind() {
             MoveKind::Castle => {
                 let side = m.castling_side().unwrap_or(CastlingSide::KingSide);
                 let rank = us.back_rank();
@@ -367,24 +423,13 @@ impl Keys {
                     .map_or(moving, |role| code(Piece::new(us, role)));
                 self.set(f, 0);
                 self.set(t, placed);
-                let pawn = mover.role == Role::Pawn;
+                let pawn = moving == WHITE_PAWN || moving == BLACK_PAWN;
                 if pawn && f.abs_diff(t) == 16 {
                     self.double_step(us, from, to);
                 }
                 pawn || captured != 0
             }
-        };
-        self.clock = if zeroing { 0 } else { self.clock + 1 };
-        // Castling rights go with a king move, a rook leaving its square, or a capture on it.
-        let touched = (1u64 << f) | (1u64 << t);
-        if self.rook_squares & touched != 0
-            || (mover.role == Role::King && self.castling[us.index()] != [None, None])
-        {
-            self.update_castling(us, mover, from, to);
         }
-        self.turn = us.other();
-        self.hash ^= zobrist::black_to_move_key();
-        zeroing
     }
 
     /// Puts `code` (0: nothing) on square index `sq`, keeping the hash.
@@ -409,9 +454,9 @@ impl Keys {
         }
     }
 
-    fn update_castling(&mut self, us: Color, moving: Piece, from: Square, to: Square) {
+    fn update_castling(&mut self, us: Color, moving: u8, from: Square, to: Square) {
         let before = self.castling;
-        if moving.role == Role::King {
+        if moving == WHITE_KING || moving == BLACK_KING {
             self.castling[us.index()] = [None, None];
         }
         for rights in &mut self.castling {
@@ -428,7 +473,7 @@ impl Keys {
                     self.hash ^= zobrist::castling_key(color, r.file());
                 }
             }
-            self.rook_squares = rook_squares(&self.castling);
+            self.castle_squares = castle_squares(&self.castling, self.kings);
         }
     }
 }
@@ -451,13 +496,25 @@ fn piece_keys() -> &'static PieceKeys {
     })
 }
 
-fn rook_squares(castling: &[[Option<Square>; 2]; 2]) -> u64 {
-    castling
-        .iter()
-        .flatten()
-        .flatten()
-        .fold(0, |mask, sq| mask | 1u64 << sq.index())
+/// The squares a move must touch to change castling rights: the rooks' that may still
+/// castle, and the king's of each side with a right (it has not moved, so it is still on
+/// the square it had at the start).
+fn castle_squares(castling: &[[Option<Square>; 2]; 2], kings: [Square; 2]) -> u64 {
+    let mut mask = 0;
+    for (rights, king) in castling.iter().zip(kings) {
+        for rook in rights.iter().flatten() {
+            mask |= 1u64 << rook.index();
+            mask |= 1u64 << king.index();
+        }
+    }
+    mask
 }
+
+/// Piece codes (`code`) of the pawns and kings, which `Keys::play` tests by value.
+const WHITE_PAWN: u8 = 1;
+const BLACK_PAWN: u8 = 7;
+const WHITE_KING: u8 = 6;
+const BLACK_KING: u8 = 12;
 
 /// Full positions of a game on demand, replayed from the last one made (or from the start
 /// when an earlier one is asked for).
@@ -584,32 +641,32 @@ mod tests {
     #[test]
     fn occurrences_count_alike_in_short_and_long_stretches() {
         let mut seen = Occurrences::default();
-        // A long stretch: keys cycle through 7 values, so the list overflows into the map.
-        let mut expected = [0u32; 7];
+        // A long stretch: the positions come back every 8 plies (as when each side moves a
+        // knight out and back twice), so the list overflows into the map.
+        let mut expected = [0u32; 8];
         for i in 0..(3 * LINEAR_LIMIT) {
-            let key = (i % 7) as u64 * 0x9e37_79b9_7f4a_7c15 + 1;
-            expected[i % 7] += 1;
+            let key = (i % 8) as u64 * 0x9e37_79b9_7f4a_7c15 + 1;
+            expected[i % 8] += 1;
             assert_eq!(
                 seen.record(key, &[0; 64], Color::White),
-                expected[i % 7],
+                expected[i % 8],
                 "record #{i}"
             );
-            assert_eq!(seen.count(key), expected[i % 7]);
+            assert_eq!(seen.count(key), expected[i % 8]);
         }
         assert_eq!(seen.count(12345), 0);
-        assert_eq!(seen.twice.len(), 7);
+        assert_eq!(seen.twice.len(), 8);
         seen.clear();
         assert_eq!(seen.count(1), 0);
         assert!(seen.twice.is_empty());
-        // A short one after the clear.
-        assert_eq!(seen.record(5, &[0; 64], Color::White), 1);
-        assert_eq!(seen.record(6, &[0; 64], Color::White), 1);
-        assert_eq!(seen.record(5, &[0; 64], Color::White), 2);
-        assert_eq!(seen.twice.len(), 1);
+        // A short one after the clear: every position comes back four plies later.
+        let mut record = |key| seen.record(key, &[0; 64], Color::White);
+        let counts: Vec<u32> = [5, 6, 7, 8, 5, 6, 7, 8, 5].map(&mut record).to_vec();
+        assert_eq!(counts, [1, 1, 1, 1, 2, 2, 2, 2, 3]);
+        assert_eq!(seen.twice.len(), 4);
         assert_eq!(seen.twice[0].key, 5);
-        assert_eq!(seen.record(5, &[0; 64], Color::White), 3);
         assert_eq!(seen.count(5), 3);
-        assert_eq!(seen.count(6), 1);
+        assert_eq!(seen.count(6), 2);
     }
 
     /// Plays SAN moves from a FEN with both the full position and the key walk, comparing
@@ -647,6 +704,14 @@ mod tests {
     }
 
     #[test]
+    fn piece_codes_tested_by_value() {
+        assert_eq!(code(Piece::new(Color::White, Role::Pawn)), WHITE_PAWN);
+        assert_eq!(code(Piece::new(Color::Black, Role::Pawn)), BLACK_PAWN);
+        assert_eq!(code(Piece::new(Color::White, Role::King)), WHITE_KING);
+        assert_eq!(code(Piece::new(Color::Black, Role::King)), BLACK_KING);
+    }
+
+    #[test]
     fn key_walk_matches_full_positions() {
         // Castling both ways, en passant (legal and pinned), promotion, rook captures on
         // corner squares taking castling rights away.
@@ -663,6 +728,11 @@ mod tests {
         walk_alike(
             "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
             "Rxa8+ Kf7 Raxh8 Kg6 Kd2 Kf7 Ke1 Kg6",
+        );
+        // Rights lost by a rook move and by a king that moves and comes back.
+        walk_alike(
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "Rb1 Kd8 Ke2 Rb8 Ke1 Kc8 Rh7 Rg8",
         );
         // Chess960: king on f1, rooks on e1 and g1 (castling swaps king and rook squares).
         walk_alike(
