@@ -3,8 +3,9 @@
 //! a proof that it cannot win, a mating line that replays, or "unknown" when the budget ran
 //! out. The layers run cheapest first: material lemmas, the blocked-skeleton argument,
 //! helpmate lines (in `deadness` a cheap one first, `fastline`), greedy helpmate probes,
-//! the wider wall test, a short exhaustive walk, deepening helpmate searches, then an
-//! exhaustive walk over the reachable positions with the rest of the budget.
+//! the wider wall test, a short exhaustive walk, deepening helpmate searches, an
+//! exhaustive walk over the reachable positions with the rest of the budget, and, when
+//! that runs out, probes that steer the loser's king toward the far corners.
 
 pub mod blocked;
 mod fastline;
@@ -78,7 +79,7 @@ impl Winnability {
 }
 
 /// Search limits. `nodes` bounds each side's search; the probes and the first stages get
-/// capped shares and the exhaustive walk the rest. A walk keeps a frame (a position and
+/// capped shares, the exhaustive walk the rest but for the last stage's small share. A walk keeps a frame (a position and
 /// its moves, some 250 bytes) per ply of its current line, which can be as deep as it has
 /// nodes: the default million nodes cost at most a few seconds and a few hundred MB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,9 +172,18 @@ fn quick(pos: &Position, winner: Color, budget: Budget) -> Result<Winnability, N
 
 /// The complete stages, in order: a short exhaustive walk (small reachable sets are
 /// settled in a few hundred nodes, and a depth-first walk often runs into a long mate), a
-/// guided search (few moves per node, deep), a full one for short mates, then the
-/// exhaustive walk with the rest of the budget.
-const FULL_STAGES: usize = 4;
+/// guided search (few moves per node, deep), a full one for short mates, the exhaustive
+/// walk with the rest of the budget but a last share, and with that share, when the walk
+/// ran out, the probes steered toward the far corners.
+const FULL_STAGES: usize = 5;
+
+/// The last stage's share: kept back from the walk, so that only the positions it leaves
+/// undecided pay for it.
+fn corner_budget(budget: Budget) -> Nodes {
+    (budget.nodes / 20).clamp(1, CORNER_NODES)
+}
+
+const CORNER_NODES: Nodes = 48_000;
 
 /// The first walk's share of the budget.
 fn first_walk_budget(budget: Budget) -> Nodes {
@@ -204,7 +214,11 @@ fn full_stage(
             let breadth = (stage == 1).then_some((4, 2));
             helpmate::deepening(pos, winner, budget.max_depth, share, breadth)
         }
-        _ => helpmate::exhaust(pos, winner, budget.nodes.saturating_sub(*used)),
+        3 => {
+            let rest = budget.nodes.saturating_sub(*used + corner_budget(budget));
+            helpmate::exhaust(pos, winner, rest)
+        }
+        _ => helpmate::toward_corners(pos, winner, corner_budget(budget)),
     };
     *used += n;
     let nodes = *used;
