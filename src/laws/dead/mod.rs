@@ -3,13 +3,14 @@
 //! a proof that it cannot win, a mating line that replays, or "unknown" when the budget ran
 //! out. The layers run cheapest first: material lemmas, the blocked-skeleton argument,
 //! helpmate lines (in `deadness` a cheap one first, `fastline`), greedy helpmate probes,
-//! the wider wall test, a short exhaustive walk, deepening helpmate searches, an
-//! exhaustive walk over the reachable positions with the rest of the budget, and, when
-//! that runs out, probes that steer the loser's king toward the far corners.
+//! the wider wall test and the kings' walk, a short exhaustive walk, deepening helpmate
+//! searches, an exhaustive walk over the reachable positions with the rest of the budget,
+//! and, when that runs out, probes that steer the loser's king toward the far corners.
 
 pub mod blocked;
 mod fastline;
 pub mod helpmate;
+mod kings;
 mod line;
 pub mod material;
 
@@ -25,6 +26,9 @@ pub enum CannotWinProof {
     /// The pawn skeleton is permanently jammed and no piece of the side can ever attack a
     /// square the enemy king can reach.
     Blocked,
+    /// The pawns are jammed and the other men stuck or bishops, and no pair of king
+    /// squares the game can reach allows a mate (`kings`).
+    Kings,
     /// The search saw every reachable position (pruning only by the lemmas above) and found
     /// no mate; `nodes` positions were visited.
     Exhausted { nodes: Nodes },
@@ -36,6 +40,10 @@ impl std::fmt::Display for CannotWinProof {
             CannotWinProof::Material(l) => write!(f, "material: {}", l.describe()),
             CannotWinProof::Blocked => f.write_str(
                 "blocked: the pawns are locked and no piece can ever attack the king's squares",
+            ),
+            CannotWinProof::Kings => f.write_str(
+                "kings' walk: the pawns are locked, the other men stuck or bishops, and no \
+                 reachable pair of king squares allows a mate",
             ),
             CannotWinProof::Exhausted { nodes } => write!(
                 f,
@@ -203,9 +211,12 @@ fn full_stage(
 ) -> Option<Winnability> {
     use helpmate::Outcome;
     // The wider skeleton test costs too much for every node, or for every game's final
-    // position: once per side, before the searches.
+    // position: once per side, before the searches, and the kings' walk after it.
     if stage == 0 && blocked::cannot_win_wide(pos, winner) {
         return Some(Winnability::CannotWin(CannotWinProof::Blocked));
+    }
+    if stage == 0 && kings::cannot_win(pos, winner) {
+        return Some(Winnability::CannotWin(CannotWinProof::Kings));
     }
     let (outcome, n) = match stage {
         0 => helpmate::exhaust(pos, winner, first_walk_budget(budget)),
@@ -373,6 +384,11 @@ mod tests {
         assert_eq!(dead("8/8/4k3/8/8/3K4/8/8 w - - 0 1"), Deadness::Dead);
         assert_eq!(
             dead("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1"),
+            Deadness::Dead
+        );
+        // Kings that can never pass each other behind a wall (the kings' walk).
+        assert_eq!(
+            dead("3k1b2/2p1pBp1/KpP1P1P1/1P3B2/4B1B1/5B2/8/8 w - - 3 57"),
             Deadness::Dead
         );
         // A middlegame: alive at once.
