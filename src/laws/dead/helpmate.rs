@@ -164,11 +164,6 @@ struct Scored {
 
 impl Scored {
     fn new(pos: &Position, winner: Color, quick: bool) -> Scored {
-        Scored::toward(pos, winner, quick, None)
-    }
-
-    /// With `goal`, the loser's king heads for that square rather than a corner.
-    fn toward(pos: &Position, winner: Color, quick: bool, goal: Option<Square>) -> Scored {
         // Filled in place: the lists are large, and copying them cost more than scoring.
         let mut s = Scored {
             moves: MoveList::new(),
@@ -176,15 +171,28 @@ impl Scored {
             next: 0,
         };
         pos.generate_legal(&mut s.moves);
-        s.rescore(pos, winner, quick, goal);
+        let ctx = Context::new(pos, winner, quick);
+        for (i, &m) in s.moves.iter().enumerate() {
+            s.scores[i] = ctx.score(pos, m) as i16;
+        }
         s
     }
 
-    fn rescore(&mut self, pos: &Position, winner: Color, quick: bool, goal: Option<Square>) {
-        let ctx = Context::with_goal(pos, winner, quick, goal);
-        for (i, &m) in self.moves.iter().enumerate() {
-            self.scores[i] = ctx.score(pos, m) as i16;
+    /// With a goal, the loser's king heads for that square rather than a corner: apart,
+    /// so that the ordinary ordering pays nothing for it.
+    fn toward(pos: &Position, winner: Color, quick: bool, goal: Square) -> Scored {
+        let mut s = Scored {
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            next: 0,
+        };
+        pos.generate_legal(&mut s.moves);
+        let ctx = Context::new(pos, winner, quick);
+        let steer = Steer::new(pos, &ctx, goal);
+        for (i, &m) in s.moves.iter().enumerate() {
+            s.scores[i] = steer.score(&ctx, pos, m) as i16;
         }
+        s
     }
 
     fn len(&self) -> usize {
@@ -236,21 +244,10 @@ struct Context {
     pawn_paths: u64,
     /// The probes' cheap ordering.
     quick: bool,
-    /// Where the loser's king heads (`toward_corners`): a square it may be mated on;
-    /// `None` for the nearest corner.
-    goal: Option<Square>,
-    /// With a goal: the squares next to the loser's king that bring it closer, and the
-    /// winner's men that attack them (they step off its way).
-    path: Bitboard,
-    guards: Bitboard,
 }
 
 impl Context {
     fn new(pos: &Position, winner: Color, quick: bool) -> Context {
-        Context::with_goal(pos, winner, quick, None)
-    }
-
-    fn with_goal(pos: &Position, winner: Color, quick: bool, goal: Option<Square>) -> Context {
         let men = pos.by_color(winner) & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn);
         let queens = pos.pieces(winner, Role::Queen);
         let loser = winner.other();
@@ -281,43 +278,7 @@ impl Context {
             pieces_near: men.into_iter().all(|sq| distance(sq, target) <= 3),
             pawn_paths: if quick { ahead } else { 0 },
             quick,
-            goal,
-            path: Bitboard::EMPTY,
-            guards: Bitboard::EMPTY,
         }
-        .with_path(pos)
-    }
-
-    /// The king's next steps toward the goal, and the winner's men that attack them
-    /// (through the king's own square, which it leaves).
-    fn with_path(mut self, pos: &Position) -> Context {
-        let Some(goal) = self.goal else { return self };
-        let here = distance(self.target, goal);
-        let loser = self.winner.other();
-        let steps = attacks::king_attacks(self.target) & !pos.by_color(loser);
-        let occ = pos.occupied() & !Bitboard::from_square(self.target);
-        for sq in steps {
-            if distance(sq, goal) < here {
-                self.path |= Bitboard::from_square(sq);
-                self.guards |= pos.attackers(sq, self.winner, occ);
-            }
-        }
-        self
-    }
-
-    /// With a goal: does a man of `role` on `to` (having left `from`) attack the path?
-    fn blocks_path(&self, pos: &Position, role: Role, from: Square, to: Square) -> bool {
-        let occ =
-            pos.occupied() & !Bitboard::from_square(from) & !Bitboard::from_square(self.target);
-        let hits = match role {
-            Role::Pawn => attacks::pawn_attacks(self.winner, to),
-            Role::Knight => attacks::knight_attacks(to),
-            Role::Bishop => attacks::bishop_attacks(to, occ),
-            Role::Rook => attacks::rook_attacks(to, occ),
-            Role::Queen => attacks::queen_attacks(to, occ),
-            Role::King => attacks::king_attacks(to),
-        };
-        !(hits & self.path).is_empty() || self.path.contains(to)
     }
 
     /// The helpmate score of `m`, legal in `pos` (the position the context was made for):
@@ -383,15 +344,6 @@ impl Context {
             if captured {
                 s += 60;
             }
-            // With a goal, men that bar the king's way step off it, and none steps on.
-            if self.goal.is_some() {
-                if self.guards.contains(from) {
-                    s += 40;
-                }
-                if self.blocks_path(pos, role_after, from, to) {
-                    s -= 40;
-                }
-            }
             if let Some(attacked) = self.loser_attacks
                 && piece.role != Role::King
                 && attacked.contains(to)
@@ -422,18 +374,13 @@ impl Context {
             }
             match piece.role {
                 Role::King => {
-                    let s = match self.goal {
-                        Some(g) => 12 * (distance(from, g) - distance(to, g)) + 4,
-                        None => 12 * (corner_distance(from) - corner_distance(to)) + 4,
-                    };
+                    let s = 12 * (corner_distance(from) - corner_distance(to)) + 4;
                     if self.pawn_paths & (1 << to.index()) != 0 {
                         s - 20
                     } else {
                         s
                     }
                 }
-                // Nor do the loser's own men.
-                _ if self.path.contains(to) => -20,
                 Role::Pawn => match kind {
                     MoveKind::Promotion(role) if self.quick => match role {
                         Role::Knight => 6,
@@ -568,6 +515,100 @@ impl Context {
     }
 }
 
+/// The ordering toward a goal square (`toward_corners`): the loser's king heads for `goal`
+/// instead of the nearest corner, the winner's men that attack its next steps (`path`)
+/// move off them, and no man steps onto them.
+struct Steer {
+    goal: Square,
+    path: Bitboard,
+    guards: Bitboard,
+}
+
+impl Steer {
+    fn new(pos: &Position, ctx: &Context, goal: Square) -> Steer {
+        let mut steer = Steer {
+            goal,
+            path: Bitboard::EMPTY,
+            guards: Bitboard::EMPTY,
+        };
+        let here = distance(ctx.target, goal);
+        let steps = attacks::king_attacks(ctx.target) & !pos.by_color(ctx.winner.other());
+        // The king's own square does not shield a step on a line through it.
+        let occ = pos.occupied() & !Bitboard::from_square(ctx.target);
+        for sq in steps {
+            if distance(sq, goal) < here {
+                steer.path.add(sq);
+                steer.guards |= pos.attackers(sq, ctx.winner, occ);
+            }
+        }
+        steer
+    }
+
+    /// `ctx.score` with the goal's changes.
+    fn score(&self, ctx: &Context, pos: &Position, m: Move) -> i32 {
+        let s = ctx.score(pos, m);
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = pos.piece_at(from) else {
+            return s;
+        };
+        if ctx.winner_to_move {
+            let role = match m.kind() {
+                MoveKind::Promotion(role) => role,
+                _ => piece.role,
+            };
+            let mut s = s;
+            if self.guards.contains(from) {
+                s += 40;
+            }
+            if self.attacks_path(pos, ctx, role, from, to) {
+                s -= 40;
+            }
+            return s;
+        }
+        let captured = match m.kind() {
+            MoveKind::Castle => false,
+            MoveKind::EnPassant => true,
+            _ => pos.occupied().contains(to),
+        };
+        if captured {
+            return s;
+        }
+        match piece.role {
+            Role::King => {
+                let g = self.goal;
+                let toward = distance(from, g) - distance(to, g);
+                let corner = corner_distance(from) - corner_distance(to);
+                s + 12 * (toward - corner)
+            }
+            _ if self.path.contains(to) => -20,
+            _ => s,
+        }
+    }
+
+    /// Does a man of the winner's, of `role` on `to` (having left `from`), stand on or
+    /// attack the path?
+    fn attacks_path(
+        &self,
+        pos: &Position,
+        ctx: &Context,
+        role: Role,
+        from: Square,
+        to: Square,
+    ) -> bool {
+        let occ =
+            pos.occupied() & !Bitboard::from_square(from) & !Bitboard::from_square(ctx.target);
+        let hits = match role {
+            Role::Pawn => attacks::pawn_attacks(ctx.winner, to),
+            Role::Knight => attacks::knight_attacks(to),
+            Role::Bishop => attacks::bishop_attacks(to, occ),
+            Role::Rook => attacks::rook_attacks(to, occ),
+            Role::Queen => attacks::queen_attacks(to, occ),
+            Role::King => attacks::king_attacks(to),
+        };
+        (hits & self.path).nonempty() || self.path.contains(to)
+    }
+}
+
 /// A lossy table of positions already searched to some depth without success, reused by
 /// the thread across searches (a stamp tells current entries from stale ones).
 struct Table {
@@ -695,7 +736,10 @@ impl<'t> Search<'t> {
             }
             return false;
         }
-        let mut scored = Scored::toward(pos, self.winner, self.quick, self.goal);
+        let mut scored = match self.goal {
+            None => Scored::new(pos, self.winner, self.quick),
+            Some(goal) => Scored::toward(pos, self.winner, self.quick, goal),
+        };
         if winner_to_move && let Some(m) = mate_in_one(pos, self.winner, &scored.moves) {
             self.line.push(m);
             return true;
