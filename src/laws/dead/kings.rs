@@ -274,3 +274,77 @@ mod tests {
         assert!(!proves("7k/7p/7P/8/8/8/8/2B1K3 w - - 0 1", Color::Black));
     }
 }
+
+/// The walk's proofs against the searches, over every placement of the two kings around a
+/// few skeletons (ignored: some seconds in a release build; `cargo test --release --lib
+/// crosscheck -- --ignored`).
+#[cfg(test)]
+mod crosscheck {
+    use super::*;
+    use crate::chess::Piece;
+    use crate::laws::dead::helpmate::{self, Ordering, Outcome};
+
+    #[test]
+    #[ignore]
+    fn no_proof_where_a_search_finds_a_helpmate() {
+        let bases = [
+            "3k1b2/2p1pBp1/KpP1P1P1/1P3B2/4B1B1/5B2/8/8 w - - 0 1",
+            "7k/7p/7P/8/8/8/8/2B1K3 w - - 0 1",
+            "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1",
+            "k7/2p1p3/2P1P3/8/3b4/8/1B6/7K w - - 0 1",
+            "k7/8/3p4/3P1b2/8/4B3/8/7K w - - 0 1",
+            "k7/8/3p1p2/3P1P2/8/4B3/3B4/7K w - - 0 1",
+            "k7/8/1p3p2/pP3P2/P7/8/2B5/7K w - - 0 1",
+            "k5b1/5p1p/4pP1P/4P3/8/8/8/K7 w - - 0 1",
+            "k7/1p1p1p1p/1P1P1P1P/8/8/8/8/K1B5 w - - 0 1",
+        ];
+        let (mut proved, mut checked, mut exhausted) = (0, 0, 0);
+        for base in bases {
+            let start = Position::from_fen(base).unwrap().to_setup();
+            let mut empty = start.clone();
+            for sq in Square::all() {
+                if empty.board[sq.index()].is_some_and(|p| p.role == Role::King) {
+                    empty.board[sq.index()] = None;
+                }
+            }
+            for w in Square::all() {
+                for b in Square::all() {
+                    if w == b
+                        || empty.board[w.index()].is_some()
+                        || empty.board[b.index()].is_some()
+                    {
+                        continue;
+                    }
+                    for turn in Color::ALL {
+                        let mut setup = empty.clone();
+                        setup.board[w.index()] = Some(Piece::new(Color::White, Role::King));
+                        setup.board[b.index()] = Some(Piece::new(Color::Black, Role::King));
+                        setup.turn = turn;
+                        let Ok(pos) = Position::from_setup(&setup, false) else {
+                            continue;
+                        };
+                        for c in Color::ALL {
+                            checked += 1;
+                            if !cannot_win(&pos, c) {
+                                continue;
+                            }
+                            proved += 1;
+                            let passes = 0..helpmate::PROBE_PASSES.len();
+                            let a = helpmate::probe(&pos, c, 3_000, passes, Ordering::Careful).0;
+                            let t = helpmate::toward_corners(&pos, c, 3_000).0;
+                            let e = helpmate::exhaust(&pos, c, 50_000).0;
+                            exhausted += usize::from(e == Outcome::Exhausted);
+                            for o in [a, t, e] {
+                                assert!(!matches!(o, Outcome::Mate(_)), "{} {c:?}", pos.fen());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Measured: 2,304 proofs of 86,048 questions, 2,268 of them confirmed by the
+        // exhaustive walk within its 50,000 nodes; no search found a mate in any.
+        eprintln!("{proved} proofs of {checked} side questions, {exhausted} confirmed by the walk");
+        assert_eq!((proved, checked), (2304, 86048));
+    }
+}
