@@ -1,4 +1,4 @@
-//! The bounded helpmate search: can `winner` mate if both sides cooperate? Three searches
+//! The bounded helpmate search: can `winner` mate if both sides cooperate? The searches
 //! share one move ordering (the winner's men head for the enemy king, the enemy king for a
 //! corner, the loser's men step out of the way and never take):
 //! - `probe`: narrow greedy passes (one or two moves per node, deep) that find the long
@@ -6,7 +6,9 @@
 //! - `deepening`: iterative deepening over every move, which finds short mates and, when no
 //!   branch was cut by the depth, proves there is none;
 //! - `exhaust`: an unbounded depth-first walk over every reachable position, which proves
-//!   there is no mate when it runs out of positions within its budget.
+//!   there is no mate when it runs out of positions within its budget;
+//! - `toward_corners`: the narrow passes again, the loser's king steered toward a far
+//!   corner instead of the nearest (a plan for the mates only a far corner allows).
 //!
 //! All prune positions where a material or blocked-position lemma proves that `winner`
 //! cannot win, and key their tables on `repetition_key` (Art. 9.2.2 sameness, which is
@@ -169,15 +171,28 @@ impl Scored {
             next: 0,
         };
         pos.generate_legal(&mut s.moves);
-        s.rescore(pos, winner, quick);
+        let ctx = Context::new(pos, winner, quick);
+        for (i, &m) in s.moves.iter().enumerate() {
+            s.scores[i] = ctx.score(pos, m) as i16;
+        }
         s
     }
 
-    fn rescore(&mut self, pos: &Position, winner: Color, quick: bool) {
+    /// With a goal, the loser's king heads for that square rather than a corner: apart,
+    /// so that the ordinary ordering pays nothing for it.
+    fn toward(pos: &Position, winner: Color, quick: bool, goal: Square) -> Scored {
+        let mut s = Scored {
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            next: 0,
+        };
+        pos.generate_legal(&mut s.moves);
         let ctx = Context::new(pos, winner, quick);
-        for (i, &m) in self.moves.iter().enumerate() {
-            self.scores[i] = ctx.score(pos, m) as i16;
+        let steer = Steer::new(pos, &ctx, goal);
+        for (i, &m) in s.moves.iter().enumerate() {
+            s.scores[i] = steer.score(&ctx, pos, m) as i16;
         }
+        s
     }
 
     fn len(&self) -> usize {
@@ -500,6 +515,100 @@ impl Context {
     }
 }
 
+/// The ordering toward a goal square (`toward_corners`): the loser's king heads for `goal`
+/// instead of the nearest corner, the winner's men that attack its next steps (`path`)
+/// move off them, and no man steps onto them.
+struct Steer {
+    goal: Square,
+    path: Bitboard,
+    guards: Bitboard,
+}
+
+impl Steer {
+    fn new(pos: &Position, ctx: &Context, goal: Square) -> Steer {
+        let mut steer = Steer {
+            goal,
+            path: Bitboard::EMPTY,
+            guards: Bitboard::EMPTY,
+        };
+        let here = distance(ctx.target, goal);
+        let steps = attacks::king_attacks(ctx.target) & !pos.by_color(ctx.winner.other());
+        // The king's own square does not shield a step on a line through it.
+        let occ = pos.occupied() & !Bitboard::from_square(ctx.target);
+        for sq in steps {
+            if distance(sq, goal) < here {
+                steer.path.add(sq);
+                steer.guards |= pos.attackers(sq, ctx.winner, occ);
+            }
+        }
+        steer
+    }
+
+    /// `ctx.score` with the goal's changes.
+    fn score(&self, ctx: &Context, pos: &Position, m: Move) -> i32 {
+        let s = ctx.score(pos, m);
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = pos.piece_at(from) else {
+            return s;
+        };
+        if ctx.winner_to_move {
+            let role = match m.kind() {
+                MoveKind::Promotion(role) => role,
+                _ => piece.role,
+            };
+            let mut s = s;
+            if self.guards.contains(from) {
+                s += 40;
+            }
+            if self.attacks_path(pos, ctx, role, from, to) {
+                s -= 40;
+            }
+            return s;
+        }
+        let captured = match m.kind() {
+            MoveKind::Castle => false,
+            MoveKind::EnPassant => true,
+            _ => pos.occupied().contains(to),
+        };
+        if captured {
+            return s;
+        }
+        match piece.role {
+            Role::King => {
+                let g = self.goal;
+                let toward = distance(from, g) - distance(to, g);
+                let corner = corner_distance(from) - corner_distance(to);
+                s + 12 * (toward - corner)
+            }
+            _ if self.path.contains(to) => -20,
+            _ => s,
+        }
+    }
+
+    /// Does a man of the winner's, of `role` on `to` (having left `from`), stand on or
+    /// attack the path?
+    fn attacks_path(
+        &self,
+        pos: &Position,
+        ctx: &Context,
+        role: Role,
+        from: Square,
+        to: Square,
+    ) -> bool {
+        let occ =
+            pos.occupied() & !Bitboard::from_square(from) & !Bitboard::from_square(ctx.target);
+        let hits = match role {
+            Role::Pawn => attacks::pawn_attacks(ctx.winner, to),
+            Role::Knight => attacks::knight_attacks(to),
+            Role::Bishop => attacks::bishop_attacks(to, occ),
+            Role::Rook => attacks::rook_attacks(to, occ),
+            Role::Queen => attacks::queen_attacks(to, occ),
+            Role::King => attacks::king_attacks(to),
+        };
+        (hits & self.path).nonempty() || self.path.contains(to)
+    }
+}
+
 /// A lossy table of positions already searched to some depth without success, reused by
 /// the thread across searches (a stamp tells current entries from stale ones).
 struct Table {
@@ -575,6 +684,8 @@ struct Search<'t> {
     breadth: Option<(usize, usize)>,
     /// The probes' cheap move ordering.
     quick: bool,
+    /// Where the loser's king heads, if not a corner.
+    goal: Option<Square>,
 }
 
 impl<'t> Search<'t> {
@@ -594,6 +705,7 @@ impl<'t> Search<'t> {
             line: Vec::new(),
             breadth,
             quick: false,
+            goal: None,
         }
     }
 
@@ -624,7 +736,10 @@ impl<'t> Search<'t> {
             }
             return false;
         }
-        let mut scored = Scored::new(pos, self.winner, self.quick);
+        let mut scored = match self.goal {
+            None => Scored::new(pos, self.winner, self.quick),
+            Some(goal) => Scored::toward(pos, self.winner, self.quick, goal),
+        };
         if winner_to_move && let Some(m) = mate_in_one(pos, self.winner, &scored.moves) {
             self.line.push(m);
             return true;
@@ -680,13 +795,27 @@ pub fn probe(
     passes: std::ops::Range<usize>,
     ordering: Ordering,
 ) -> (Outcome, Nodes) {
+    passes_toward(pos, winner, budget, &PROBE_PASSES[passes], ordering, None)
+}
+
+/// Narrow passes `(winner's moves, loser's moves, depth)` with the loser's king steered
+/// toward `goal` (a corner when `None`).
+pub fn passes_toward(
+    pos: &Position,
+    winner: Color,
+    budget: Nodes,
+    passes: &[(usize, usize, u32)],
+    ordering: Ordering,
+    goal: Option<Square>,
+) -> (Outcome, Nodes) {
     if is_mate_by(pos, winner) {
         return (Outcome::Mate(Vec::new()), 0);
     }
     with_table(|table| {
         let mut s = Search::new(winner, budget, table, None);
         s.quick = ordering == Ordering::Quick;
-        for &(w, l, depth) in &PROBE_PASSES[passes] {
+        s.goal = goal;
+        for &(w, l, depth) in passes {
             s.table.clear();
             s.breadth = Some((w, l));
             let depth = if pos.turn() == winner {
@@ -704,6 +833,37 @@ pub fn probe(
         }
         (Outcome::OutOfBudget, s.nodes)
     })
+}
+
+/// The passes of `toward_corners`, each with its ordering: a narrow one for a king walk of
+/// some fifteen moves, a wider and deeper one for lines that also promote a man.
+const CORNER_PASSES: [((usize, usize, u32), Ordering); 2] = [
+    ((2, 1, 31), Ordering::Careful),
+    ((3, 2, 81), Ordering::Quick),
+];
+
+/// The probes with the loser's king steered toward each corner but the nearest (the
+/// ordinary ordering's), farthest last: where the winner's men can only cover squares
+/// of one colour, the loser's king is mated only where its own men fill the flight
+/// squares of the other colour, often in a corner across the board (D3-Chess 516, 640).
+/// `budget` is shared evenly between the corners and passes. Never proves anything.
+pub fn toward_corners(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes) {
+    let king = pos.king_of(winner.other());
+    let mut corners = [Square::A1, Square::H1, Square::A8, Square::H8];
+    corners.sort_by_key(|&c| distance(king, c));
+    let nearest = distance(king, corners[0]);
+    let goals = corners.iter().filter(|&&c| distance(king, c) > nearest);
+    let share = budget / (3 * CORNER_PASSES.len() as Nodes);
+    let mut nodes = 0;
+    for &goal in goals {
+        for (pass, ordering) in CORNER_PASSES {
+            match passes_toward(pos, winner, share, &[pass], ordering, Some(goal)) {
+                (Outcome::Mate(line), n) => return (Outcome::Mate(line), nodes + n),
+                (_, n) => nodes += n,
+            }
+        }
+    }
+    (Outcome::OutOfBudget, nodes)
 }
 
 /// The first pass of `probe` with the quick ordering (one move per node, `plies` of the
@@ -952,6 +1112,32 @@ mod tests {
                 let dr = (r - b.rank().0 as i32).abs();
                 assert_eq!(distance(a, b), df.max(dr));
             }
+        }
+    }
+
+    #[test]
+    fn steering_toward_a_far_corner_finds_bishop_box_helpmates() {
+        // D3-Chess 516 and 640 (W-), which a million nodes of the other searches missed:
+        // White's bishops all stand on dark squares, so Black's king is mated only where
+        // its own men fill the light flight squares, here in the corner across the board
+        // (h8 with bishops on g8 and h7; a1, after the f-pawn has promoted).
+        for (fen, most) in [
+            ("k6B/1b4B1/2b2B2/4B3/3B4/1pB1B3/pP1B4/K7 w - -", 48_000),
+            (
+                "3b1b1k/2b1bpb1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1B1B1 w - -",
+                48_000,
+            ),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let (Outcome::Mate(line), nodes) = toward_corners(&pos, Color::White, most) else {
+                panic!("{fen}: no helpmate");
+            };
+            assert!(nodes <= most + 6);
+            let mut p = pos;
+            for m in line {
+                p = p.play(m).unwrap();
+            }
+            assert!(p.is_checkmate() && p.turn() == Color::Black, "{fen}");
         }
     }
 

@@ -3,12 +3,14 @@
 //! a proof that it cannot win, a mating line that replays, or "unknown" when the budget ran
 //! out. The layers run cheapest first: material lemmas, the blocked-skeleton argument,
 //! helpmate lines (in `deadness` a cheap one first, `fastline`), greedy helpmate probes,
-//! the wider wall test, a short exhaustive walk, deepening helpmate searches, then an
-//! exhaustive walk over the reachable positions with the rest of the budget.
+//! the wider wall test and the kings' walk, a short exhaustive walk, deepening helpmate
+//! searches, an exhaustive walk over the reachable positions with the rest of the budget,
+//! and, when that runs out, probes that steer the loser's king toward the far corners.
 
 pub mod blocked;
 mod fastline;
 pub mod helpmate;
+mod kings;
 mod line;
 pub mod material;
 
@@ -24,6 +26,9 @@ pub enum CannotWinProof {
     /// The pawn skeleton is permanently jammed and no piece of the side can ever attack a
     /// square the enemy king can reach.
     Blocked,
+    /// The pawns are jammed and the other men stuck or bishops, and no pair of king
+    /// squares the game can reach allows a mate (`kings`).
+    Kings,
     /// The search saw every reachable position (pruning only by the lemmas above) and found
     /// no mate; `nodes` positions were visited.
     Exhausted { nodes: Nodes },
@@ -35,6 +40,10 @@ impl std::fmt::Display for CannotWinProof {
             CannotWinProof::Material(l) => write!(f, "material: {}", l.describe()),
             CannotWinProof::Blocked => f.write_str(
                 "blocked: the pawns are locked and no piece can ever attack the king's squares",
+            ),
+            CannotWinProof::Kings => f.write_str(
+                "kings' walk: the pawns are locked, the other men stuck or bishops, and no \
+                 reachable pair of king squares allows a mate",
             ),
             CannotWinProof::Exhausted { nodes } => write!(
                 f,
@@ -78,7 +87,7 @@ impl Winnability {
 }
 
 /// Search limits. `nodes` bounds each side's search; the probes and the first stages get
-/// capped shares and the exhaustive walk the rest. A walk keeps a frame (a position and
+/// capped shares, the exhaustive walk the rest but for the last stage's small share. A walk keeps a frame (a position and
 /// its moves, some 250 bytes) per ply of its current line, which can be as deep as it has
 /// nodes: the default million nodes cost at most a few seconds and a few hundred MB.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,9 +180,18 @@ fn quick(pos: &Position, winner: Color, budget: Budget) -> Result<Winnability, N
 
 /// The complete stages, in order: a short exhaustive walk (small reachable sets are
 /// settled in a few hundred nodes, and a depth-first walk often runs into a long mate), a
-/// guided search (few moves per node, deep), a full one for short mates, then the
-/// exhaustive walk with the rest of the budget.
-const FULL_STAGES: usize = 4;
+/// guided search (few moves per node, deep), a full one for short mates, the exhaustive
+/// walk with the rest of the budget but a last share, and with that share, when the walk
+/// ran out, the probes steered toward the far corners.
+const FULL_STAGES: usize = 5;
+
+/// The last stage's share: kept back from the walk, so that only the positions it leaves
+/// undecided pay for it.
+fn corner_budget(budget: Budget) -> Nodes {
+    (budget.nodes / 20).clamp(1, CORNER_NODES)
+}
+
+const CORNER_NODES: Nodes = 48_000;
 
 /// The first walk's share of the budget.
 fn first_walk_budget(budget: Budget) -> Nodes {
@@ -193,9 +211,12 @@ fn full_stage(
 ) -> Option<Winnability> {
     use helpmate::Outcome;
     // The wider skeleton test costs too much for every node, or for every game's final
-    // position: once per side, before the searches.
+    // position: once per side, before the searches, and the kings' walk after it.
     if stage == 0 && blocked::cannot_win_wide(pos, winner) {
         return Some(Winnability::CannotWin(CannotWinProof::Blocked));
+    }
+    if stage == 0 && kings::cannot_win(pos, winner) {
+        return Some(Winnability::CannotWin(CannotWinProof::Kings));
     }
     let (outcome, n) = match stage {
         0 => helpmate::exhaust(pos, winner, first_walk_budget(budget)),
@@ -204,7 +225,11 @@ fn full_stage(
             let breadth = (stage == 1).then_some((4, 2));
             helpmate::deepening(pos, winner, budget.max_depth, share, breadth)
         }
-        _ => helpmate::exhaust(pos, winner, budget.nodes.saturating_sub(*used)),
+        3 => {
+            let rest = budget.nodes.saturating_sub(*used + corner_budget(budget));
+            helpmate::exhaust(pos, winner, rest)
+        }
+        _ => helpmate::toward_corners(pos, winner, corner_budget(budget)),
     };
     *used += n;
     let nodes = *used;
@@ -359,6 +384,11 @@ mod tests {
         assert_eq!(dead("8/8/4k3/8/8/3K4/8/8 w - - 0 1"), Deadness::Dead);
         assert_eq!(
             dead("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - - 0 1"),
+            Deadness::Dead
+        );
+        // Kings that can never pass each other behind a wall (the kings' walk).
+        assert_eq!(
+            dead("3k1b2/2p1pBp1/KpP1P1P1/1P3B2/4B1B1/5B2/8/8 w - - 3 57"),
             Deadness::Dead
         );
         // A middlegame: alive at once.
