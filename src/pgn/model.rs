@@ -376,9 +376,21 @@ impl Tags {
         Some(pair(&self.text, self.spans.get(k)?))
     }
 
-    /// The value of the first tag with this name.
+    /// The value of the first tag with this name. The names' lengths are compared first,
+    /// from the spans: most tags are passed over without touching their text.
     pub fn value(&self, name: &str) -> Option<&str> {
-        self.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+        let text = self.text.as_bytes();
+        let span = self
+            .spans
+            .iter()
+            .find(|s| s[1] - s[0] == name.len() && text.get(s[0]..s[1]) == Some(name.as_bytes()))?;
+        Some(pair(&self.text, span).1)
+    }
+
+    /// The length in bytes of the `k`-th tag's name (0 past the end), read from its span.
+    #[inline]
+    pub(crate) fn name_len(&self, k: usize) -> usize {
+        self.spans.get(k).map_or(0, |s| s[1] - s[0])
     }
 
     pub fn iter(&self) -> TagIter<'_> {

@@ -14,7 +14,9 @@ use super::decode::{decode, decode_collapsed, is_space};
 use super::finding::{Finding, Severity, code};
 use super::model::{Comment, Game, Marker, MoveNode, Pos, SanToken, Tags};
 use super::split::RawGame;
-use super::token::{common_san, is_delimiter, is_move_like, marker_at, token_len, value_end};
+use super::token::{
+    common_san, is_delimiter, is_move_like, marker_at, tag_name_len, token_len, value_end,
+};
 
 /// The Seven Tag Roster, in its export order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
@@ -114,25 +116,13 @@ fn tag_pair(input: &[u8]) -> IResult<&[u8], TagPair<'_>> {
     Ok((input, (name, value)))
 }
 
-/// The bytes that end a tag name: whitespace, `"`, `[` and `]` (a table: the tests
-/// cost several comparisons a byte).
-static TAG_NAME_STOPS: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = is_space(b as u8) || matches!(b as u8, b'"' | b'[' | b']');
-        b += 1;
-    }
-    table
-};
-
 /// The common tag, `[Name "value"]` with one space and no backslash in the value, read
 /// without nom: its name, value and length. Anything else is left to [`tag_pair`], which
 /// reads the same way whatever this accepts.
 #[inline]
 fn plain_tag(input: &[u8]) -> Option<(&[u8], &[u8], usize)> {
     let rest = input.strip_prefix(b"[")?;
-    let name_len = rest.iter().position(|&c| TAG_NAME_STOPS[c as usize])?;
+    let name_len = tag_name_len(rest)?;
     if name_len == 0 || rest.get(name_len..name_len + 2) != Some(b" \"") {
         return None;
     }
@@ -974,12 +964,15 @@ impl<'a> GameParser<'a> {
         // The Result tag's marker, or its text when it is not one; copied only then.
         let mut result_tag: Option<Result<Marker, String>> = None;
         let mut variant = None;
-        for (name, value) in &self.game.tags {
+        for t in 0..self.game.tags.len() {
             // Only names of four to seven bytes matter below: most others (WhiteElo,
-            // EventDate, ECO) are passed over without comparing their text.
-            if !(4..=7).contains(&name.len()) {
+            // EventDate, ECO) are passed over by their length, without making them text.
+            if !(4..=7).contains(&self.game.tags.name_len(t)) {
                 continue;
             }
+            let Some((name, value)) = self.game.tags.get(t) else {
+                continue;
+            };
             let k = match name {
                 "Event" => 0,
                 "Site" => 1,
