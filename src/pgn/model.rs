@@ -379,18 +379,43 @@ impl Tags {
     /// The value of the first tag with this name. The names' lengths are compared first,
     /// from the spans: most tags are passed over without touching their text.
     pub fn value(&self, name: &str) -> Option<&str> {
+        let k = self.position(&self.spans, name)?;
+        Some(pair(&self.text, &self.spans[k]).1)
+    }
+
+    /// Where the first of `spans` named `name` is.
+    #[inline]
+    fn position(&self, spans: &[[usize; 4]], name: &str) -> Option<usize> {
         let text = self.text.as_bytes();
-        let span = self
-            .spans
-            .iter()
-            .find(|s| s[1] - s[0] == name.len() && text.get(s[0]..s[1]) == Some(name.as_bytes()))?;
-        Some(pair(&self.text, span).1)
+        spans.iter().position(|s| {
+            s[1] - s[0] == name.len() && text.get(s[0]..s[1]) == Some(name.as_bytes())
+        })
+    }
+
+    /// Is one of the first `end` tags named `name`?
+    pub(crate) fn has_name_before(&self, end: usize, name: &str) -> bool {
+        let spans = &self.spans[..end.min(self.spans.len())];
+        self.position(spans, name).is_some()
     }
 
     /// The length in bytes of the `k`-th tag's name (0 past the end), read from its span.
     #[inline]
     pub(crate) fn name_len(&self, k: usize) -> usize {
         self.spans.get(k).map_or(0, |s| s[1] - s[0])
+    }
+
+    /// The `k`-th tag's name as bytes (empty past the end): no text made of it.
+    #[inline]
+    pub(crate) fn name_bytes(&self, k: usize) -> &[u8] {
+        self.spans
+            .get(k)
+            .and_then(|s| self.text.as_bytes().get(s[0]..s[1]))
+            .unwrap_or(&[])
+    }
+
+    /// The `k`-th tag's value (empty past the end).
+    pub(crate) fn value_at(&self, k: usize) -> &str {
+        self.get(k).map_or("", |(_, v)| v)
     }
 
     pub fn iter(&self) -> TagIter<'_> {

@@ -212,15 +212,25 @@ fn san_window(b: &[u8], start: usize, len: usize) -> [u8; 16] {
 
 /// Does a tag before the last one of `tags` have the last one's `name`? `bits` holds a
 /// cheap signature of the names seen so far, which filters out almost every name before
-/// the linear scan.
+/// the linear scan. The signature hashes the name's length and its first, middle and last
+/// bytes: the ten usual tags (Seven Tag Roster, Elos, ECO) all get bits of their own (by
+/// length and first byte, Site and WhiteElo shared one, and every such game was scanned).
 #[inline]
 fn seen_before(bits: &mut u64, tags: &Tags, name: &str) -> bool {
-    let bit = 1u64
-        << ((name.len() as u64 * 31 + u64::from(name.as_bytes().first().copied().unwrap_or(0)))
-            % 64);
+    let b = name.as_bytes();
+    let key = match b {
+        [] => 0,
+        [first, .., last] | [first @ last] => {
+            b.len() as u64
+                | u64::from(*first) << 8
+                | u64::from(*last) << 16
+                | u64::from(b[b.len() / 2]) << 24
+        }
+    };
+    let bit = 1u64 << (key.wrapping_mul(0xFF51_AFD7_ED55_8CCD) >> 58);
     let maybe_seen = *bits & bit != 0;
     *bits |= bit;
-    maybe_seen && tags.iter().take(tags.len() - 1).any(|(n, _)| n == name)
+    maybe_seen && tags.has_name_before(tags.len() - 1, name)
 }
 
 /// A line of moves being built: the main line or a variation.
@@ -973,26 +983,24 @@ impl<'a> GameParser<'a> {
             if !(4..=7).contains(&self.game.tags.name_len(t)) {
                 continue;
             }
-            let Some((name, value)) = self.game.tags.get(t) else {
-                continue;
-            };
-            let k = match name {
-                "Event" => 0,
-                "Site" => 1,
-                "Date" => 2,
-                "Round" => 3,
-                "White" => 4,
-                "Black" => 5,
-                "Result" => 6,
-                "Variant" => {
+            let k = match self.game.tags.name_bytes(t) {
+                b"Event" => 0,
+                b"Site" => 1,
+                b"Date" => 2,
+                b"Round" => 3,
+                b"White" => 4,
+                b"Black" => 5,
+                b"Result" => 6,
+                b"Variant" => {
                     if variant.is_none() {
-                        variant = Some(value.to_owned());
+                        variant = Some(self.game.tags.value_at(t).to_owned());
                     }
                     continue;
                 }
                 _ => continue,
             };
             if k == 6 && !present[6] {
+                let value = self.game.tags.value_at(t);
                 result_tag = Some(Marker::from_text(value).ok_or_else(|| value.to_owned()));
             }
             present[k] = true;
