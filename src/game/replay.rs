@@ -214,7 +214,12 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
         };
     };
     let mut pos = start;
-    let mut moves = Vec::with_capacity(game.moves.len());
+    // Written by index and cut to the moves played at the end: a push per move kept the
+    // vector's length in memory (this loop holds too much for the registers) and cost ten
+    // instructions a move. Measured: 6M fewer instructions on the master games.
+    let mut moves = vec![Move::NONE; game.moves.len()];
+    // How many moves were played: all, unless a move fails.
+    let mut played = game.moves.len();
     let mut complete = true;
     for (i, node) in game.moves.iter().enumerate() {
         // Bytes, not `as_str`: the text is only needed (and UTF-8 checked) for a finding.
@@ -226,7 +231,7 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
         let token = node.san.as_bytes();
         let plain = node.variations().is_empty();
         if plain && let Some(mv) = san::play_canonical_unhashed(&mut pos, token) {
-            moves.push(mv);
+            moves[i] = mv;
             continue;
         }
         let ply = i as u32 + 1;
@@ -241,14 +246,14 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
                 Some(token),
                 "a null move is not a move of chess; the game cannot be replayed past it".into(),
             ));
-            complete = false;
+            (complete, played) = (false, i);
             break;
         }
         // Variations replace this move: check them from the position before it.
         if !plain {
             check_variations(game, &pos, node, ply, mode, &mut findings);
             if let Some(mv) = san::play_canonical_unhashed(&mut pos, token) {
-                moves.push(mv);
+                moves[i] = mv;
                 continue;
             }
         }
@@ -270,7 +275,7 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
                         ),
                     ));
                 }
-                moves.push(r.mv);
+                moves[i] = r.mv;
             }
             Err(e) => {
                 let token = node.san.as_str();
@@ -283,11 +288,12 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
                     Some(token),
                     format!("move {}{}: {e}", move_number_text(&pos), token),
                 ));
-                complete = false;
+                (complete, played) = (false, i);
                 break;
             }
         }
     }
+    moves.truncate(played);
     pos.refresh_hash();
     Replayed {
         start,
