@@ -139,6 +139,9 @@ pub struct Position {
     hash: u64,
     /// Enemy pieces giving check to the side to move, kept up to date by every move.
     checkers: Bitboard,
+    /// Each side's king square (by colour index), kept up to date by every king move: the
+    /// SAN reader asks for a king two or three times a move.
+    kings: [Square; 2],
     chess960: bool,
 }
 
@@ -206,6 +209,7 @@ impl Position {
             fullmove_number: setup.fullmove_number.max(1),
             hash: 0,
             checkers: Bitboard::EMPTY,
+            kings: [Square::A1; 2],
             chess960,
         };
         for sq in Square::all() {
@@ -214,11 +218,13 @@ impl Position {
             }
         }
         for color in Color::ALL {
-            match pos.pieces(color, Role::King).count() {
+            let kings = pos.pieces(color, Role::King);
+            match kings.count() {
                 0 => return Err(PositionError::MissingKing(color)),
                 1 => {}
                 _ => return Err(PositionError::TooManyKings(color)),
             }
+            pos.kings[color.index()] = kings.first().unwrap_or(Square::A1);
         }
         if let Some(sq) = (pos.by_role[Role::Pawn.index()] & Bitboard::BACKRANKS).first() {
             return Err(PositionError::PawnsOnBackRank(sq));
@@ -374,8 +380,8 @@ impl Position {
 
     #[inline]
     pub fn king_of(&self, color: Color) -> Square {
-        // Every checked position has exactly one king per side.
-        self.pieces(color, Role::King).first().unwrap_or(Square::A1)
+        // Every checked position has exactly one king per side, kept in `kings`.
+        self.kings[color.index()]
     }
 
     #[inline]
@@ -647,6 +653,7 @@ impl Position {
             self.board[from.index()] = 0;
             self.board[to.index()] = 0;
             self.board[king_to.index()] = encode_piece(Piece::new(us, Role::King));
+            self.kings[us.index()] = king_to;
             self.board[rook_to.index()] = encode_piece(Piece::new(us, Role::Rook));
             self.hash ^= zobrist::piece_key(Piece::new(us, Role::King), from)
                 ^ zobrist::piece_key(Piece::new(us, Role::King), king_to)
@@ -703,6 +710,9 @@ impl Position {
         self.by_color[us.index()] ^= from_bb | to_bb;
         self.board[from.index()] = 0;
         self.board[to.index()] = encode_piece(Piece::new(us, placed));
+        if moving == Role::King {
+            self.kings[us.index()] = to;
+        }
         if HASH {
             self.hash ^= zobrist::piece_key(Piece::new(us, moving), from)
                 ^ zobrist::piece_key(Piece::new(us, placed), to)

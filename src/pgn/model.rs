@@ -73,9 +73,11 @@ impl SanToken {
 
     /// The token's bytes (ASCII). The hot paths read these: [`SanToken::as_str`] checks
     /// UTF-8 on every call, which was a sixth of `check`'s instructions when used per move.
+    /// The length byte is at most [`SanToken::CAPACITY`] (15) by construction; masking it
+    /// says so to the compiler in one instruction (the replay reads every token).
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..self.len().min(Self::CAPACITY)]
+        &self.bytes[..usize::from(self.bytes[15] & 0x0F)]
     }
 
     pub fn as_str(&self) -> &str {
@@ -376,9 +378,46 @@ impl Tags {
         Some(pair(&self.text, self.spans.get(k)?))
     }
 
-    /// The value of the first tag with this name.
+    /// The value of the first tag with this name. The names' lengths are compared first,
+    /// from the spans: most tags are passed over without touching their text.
     pub fn value(&self, name: &str) -> Option<&str> {
-        self.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+        let k = self.position(&self.spans, name)?;
+        Some(pair(&self.text, &self.spans[k]).1)
+    }
+
+    /// Where the first of `spans` named `name` is.
+    #[inline]
+    fn position(&self, spans: &[[usize; 4]], name: &str) -> Option<usize> {
+        let text = self.text.as_bytes();
+        spans.iter().position(|s| {
+            s[1] - s[0] == name.len() && text.get(s[0]..s[1]) == Some(name.as_bytes())
+        })
+    }
+
+    /// Is one of the first `end` tags named `name`?
+    pub(crate) fn has_name_before(&self, end: usize, name: &str) -> bool {
+        let spans = &self.spans[..end.min(self.spans.len())];
+        self.position(spans, name).is_some()
+    }
+
+    /// The length in bytes of the `k`-th tag's name (0 past the end), read from its span.
+    #[inline]
+    pub(crate) fn name_len(&self, k: usize) -> usize {
+        self.spans.get(k).map_or(0, |s| s[1] - s[0])
+    }
+
+    /// The `k`-th tag's name as bytes (empty past the end): no text made of it.
+    #[inline]
+    pub(crate) fn name_bytes(&self, k: usize) -> &[u8] {
+        self.spans
+            .get(k)
+            .and_then(|s| self.text.as_bytes().get(s[0]..s[1]))
+            .unwrap_or(&[])
+    }
+
+    /// The `k`-th tag's value (empty past the end).
+    pub(crate) fn value_at(&self, k: usize) -> &str {
+        self.get(k).map_or("", |(_, v)| v)
     }
 
     pub fn iter(&self) -> TagIter<'_> {

@@ -14,7 +14,9 @@ use super::decode::{decode, decode_collapsed, is_space};
 use super::finding::{Finding, Severity, code};
 use super::model::{Comment, Game, Marker, MoveNode, Pos, SanToken, Tags};
 use super::split::RawGame;
-use super::token::{common_san, is_delimiter, is_move_like, marker_at, token_len, value_end};
+use super::token::{
+    common_san, is_delimiter, is_move_like, marker_at, tag_name_len, token_len, value_end,
+};
 
 /// The Seven Tag Roster, in its export order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
@@ -114,25 +116,13 @@ fn tag_pair(input: &[u8]) -> IResult<&[u8], TagPair<'_>> {
     Ok((input, (name, value)))
 }
 
-/// The bytes that end a tag name: whitespace, `"`, `[` and `]` (a table: the tests
-/// cost several comparisons a byte).
-static TAG_NAME_STOPS: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = is_space(b as u8) || matches!(b as u8, b'"' | b'[' | b']');
-        b += 1;
-    }
-    table
-};
-
 /// The common tag, `[Name "value"]` with one space and no backslash in the value, read
 /// without nom: its name, value and length. Anything else is left to [`tag_pair`], which
 /// reads the same way whatever this accepts.
 #[inline]
 fn plain_tag(input: &[u8]) -> Option<(&[u8], &[u8], usize)> {
     let rest = input.strip_prefix(b"[")?;
-    let name_len = rest.iter().position(|&c| TAG_NAME_STOPS[c as usize])?;
+    let name_len = tag_name_len(rest)?;
     if name_len == 0 || rest.get(name_len..name_len + 2) != Some(b" \"") {
         return None;
     }
@@ -222,15 +212,25 @@ fn san_window(b: &[u8], start: usize, len: usize) -> [u8; 16] {
 
 /// Does a tag before the last one of `tags` have the last one's `name`? `bits` holds a
 /// cheap signature of the names seen so far, which filters out almost every name before
-/// the linear scan.
+/// the linear scan. The signature hashes the name's length and its first, middle and last
+/// bytes: the ten usual tags (Seven Tag Roster, Elos, ECO) all get bits of their own (by
+/// length and first byte, Site and WhiteElo shared one, and every such game was scanned).
 #[inline]
 fn seen_before(bits: &mut u64, tags: &Tags, name: &str) -> bool {
-    let bit = 1u64
-        << ((name.len() as u64 * 31 + u64::from(name.as_bytes().first().copied().unwrap_or(0)))
-            % 64);
+    let b = name.as_bytes();
+    let key = match b {
+        [] => 0,
+        [first, .., last] | [first @ last] => {
+            b.len() as u64
+                | u64::from(*first) << 8
+                | u64::from(*last) << 16
+                | u64::from(b[b.len() / 2]) << 24
+        }
+    };
+    let bit = 1u64 << (key.wrapping_mul(0xFF51_AFD7_ED55_8CCD) >> 58);
     let maybe_seen = *bits & bit != 0;
     *bits |= bit;
-    maybe_seen && tags.iter().take(tags.len() - 1).any(|(n, _)| n == name)
+    maybe_seen && tags.has_name_before(tags.len() - 1, name)
 }
 
 /// A line of moves being built: the main line or a variation.
@@ -849,8 +849,11 @@ impl<'a> GameParser<'a> {
     /// (`12.`, `12...`) and moves of the usual SAN shapes ([`common_san`]), none of
     /// which can raise a finding. Stops at the first byte it does not handle (a comment, a
     /// NAG, a variation, a result, an escape line, an unusual token...), which the general
-    /// loop then reads exactly as it would have without this loop.
-    #[inline]
+    /// loop then reads exactly as it would have without this loop. A function of its own:
+    /// inlined into the whole game's reader, its loop was register-allocated with
+    /// everything else there, and a change to the tag section cost it 19M instructions on
+    /// the master games (5 a move).
+    #[inline(never)]
     fn common_movetext(&mut self, cur: &mut Frame) {
         if !cur.before.is_empty() || !cur.nags_before.is_empty() {
             // The next move takes these: the general loop reads it.
@@ -974,29 +977,30 @@ impl<'a> GameParser<'a> {
         // The Result tag's marker, or its text when it is not one; copied only then.
         let mut result_tag: Option<Result<Marker, String>> = None;
         let mut variant = None;
-        for (name, value) in &self.game.tags {
+        for t in 0..self.game.tags.len() {
             // Only names of four to seven bytes matter below: most others (WhiteElo,
-            // EventDate, ECO) are passed over without comparing their text.
-            if !(4..=7).contains(&name.len()) {
+            // EventDate, ECO) are passed over by their length, without making them text.
+            if !(4..=7).contains(&self.game.tags.name_len(t)) {
                 continue;
             }
-            let k = match name {
-                "Event" => 0,
-                "Site" => 1,
-                "Date" => 2,
-                "Round" => 3,
-                "White" => 4,
-                "Black" => 5,
-                "Result" => 6,
-                "Variant" => {
+            let k = match self.game.tags.name_bytes(t) {
+                b"Event" => 0,
+                b"Site" => 1,
+                b"Date" => 2,
+                b"Round" => 3,
+                b"White" => 4,
+                b"Black" => 5,
+                b"Result" => 6,
+                b"Variant" => {
                     if variant.is_none() {
-                        variant = Some(value.to_owned());
+                        variant = Some(self.game.tags.value_at(t).to_owned());
                     }
                     continue;
                 }
                 _ => continue,
             };
             if k == 6 && !present[6] {
+                let value = self.game.tags.value_at(t);
                 result_tag = Some(Marker::from_text(value).ok_or_else(|| value.to_owned()));
             }
             present[k] = true;

@@ -108,6 +108,9 @@ struct LineScanner {
     state: State,
     /// Keys of the tag names seen in the current tag section.
     tag_names: Vec<u64>,
+    /// One bit per key in `tag_names` ([`key_bit`]): most names are new to their section,
+    /// and a clear bit says so without searching the list.
+    tag_bits: u64,
     /// Where in `tag_names` an [Event] tag came after other tags of the section.
     late_event: Option<usize>,
     in_comment: bool,
@@ -139,12 +142,17 @@ impl LineScanner {
             // line before the next `[Event` does not merge two games.
             let name = tag_name_key(text);
             if self.state == State::Tags {
-                match self.tag_names.iter().position(|&n| n == name) {
+                let seen = if self.tag_bits & key_bit(name) != 0 {
+                    self.tag_names.iter().position(|&n| n == name)
+                } else {
+                    None
+                };
+                match seen {
                     None => {
                         if name == EVENT_KEY && self.late_event.is_none() {
                             self.late_event = Some(self.tag_names.len());
                         }
-                        self.tag_names.push(name);
+                        self.push_tag_name(name);
                         return Action::Same;
                     }
                     Some(seen) => {
@@ -153,7 +161,7 @@ impl LineScanner {
                         {
                             // The section restarts either at the [Event] line or at this
                             // one: the splitter decides, then calls `restart_tags`.
-                            self.tag_names.push(name);
+                            self.push_tag_name(name);
                             return Action::GameFromEvent;
                         }
                     }
@@ -161,7 +169,8 @@ impl LineScanner {
             }
             self.state = State::Tags;
             self.tag_names.clear();
-            self.tag_names.push(name);
+            self.tag_bits = 0;
+            self.push_tag_name(name);
             self.late_event = None;
             self.in_comment = false;
             self.terminated = false;
@@ -213,7 +222,13 @@ impl LineScanner {
             }
             _ => self.tag_names.clear(),
         }
+        self.tag_bits = self.tag_names.iter().fold(0, |bits, &n| bits | key_bit(n));
+        self.push_tag_name(name);
+    }
+
+    fn push_tag_name(&mut self, name: u64) {
         self.tag_names.push(name);
+        self.tag_bits |= key_bit(name);
     }
 
     fn start_tagless(&mut self, text: &[u8]) {
@@ -261,6 +276,12 @@ impl LineScanner {
                 && ends_with_marker(super::decode::trim(&text[..end]));
         }
     }
+}
+
+/// A tag name key's bit in [`LineScanner::tag_bits`].
+#[inline]
+fn key_bit(key: u64) -> u64 {
+    1 << (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
 }
 
 /// The key of `[Event ...]`.
@@ -390,6 +411,7 @@ impl<R: Read> Splitter<R> {
             scan: LineScanner {
                 state: State::Start,
                 tag_names: Vec::new(),
+                tag_bits: 0,
                 late_event: None,
                 in_comment: false,
                 terminated: false,
