@@ -1,7 +1,9 @@
 //! `arbiter dead FEN [--budget N]`: can each side still checkmate? Prints per side the
 //! verdict and how it was reached (with a mating line in SAN where a side can win).
 //! `arbiter dead --suite FILE [--budget N]` checks a CHA-style label file (`WB`, `W-`,
-//! `-B`, `--` then a FEN; `#` lines are comments) and exits 1 on any disagreement.
+//! `-B`, `--` then a FEN; `#` lines are comments), or a tab-separated one (`fen`, `dead`,
+//! `white_can_win`, `black_can_win` as `yes`/`no`, further columns ignored, a header line
+//! starting `fen`), and exits 1 on any disagreement.
 //! `arbiter dead --positions FILE [--budget N]` runs the deadness test that the Laws
 //! verdict applies to every game's final position over a file of FENs (one a line, no
 //! labels) and prints how many are alive, dead and undetermined, with the time per position.
@@ -22,7 +24,8 @@ pub struct DeadArgs {
     /// Nodes each side's search may visit before answering "unknown".
     #[arg(long, alias = "nodes", default_value_t = Budget::default().nodes)]
     pub budget: u64,
-    /// A label file: each line `WB`, `W-`, `-B` or `--`, a space and a FEN.
+    /// A label file: each line `WB`, `W-`, `-B` or `--`, a space and a FEN; or tab-separated
+    /// `fen`, `dead`, `white_can_win`, `black_can_win` (yes/no), after a header line.
     #[arg(long, conflicts_with = "fen")]
     pub suite: Option<PathBuf>,
     /// A file of FENs, one a line: counts of alive, dead and undetermined positions (the
@@ -132,22 +135,23 @@ fn run_suite(
     let (mut passed, mut failed, mut unknown, mut bad) = (0u64, 0u64, 0u64, 0u64);
     let start = Instant::now();
     for (n, line) in content_lines(text) {
-        let (label, fen) = line.split_at(line.len().min(2));
-        let label = label.as_bytes();
-        let pos = match (label, Position::from_fen(fen.trim())) {
-            ([w @ (b'W' | b'-'), b @ (b'B' | b'-')], Ok(p)) => (p, *w == b'W', *b == b'B'),
-            (_, Err(e)) => {
-                writeln!(out, "{}:{}: skipped: {e}", path.display(), n)?;
-                bad += 1;
-                continue;
-            }
-            _ => {
-                writeln!(out, "{}:{}: skipped: bad label", path.display(), n)?;
+        let (fen, white, black) = match suite_entry(line) {
+            Ok(Some(entry)) => entry,
+            Ok(None) => continue,
+            Err(why) => {
+                writeln!(out, "{}:{}: skipped: {why}", path.display(), n)?;
                 bad += 1;
                 continue;
             }
         };
-        let (pos, white, black) = pos;
+        let pos = match Position::from_fen(fen) {
+            Ok(p) => p,
+            Err(e) => {
+                writeln!(out, "{}:{}: skipped: {e}", path.display(), n)?;
+                bad += 1;
+                continue;
+            }
+        };
         let u = analyse(&pos, budget);
         let mut ok = true;
         let mut undetermined = false;
@@ -191,6 +195,33 @@ fn run_suite(
         "{passed} passed, {failed} failed, {unknown} undetermined, {bad} skipped"
     )?;
     Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// One line of a label file: the FEN and whether White and Black can win; `None` for the
+/// tab-separated file's header line.
+fn suite_entry(line: &str) -> Result<Option<(&str, bool, bool)>, &'static str> {
+    if line.contains('\t') {
+        let mut cols = line.split('\t').map(str::trim);
+        let fen = cols.next().unwrap_or("");
+        if fen == "fen" {
+            return Ok(None);
+        }
+        let mut yes_no = || match cols.next() {
+            Some("yes") => Ok(true),
+            Some("no") => Ok(false),
+            _ => Err("bad label: the dead, white_can_win and black_can_win columns take yes or no"),
+        };
+        let (dead, white, black) = (yes_no()?, yes_no()?, yes_no()?);
+        if dead == (white || black) {
+            return Err("bad label: dead must be yes exactly when neither side can win");
+        }
+        return Ok(Some((fen, white, black)));
+    }
+    let (label, fen) = line.split_at(line.len().min(2));
+    match label.as_bytes() {
+        [w @ (b'W' | b'-'), b @ (b'B' | b'-')] => Ok(Some((fen.trim(), *w == b'W', *b == b'B'))),
+        _ => Err("bad label"),
+    }
 }
 
 /// Deadness of every FEN in `text`; the positions are parsed first so that only the
@@ -243,4 +274,56 @@ fn run_positions(
         secs * 1e6 / total.max(1) as f64
     )?;
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suite_lines_in_both_formats() {
+        let k = "8/8/4k3/8/8/3K4/8/8 w - - 0 1";
+        assert_eq!(suite_entry(&format!("-- {k}")), Ok(Some((k, false, false))));
+        assert_eq!(suite_entry(&format!("W- {k}")), Ok(Some((k, true, false))));
+        assert_eq!(suite_entry(&format!("WB {k}")), Ok(Some((k, true, true))));
+        assert_eq!(suite_entry(&format!("XB {k}")), Err("bad label"));
+        assert_eq!(
+            suite_entry("fen\tdead\twhite_can_win\tblack_can_win\tsource"),
+            Ok(None)
+        );
+        assert_eq!(
+            suite_entry(&format!("{k}\tyes\tno\tno\tconstructed\tK v K")),
+            Ok(Some((k, false, false)))
+        );
+        assert_eq!(
+            suite_entry(&format!("{k}\tno\tno\tyes")),
+            Ok(Some((k, false, true)))
+        );
+        assert!(suite_entry(&format!("{k}\tyes\tyes\tno")).is_err());
+        assert!(suite_entry(&format!("{k}\tmaybe\tno\tno")).is_err());
+        assert!(suite_entry(&format!("{k}\tno\tyes")).is_err());
+    }
+
+    #[test]
+    fn tab_separated_suite_runs() {
+        let text = "fen\tdead\twhite_can_win\tblack_can_win\n\
+                    8/8/4k3/8/8/3K4/8/8 w - - 0 1\tyes\tno\tno\n\
+                    8/8/4k3/8/8/3K4/8/7R w - - 0 1\tno\tyes\tno\n\
+                    8/8/4k3/8/8/3K4/8/7R w - - 0 1\tyes\tno\tno\n\
+                    8/8/4k3/8/8/3K4/8/7R w - - 0 1\tyes\tyes\tno\n";
+        let mut out = Vec::new();
+        let path = std::path::Path::new("t.tsv");
+        let code = run_suite(&mut out, text, path, Budget::default(), false).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("FAIL t.tsv:4: White can win"), "{out}");
+        assert!(
+            out.contains("t.tsv:5: skipped: bad label: dead must be yes"),
+            "{out}"
+        );
+        assert!(
+            out.ends_with("2 passed, 1 failed, 0 undetermined, 1 skipped\n"),
+            "{out}"
+        );
+    }
 }
