@@ -8,6 +8,7 @@
 //! and, when that runs out, probes that steer the loser's king toward the far corners.
 
 pub mod blocked;
+mod corner;
 mod fastline;
 pub mod helpmate;
 mod kings;
@@ -165,16 +166,33 @@ fn probe_budget(budget: Budget) -> Nodes {
 const PROBE_NODES: Nodes = 20_000;
 const DEEPENING_NODES: Nodes = 25_000;
 
+/// The corner-mate stage's share (`corner`): most lines are found in a few hundred nodes.
+fn corner_budget_of(budget: Budget) -> Nodes {
+    (budget.nodes / 5).clamp(1, CORNER_MATE_NODES)
+}
+
+const CORNER_MATE_NODES: Nodes = 10_000;
+
 /// The cheap stages: a static proof, or a helpmate from the greedy probes. `Err` leaves
 /// the side to `full_search`, with the nodes spent so far.
 fn quick(pos: &Position, winner: Color, budget: Budget) -> Result<Winnability, Nodes> {
     if let Some(proof) = static_proof(pos, winner) {
         return Ok(Winnability::CannotWin(proof));
     }
+    let mut used = 0;
+    if corner::applies(pos, winner) {
+        match corner::line(pos, winner, corner_budget_of(budget)) {
+            (Some(line), nodes) => return Ok(Winnability::CanWin { line, nodes }),
+            (None, nodes) => used = nodes,
+        }
+    }
     let passes = 0..helpmate::PROBE_PASSES.len();
     match helpmate::probe(pos, winner, probe_budget(budget), passes, Ordering::Careful) {
-        (helpmate::Outcome::Mate(line), nodes) => Ok(Winnability::CanWin { line, nodes }),
-        (_, nodes) => Err(nodes),
+        (helpmate::Outcome::Mate(line), nodes) => Ok(Winnability::CanWin {
+            line,
+            nodes: used + nodes,
+        }),
+        (_, nodes) => Err(used + nodes),
     }
 }
 
@@ -308,6 +326,15 @@ pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
         match helpmate::greedy(pos, *c, helpmate::PROBE_PASSES[0].2) {
             (helpmate::Outcome::Mate(_), _) => return Deadness::Alive,
             (_, nodes) => *used += nodes,
+        }
+    }
+    // Pawnless endings of minor pieces: corner mates, searched from the mates backward.
+    for (c, used) in pending.iter_mut().flatten() {
+        if corner::applies(pos, *c) {
+            match corner::line(pos, *c, corner_budget_of(budget)) {
+                (Some(_), _) => return Deadness::Alive,
+                (None, nodes) => *used += nodes,
+            }
         }
     }
     let all = helpmate::PROBE_PASSES.len();
