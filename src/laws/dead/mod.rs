@@ -285,13 +285,20 @@ pub fn analyse(pos: &Position, budget: Budget) -> Unwinnability {
     }
 }
 
-/// Pawn units of `color`'s men, kings apart.
+/// Pawn units of `color`'s men, kings apart, as mating force: minor pieces count for
+/// nothing when the side has no pawn, rook or queen, since they mate only with the other
+/// side's help (its men filling the flight squares), which takes long helpmates to find,
+/// while a single pawn of the other side promotes and mates in a few nodes (K+B v K+P).
 fn material_value(pos: &Position, color: Color) -> u32 {
     use crate::chess::Role;
+    let minors_alone = (pos.by_color(color)
+        & (pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen)))
+    .is_empty();
+    let minor = if minors_alone { 0 } else { 3 };
     [
         (Role::Pawn, 1),
-        (Role::Knight, 3),
-        (Role::Bishop, 3),
+        (Role::Knight, minor),
+        (Role::Bishop, minor),
         (Role::Rook, 5),
         (Role::Queen, 9),
     ]
@@ -304,7 +311,7 @@ fn material_value(pos: &Position, color: Color) -> u32 {
 /// get each cheap stage before either gets a more expensive one: in an endgame such as
 /// K+N v K+P the pawn's side mates at once while the knight's side needs a long search.
 pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
-    // The side with more material is the likelier winner: it goes first at each stage.
+    // The side with more mating force is the likelier winner: it goes first at each stage.
     let order = if material_value(pos, Color::Black) > material_value(pos, Color::White) {
         [Color::Black, Color::White]
     } else {
