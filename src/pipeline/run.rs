@@ -221,19 +221,22 @@ fn drive(
                     raws.into_iter().filter(|r| sink.wants(&name, r)).collect();
                 let work = options.work;
                 let previous = pending.take();
-                let (processed, delivered) = pool.install(|| {
-                    rayon::join(
-                        || {
-                            wanted
-                                .into_par_iter()
-                                .map(|raw| process(raw, &work))
-                                .collect::<Vec<_>>()
-                        },
-                        || match previous {
-                            Some(done) => deliver(done, sink, &mut summary, progress),
-                            None => Ok(()),
-                        },
-                    )
+                // The workers process this batch while this thread hands the previous one to
+                // the sink and drops it: with `--jobs 1` the one worker only parses, replays
+                // and judges.
+                let mut processed = Vec::new();
+                let delivered = pool.in_place_scope(|scope| {
+                    let processed = &mut processed;
+                    scope.spawn(move |_| {
+                        *processed = wanted
+                            .into_par_iter()
+                            .map(|raw| process(raw, &work))
+                            .collect::<Vec<_>>();
+                    });
+                    match previous {
+                        Some(done) => deliver(done, sink, &mut summary, progress),
+                        None => Ok(()),
+                    }
                 });
                 delivered?;
                 pending = Some(Done {
