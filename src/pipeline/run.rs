@@ -188,7 +188,7 @@ fn deliver(
 }
 
 /// Receives batches in input order. While the workers process batch n+1, batch n is handed
-/// to the sink (the database writer) on another pool thread, so writing overlaps the work.
+/// to the sink (the database writer) on this thread, so writing overlaps the work.
 fn drive(
     rx: &Receiver<Message>,
     pool: &rayon::ThreadPool,
