@@ -129,8 +129,9 @@ fn group_distance(group: usize, now: Bitboard, targets: Bitboard) -> u32 {
             let crossed = man_distance(group, a, y) + man_distance(group, b, x);
             straight.min(crossed)
         }
-        // A man was taken: the pattern can no longer be reached.
-        _ => u32::MAX / 4,
+        // A man was taken: the pattern can no longer be reached (more moves than any line
+        // searched, small enough that sums of it never overflow).
+        _ => 1_000,
     }
 }
 
