@@ -244,9 +244,13 @@ fn judge_walk(game: &GameInput<'_>, end: Option<&Position>, options: &VerdictOpt
             ep_pending = None;
         }
         occurrences = seen.record(key, keys.board(), keys.turn());
-        let last = (i + 1 == last_move).then(|| replayer.position_at(last_move));
-        ending = immediate_ending(last, keys.halfmove_clock(), edition, occurrences)
-            .map(|k| (k, ply + 1));
+        // Most plies are neither the last nor near a 2014 automatic draw: no call for them.
+        let clock = keys.halfmove_clock();
+        let automatic = edition >= Edition::Fide2014 && (occurrences >= 5 || clock >= 150);
+        if i + 1 == last_move || automatic {
+            let last = (i + 1 == last_move).then(|| replayer.position_at(last_move));
+            ending = immediate_ending(last, clock, edition, occurrences).map(|k| (k, ply + 1));
+        }
     }
     // `pos`: the position at the ending's ply, or at the end of the record.
     let last_ply = match ending {
