@@ -181,7 +181,8 @@ fn build_patterns(winner: Color, wf: Force, lf: Force) -> Vec<Pattern> {
                     kings: [wk, corner],
                     men: *men,
                 };
-                if is_mate(&pattern, winner) {
+                // Most placements give no check at all: ruled out before a position is built.
+                if gives_check(&pattern) && is_mate(&pattern, winner) {
                     out.push(pattern);
                 }
             });
@@ -226,6 +227,21 @@ fn place(
             men[side][group] = Bitboard::EMPTY;
         }
     }
+}
+
+/// Does a man of the winner attack the loser's king in the pattern (a knight, or a bishop
+/// with nothing between)? A mate needs it; the winner's king never checks.
+fn gives_check(p: &Pattern) -> bool {
+    let king = p.kings[1];
+    let mut occupied = Bitboard::from_square(p.kings[0]) | Bitboard::from_square(king);
+    for side in &p.men {
+        for &g in side {
+            occupied |= g;
+        }
+    }
+    let [knights, light, dark] = p.men[0];
+    (attacks::knight_attacks(king) & knights).nonempty()
+        || (attacks::bishop_attacks(king, occupied) & (light | dark)).nonempty()
 }
 
 /// Is the pattern a legal position, the loser to move and checkmated?
