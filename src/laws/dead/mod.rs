@@ -2,7 +2,8 @@
 //! 6.9; 2001 Art. 9.6, 6.9)? Per side the answer is three-valued and carries its evidence:
 //! a proof that it cannot win, a mating line that replays, or "unknown" when the budget ran
 //! out. The layers run cheapest first: material lemmas, the blocked-skeleton argument,
-//! helpmate lines (in `deadness` a cheap one first, `fastline`), greedy helpmate probes,
+//! helpmate lines (in `deadness` a cheap one first, `fastline`), in pawnless endings of
+//! minor pieces a search toward the material's corner mates (`corner`), greedy probes,
 //! the wider wall test and the kings' walk, a short exhaustive walk, deepening helpmate
 //! searches, an exhaustive walk over the reachable positions with the rest of the budget,
 //! and, when that runs out, probes that steer the loser's king toward the far corners.
