@@ -259,14 +259,19 @@ fn is_mate(p: &Pattern, winner: Color) -> bool {
     Position::from_setup(&setup, false).is_ok_and(|pos| pos.is_checkmate())
 }
 
-/// Moves `color`'s men need to reach their squares in the pattern (`side` 0: the winner).
-fn side_moves(pos: &Position, p: &Pattern, side: usize, color: Color) -> u32 {
-    let mut d = distance(pos.king_of(color), p.kings[side]) as u32;
+/// Moves `color`'s king and each group of its men need to reach their squares in the
+/// pattern (`side` 0: the winner).
+fn side_parts(pos: &Position, p: &Pattern, side: usize, color: Color) -> (u32, [u32; GROUPS]) {
+    let king = distance(pos.king_of(color), p.kings[side]) as u32;
     let now = groups(pos, color);
-    for (g, (now, target)) in now.into_iter().zip(p.men[side]).enumerate() {
-        d += group_distance(g, now, target);
-    }
-    d
+    let men = std::array::from_fn(|g| group_distance(g, now[g], p.men[side][g]));
+    (king, men)
+}
+
+/// Moves `color`'s men need in all to reach their squares in the pattern.
+fn side_moves(pos: &Position, p: &Pattern, side: usize, color: Color) -> u32 {
+    let (king, men) = side_parts(pos, p, side, color);
+    king + men.iter().sum::<u32>()
 }
 
 /// Plies at least to play, the winner needing `w` moves and the loser `l`, to reach the
@@ -325,9 +330,8 @@ impl Search<'_> {
         let p = self.pattern;
         let other = side_moves(pos, p, 1 - side, mover.other());
         let king = pos.king_of(mover);
-        let king_now = distance(king, p.kings[side]) as u32;
         let now = groups(pos, mover);
-        let group_now = [0, 1, 2].map(|g| group_distance(g, now[g], p.men[side][g]));
+        let (king_now, group_now) = side_parts(pos, p, side, mover);
         let total = king_now + group_now.iter().sum::<u32>();
         let occupied = pos.occupied();
         let mut n = 0;

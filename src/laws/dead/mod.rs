@@ -168,7 +168,7 @@ const PROBE_NODES: Nodes = 20_000;
 const DEEPENING_NODES: Nodes = 25_000;
 
 /// The corner-mate stage's share (`corner`): most lines are found in a few hundred nodes.
-fn corner_budget_of(budget: Budget) -> Nodes {
+fn corner_mate_budget(budget: Budget) -> Nodes {
     (budget.nodes / 5).clamp(1, CORNER_MATE_NODES)
 }
 
@@ -182,7 +182,7 @@ fn quick(pos: &Position, winner: Color, budget: Budget) -> Result<Winnability, N
     }
     let mut used = 0;
     if corner::applies(pos, winner) {
-        match corner::line(pos, winner, corner_budget_of(budget)) {
+        match corner::line(pos, winner, corner_mate_budget(budget)) {
             (Some(line), nodes) => return Ok(Winnability::CanWin { line, nodes }),
             (None, nodes) => used = nodes,
         }
@@ -339,7 +339,7 @@ pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
     // Pawnless endings of minor pieces: corner mates, searched from the mates backward.
     for (c, used) in pending.iter_mut().flatten() {
         if corner::applies(pos, *c) {
-            match corner::line(pos, *c, corner_budget_of(budget)) {
+            match corner::line(pos, *c, corner_mate_budget(budget)) {
                 (Some(_), _) => return Deadness::Alive,
                 (None, nodes) => *used += nodes,
             }
