@@ -59,7 +59,7 @@ fn winner_move(pos: &Position, winner: Color, list: &MoveList) -> (Option<Move>,
             _ => 14 * (df.max(2) - dt.max(2)) - 4,
         };
         if occ.contains(to) || m.kind() == MoveKind::EnPassant {
-            s += 60;
+            s += 30;
         }
         if direct[role_after.index()].contains(to) {
             s -= CHECK_PENALTY;
@@ -185,7 +185,7 @@ mod tests {
     fn fast_lines_replay_to_mate() {
         let middlegame = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1";
         for (fen, winner, plies) in [
-            (middlegame, Color::White, 23),
+            (middlegame, Color::White, 19),
             (middlegame, Color::Black, 14),
             // Promotes, then mates with the rook.
             ("4r3/P3n3/K1k1P3/8/8/8/3R4/8 w - - 5 79", Color::White, 3),

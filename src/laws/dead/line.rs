@@ -136,8 +136,18 @@ pub fn mate_in_one(pos: &Position, winner: Color, list: &MoveList) -> Option<Mov
         }
         let mut child = *pos;
         child.play_unchecked(m);
-        child.is_check() && !super::helpmate::has_flight(&child) && child.is_checkmate()
+        child.is_check() && !super::helpmate::has_flight(&child) && !has_other_move(&child)
     })
+}
+
+/// Whether a man other than the king of the side to move has a legal move. With the king
+/// in check and no flight square (`has_flight`), that is the whole of `is_checkmate`
+/// without its second look at the king's squares.
+fn has_other_move(pos: &Position) -> bool {
+    let mut list = MoveList::new();
+    let king = Bitboard::from_square(pos.king_of(pos.turn()));
+    pos.generate_legal_from(&mut list, !king, Bitboard::FULL);
+    !list.is_empty()
 }
 
 #[cfg(test)]
