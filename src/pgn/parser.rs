@@ -899,6 +899,11 @@ impl<'a> GameParser<'a> {
                     let san = SanToken::from_short(bytes, len);
                     cur.moves.push(MoveNode::new(san, pos));
                     i += len;
+                    // A move is nearly always followed by one space: step over it here
+                    // rather than through the dispatch above.
+                    if b.get(i) == Some(&b' ') {
+                        i += 1;
+                    }
                 }
             }
         }
