@@ -211,6 +211,20 @@ struct InFlight {
 }
 
 impl InFlight {
+    /// Takes one batch's results off the channel into its slot.
+    fn receive(&mut self) -> io::Result<()> {
+        // Every batch in `slots` sends its results, or `None` when a worker panicked.
+        let (seq, processed) = self
+            .results
+            .recv()
+            .map_err(|_| io::Error::other("the workers stopped"))?;
+        let processed = processed.ok_or_else(|| {
+            io::Error::other("a worker panicked; the run stops (please report it)")
+        })?;
+        self.slots[(seq - self.first) as usize].processed = Some(processed);
+        Ok(())
+    }
+
     /// Delivers the oldest batches, in order, until at most `keep` are left in flight,
     /// waiting for the workers where a result is not in yet.
     fn settle(
@@ -222,15 +236,7 @@ impl InFlight {
     ) -> io::Result<()> {
         while self.slots.len() > keep {
             while self.slots[0].processed.is_none() {
-                // Every batch in `slots` sends its results, or `None` when a worker panicked.
-                let (seq, processed) = self
-                    .results
-                    .recv()
-                    .map_err(|_| io::Error::other("the workers stopped"))?;
-                let processed = processed.ok_or_else(|| {
-                    io::Error::other("a worker panicked; the run stops (please report it)")
-                })?;
-                self.slots[(seq - self.first) as usize].processed = Some(processed);
+                self.receive()?;
             }
             let Some(slot) = self.slots.pop_front() else {
                 break;
