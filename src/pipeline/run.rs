@@ -384,7 +384,7 @@ mod tests {
 
     /// Games numbered in their Event tag, each with as many plies as its number modulo 5
     /// (so that a game delivered out of place would show).
-    fn write_games(path: &std::path::Path, count: usize) {
+    fn write_games(path: &Path, count: usize) {
         let moves = [
             "",
             "1. Nf3",
@@ -398,8 +398,9 @@ mod tests {
         std::fs::write(path, text).unwrap();
     }
 
-    /// More batches than are ever in flight, over two files and a missing one, on two
-    /// workers: every game arrives once, in input order, inside its file's begin and end.
+    /// More batches than are ever in flight, over two files and a missing one, with one
+    /// worker and with two: every game arrives once, in input order, inside its file's
+    /// begin and end.
     #[test]
     fn batches_are_delivered_in_input_order() {
         let dir = tempfile::tempdir().unwrap();
