@@ -199,13 +199,15 @@ fn quick(pos: &Position, winner: Color, budget: Budget) -> Result<Winnability, N
 
 /// The complete stages, in order: a short exhaustive walk (small reachable sets are
 /// settled in a few hundred nodes, and a depth-first walk often runs into a long mate), a
-/// guided search (few moves per node, deep), a full one for short mates, the exhaustive
-/// walk with the rest of the budget but a last share, and with that share, when the walk
-/// ran out, the probes steered toward the far corners.
+/// guided search (few moves per node, deep), a full one for short mates, the probes
+/// steered toward the far corners with a small share, and the exhaustive walk with the
+/// rest of the budget. The far-corner probes come before the long walk: the helpmates
+/// they find (a king led to a far corner past a wall of bishops) took the walk nearly the
+/// whole budget to miss, and where they find nothing they cost at most their share
+/// (D3-Chess's vector: 14.8 s → 10.5 s, the same verdicts).
 const FULL_STAGES: usize = 5;
 
-/// The last stage's share: kept back from the walk, so that only the positions it leaves
-/// undecided pay for it.
+/// The far-corner probes' share; the walk after them gets all that is left.
 fn corner_budget(budget: Budget) -> Nodes {
     (budget.nodes / 20).clamp(1, CORNER_NODES)
 }
@@ -244,11 +246,11 @@ fn full_stage(
             let breadth = (stage == 1).then_some((4, 2));
             helpmate::deepening(pos, winner, budget.max_depth, share, breadth)
         }
-        3 => {
-            let rest = budget.nodes.saturating_sub(*used + corner_budget(budget));
+        3 => helpmate::toward_corners(pos, winner, corner_budget(budget)),
+        _ => {
+            let rest = budget.nodes.saturating_sub(*used);
             helpmate::exhaust(pos, winner, rest)
         }
-        _ => helpmate::toward_corners(pos, winner, corner_budget(budget)),
     };
     *used += n;
     let nodes = *used;
