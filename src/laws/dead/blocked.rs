@@ -61,6 +61,53 @@ fn slider(role: Role, sq: Square, occ: Bitboard) -> Bitboard {
     }
 }
 
+/// A region found before: the role, the squares allowed and the obstacles it was found
+/// with, then the region and the squares its piece attacks from it.
+type RegionEntry = (Role, u64, u64, u64, u64);
+
+/// Buckets of the per-thread region cache, by role, allowed squares and obstacles; each
+/// holds the last regions found for them.
+const REGION_BUCKETS: usize = 64;
+const REGION_WAYS: usize = 4;
+
+thread_local! {
+    /// Pieces move inside their regions while the pawns stand, so the searches, which ask
+    /// `cannot_win` at every node, find the same regions again and again (flooding them
+    /// anew was a tenth of the D3-Chess vector's instructions).
+    static REGIONS: std::cell::RefCell<[[Option<RegionEntry>; REGION_WAYS]; REGION_BUCKETS]> =
+        const { std::cell::RefCell::new([[None; REGION_WAYS]; REGION_BUCKETS]) };
+}
+
+/// `region` and the squares a piece of `role` attacks from it, from the per-thread cache
+/// when a region for these `allowed` squares and obstacles holding `from` was found before.
+/// A cached region is the right one because reaching is symmetric here: every square of
+/// a region but its start is allowed, and a piece's start is too (a king never stands
+/// where an enemy pawn attacks it), so the region of any of its squares is the same set.
+fn region_and_hits(role: Role, from: Square, allowed: u64, pawns: Bitboard) -> (u64, u64) {
+    let at = 1u64 << from.index();
+    if allowed & at == 0 {
+        let reach = region(role, from, allowed, pawns);
+        return (reach, attacks_from(role, reach, pawns));
+    }
+    let mix = (allowed ^ pawns.0.rotate_left(29) ^ role.index() as u64)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let bucket = (mix >> 58) as usize % REGION_BUCKETS;
+    REGIONS.with_borrow_mut(|cache| {
+        let ways = &mut cache[bucket];
+        for &(r, a, p, reach, hits) in ways.iter().flatten() {
+            if r == role && a == allowed && p == pawns.0 && reach & at != 0 {
+                return (reach, hits);
+            }
+        }
+        let reach = region(role, from, allowed, pawns);
+        let hits = attacks_from(role, reach, pawns);
+        // The oldest of the bucket's regions makes room.
+        ways.rotate_right(1);
+        ways[0] = Some((role, allowed, pawns.0, reach, hits));
+        (reach, hits)
+    })
+}
+
 /// The squares a piece of `role` standing on `from` can ever reach, moving only over
 /// `allowed` squares (pawns as the only obstacles).
 fn region(role: Role, from: Square, allowed: u64, pawns: Bitboard) -> u64 {
@@ -78,6 +125,7 @@ fn region(role: Role, from: Square, allowed: u64, pawns: Bitboard) -> u64 {
 /// a stopper ahead of it on its file: an enemy pawn (the two can only close in on each
 /// other) or a `wall`, a king shown never to move. A pawn then moves at most up to its
 /// stopper's square, less one square for each man in between.
+#[derive(Clone, Copy)]
 struct Paths {
     /// Every square each side's pawns can ever stand on.
     ever: [u64; 2],
@@ -92,7 +140,41 @@ enum Man {
     Wall,
 }
 
+/// Slots of the per-thread cache of `pawn_paths` (direct-mapped).
+const PATH_SLOTS: usize = 64;
+
+/// A cached answer of `compute_paths`: its three arguments and what it returned.
+type PathEntry = (u64, u64, u64, Option<Paths>);
+
+thread_local! {
+    /// The searches ask `cannot_win` at every node, and the pawns change only on a pawn
+    /// move or a capture: most calls find the answer for their pawns here (scanning the
+    /// board's 64 squares for it was a sixth of the D3-Chess vector's instructions).
+    static PATHS: std::cell::RefCell<[PathEntry; PATH_SLOTS]> =
+        const { std::cell::RefCell::new([(0, 0, 0, None); PATH_SLOTS]) };
+}
+
+/// `compute_paths`, from the per-thread cache when these pawns and walls were seen last.
 fn pawn_paths(white_pawns: u64, black_pawns: u64, walls: u64) -> Option<Paths> {
+    let mix = (white_pawns ^ black_pawns.rotate_left(21) ^ walls.rotate_left(42))
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let slot = (mix >> 58) as usize % PATH_SLOTS;
+    PATHS.with_borrow_mut(|cache| {
+        let entry = &mut cache[slot];
+        // No position has no pawn on either side here (the callers see pawns), so the
+        // empty entry (all zero) never matches a real question.
+        if (entry.0, entry.1, entry.2) == (white_pawns, black_pawns, walls)
+            && (white_pawns | black_pawns) != 0
+        {
+            return entry.3;
+        }
+        let paths = compute_paths(white_pawns, black_pawns, walls);
+        *entry = (white_pawns, black_pawns, walls, paths);
+        paths
+    })
+}
+
+fn compute_paths(white_pawns: u64, black_pawns: u64, walls: u64) -> Option<Paths> {
     let mut paths = Paths {
         ever: [0; 2],
         fixed: [0; 2],
@@ -448,8 +530,7 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
                 let (reach, hits) = match known {
                     Some(&(_, reach, hits)) => (reach, hits),
                     None => {
-                        let reach = region(role, sq, allowed, blockers);
-                        let hits = attacks_from(role, reach, blockers);
+                        let (reach, hits) = region_and_hits(role, sq, allowed, blockers);
                         if role != Role::King && memo_len < memo.len() {
                             memo[memo_len] = (role, reach, hits);
                             memo_len += 1;
@@ -783,6 +864,53 @@ mod tests {
 
     fn blocked(fen: &str, c: Color) -> bool {
         cannot_win(&Position::from_fen(fen).unwrap(), c)
+    }
+
+    /// The caches answer as the computations do: for every role and every allowed square
+    /// behind a locked pawn chain, asked in two orders, the cached region and attacks are
+    /// those flooded afresh from that square; and the cached pawn paths are the computed.
+    #[test]
+    fn cached_regions_and_paths_are_the_computed_ones() {
+        let pos = Position::from_fen("4k3/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/4K3 w - - 0 1").unwrap();
+        let pawns = pos.by_role(Role::Pawn);
+        let allowed = !pawns.0;
+        let mut regions = std::collections::HashSet::new();
+        for role in [
+            Role::King,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+        ] {
+            for order in [0u8, 63] {
+                for k in 0..64u8 {
+                    let sq = Square::new(k ^ order);
+                    if allowed & (1 << sq.index()) == 0 {
+                        continue;
+                    }
+                    let fresh = region(role, sq, allowed, pawns);
+                    assert_eq!(
+                        region_and_hits(role, sq, allowed, pawns),
+                        (fresh, attacks_from(role, fresh, pawns)),
+                        "{role:?} on {sq}"
+                    );
+                    regions.insert((role, fresh));
+                }
+            }
+        }
+        // Kings and knights cross nowhere, bishops keep to their colour's side: more than
+        // one region each for them, so a wrong region from the cache would show.
+        assert!(regions.len() > 5, "{}", regions.len());
+        let (w, b) = (
+            pos.pieces(Color::White, Role::Pawn).0,
+            pos.pieces(Color::Black, Role::Pawn).0,
+        );
+        for walls in [0, pos.by_role(Role::King).0] {
+            let fresh = compute_paths(w, b, walls).map(|p| (p.ever, p.fixed));
+            for _ in 0..2 {
+                assert_eq!(pawn_paths(w, b, walls).map(|p| (p.ever, p.fixed)), fresh);
+            }
+        }
     }
 
     #[test]
