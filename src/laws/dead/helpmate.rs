@@ -12,8 +12,8 @@
 //!
 //! All prune positions where a material or blocked-position lemma proves that `winner`
 //! cannot win, and key their tables on `repetition_key` (Art. 9.2.2 sameness, which is
-//! exactly what decides the moves available later). Nothing allocates per node: move lists
-//! and their scores live on the stack, and the lossy table is reused by the thread.
+//! exactly what decides the moves available later). Nothing allocates per node: the lossy
+//! table and the scored move lists (one per depth) are reused by the thread.
 
 use super::line::{check_squares, mate_in_one};
 use super::{blocked, material};
@@ -163,36 +163,38 @@ struct Scored {
 }
 
 impl Scored {
-    fn new(pos: &Position, winner: Color, quick: bool) -> Scored {
-        // Filled in place: the lists are large, and copying them cost more than scoring.
-        let mut s = Scored {
+    /// An empty list, to be filled node after node (`fill`): made once per search, as
+    /// making one per node (zeroing its scores, copying it out) cost a twentieth of the
+    /// complete searches' instructions.
+    fn empty() -> Scored {
+        Scored {
             moves: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
-        };
-        pos.generate_legal(&mut s.moves);
-        let ctx = Context::new(pos, winner, quick);
-        for (i, &m) in s.moves.iter().enumerate() {
-            s.scores[i] = ctx.score(pos, m) as i16;
         }
-        s
     }
 
-    /// With a goal, the loser's king heads for that square rather than a corner: apart,
-    /// so that the ordinary ordering pays nothing for it.
-    fn toward(pos: &Position, winner: Color, quick: bool, goal: Square) -> Scored {
-        let mut s = Scored {
-            moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
-            next: 0,
-        };
-        pos.generate_legal(&mut s.moves);
+    /// Fills the list with the legal moves of `pos` and their scores; with a goal, the
+    /// loser's king heads for that square rather than a corner (apart, so that the
+    /// ordinary ordering pays nothing for it).
+    fn fill(&mut self, pos: &Position, winner: Color, quick: bool, goal: Option<Square>) {
+        self.moves.clear();
+        self.next = 0;
+        pos.generate_legal(&mut self.moves);
         let ctx = Context::new(pos, winner, quick);
-        let steer = Steer::new(pos, &ctx, goal);
-        for (i, &m) in s.moves.iter().enumerate() {
-            s.scores[i] = steer.score(&ctx, pos, m) as i16;
+        match goal {
+            None => {
+                for (i, &m) in self.moves.iter().enumerate() {
+                    self.scores[i] = ctx.score(pos, m) as i16;
+                }
+            }
+            Some(goal) => {
+                let steer = Steer::new(pos, &ctx, goal);
+                for (i, &m) in self.moves.iter().enumerate() {
+                    self.scores[i] = steer.score(&ctx, pos, m) as i16;
+                }
+            }
         }
-        s
     }
 
     fn len(&self) -> usize {
@@ -658,15 +660,29 @@ impl Table {
     }
 }
 
-thread_local! {
-    static TABLE: RefCell<Table> = RefCell::new(Table::new());
+/// What a thread's searches reuse: the table, and the scored moves of the node at each
+/// depth of the current line (by plies left), made as a search first goes that deep.
+/// Made per search, the lists cost more than the shallow searches of most positions.
+struct Scratch {
+    table: Table,
+    lists: Vec<Scored>,
 }
 
-fn with_table<R>(f: impl FnOnce(&mut Table) -> R) -> R {
-    TABLE.with(|t| match t.try_borrow_mut() {
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch {
+        table: Table::new(),
+        lists: Vec::new(),
+    });
+}
+
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|t| match t.try_borrow_mut() {
         Ok(mut t) => f(&mut t),
-        // Re-entered (never in practice): a private table keeps it correct.
-        Err(_) => f(&mut Table::new()),
+        // Re-entered (never in practice): a private scratch keeps it correct.
+        Err(_) => f(&mut Scratch {
+            table: Table::new(),
+            lists: Vec::new(),
+        }),
     })
 }
 
@@ -686,26 +702,29 @@ struct Search<'t> {
     quick: bool,
     /// Where the loser's king heads, if not a corner.
     goal: Option<Square>,
+    /// The scored moves of the node at each depth on the current line (by plies left).
+    lists: &'t mut Vec<Scored>,
 }
 
 impl<'t> Search<'t> {
     fn new(
         winner: Color,
         budget: Nodes,
-        table: &'t mut Table,
+        scratch: &'t mut Scratch,
         breadth: Option<(usize, usize)>,
     ) -> Search<'t> {
         Search {
             winner,
             nodes: 0,
             budget,
-            table,
+            table: &mut scratch.table,
             cut_by_depth: false,
             out_of_budget: false,
             line: Vec::new(),
             breadth,
             quick: false,
             goal: None,
+            lists: &mut scratch.lists,
         }
     }
 
@@ -736,26 +755,28 @@ impl<'t> Search<'t> {
             }
             return false;
         }
-        let mut scored = match self.goal {
-            None => Scored::new(pos, self.winner, self.quick),
-            Some(goal) => Scored::toward(pos, self.winner, self.quick, goal),
-        };
-        if winner_to_move && let Some(m) = mate_in_one(pos, self.winner, &scored.moves) {
+        let d = depth as usize;
+        while self.lists.len() <= d {
+            self.lists.push(Scored::empty());
+        }
+        self.lists[d].fill(pos, self.winner, self.quick, self.goal);
+        if winner_to_move && let Some(m) = mate_in_one(pos, self.winner, &self.lists[d].moves) {
             self.line.push(m);
             return true;
         }
         let tried = match self.breadth {
             Some((w, l)) => {
                 let n = if winner_to_move { w } else { l };
-                if scored.len() > n {
+                if self.lists[d].len() > n {
                     self.cut_by_depth = true;
                 }
                 n
             }
             None => usize::MAX,
         };
+        // The deeper searches below fill only the lists of smaller depths.
         for _ in 0..tried {
-            let Some(m) = scored.pick() else { break };
+            let Some(m) = self.lists[d].pick() else { break };
             let mut child = *pos;
             child.play_unchecked(m);
             if self.search(&child, depth - 1) {
@@ -811,8 +832,8 @@ pub fn passes_toward(
     if is_mate_by(pos, winner) {
         return (Outcome::Mate(Vec::new()), 0);
     }
-    with_table(|table| {
-        let mut s = Search::new(winner, budget, table, None);
+    with_scratch(|scratch| {
+        let mut s = Search::new(winner, budget, scratch, None);
         s.quick = ordering == Ordering::Quick;
         s.goal = goal;
         for &(w, l, depth) in passes {
@@ -958,8 +979,8 @@ pub fn deepening(
     if is_mate_by(pos, winner) {
         return (Outcome::Mate(Vec::new()), 0);
     }
-    with_table(|table| {
-        let mut s = Search::new(winner, budget, table, breadth);
+    with_scratch(|scratch| {
+        let mut s = Search::new(winner, budget, scratch, breadth);
         let first = if pos.turn() == winner { 1 } else { 2 };
         for depth in (first..=max_depth).step_by(2) {
             s.table.clear();
@@ -992,8 +1013,14 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
         end: u32,
     }
     /// Pushes the frame for `pos`, with its moves best first, unless it has none.
-    fn push(stack: &mut Vec<Frame>, moves: &mut Vec<Move>, pos: &Position, winner: Color) {
-        let scored = Scored::new(pos, winner, false);
+    fn push(
+        stack: &mut Vec<Frame>,
+        moves: &mut Vec<Move>,
+        scored: &mut Scored,
+        pos: &Position,
+        winner: Color,
+    ) {
+        scored.fill(pos, winner, false, None);
         let n = scored.len();
         if n == 0 {
             return;
@@ -1023,8 +1050,10 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
     let mut nodes: Nodes = 1;
     let mut stack: Vec<Frame> = Vec::new();
     let mut moves: Vec<Move> = Vec::new();
+    // One list, refilled at every node: `push` copies its moves onto the move stack.
+    let mut scored = Box::new(Scored::empty());
     if !hopeless(pos, winner) {
-        push(&mut stack, &mut moves, pos, winner);
+        push(&mut stack, &mut moves, &mut scored, pos, winner);
     }
     while let Some(top) = stack.last_mut() {
         if top.next == top.end {
@@ -1051,7 +1080,7 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
         if hopeless(&child, winner) {
             continue;
         }
-        push(&mut stack, &mut moves, &child, winner);
+        push(&mut stack, &mut moves, &mut scored, &child, winner);
     }
     (Outcome::Exhausted, nodes)
 }
