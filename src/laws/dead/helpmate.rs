@@ -644,6 +644,13 @@ impl Table {
         }
     }
 
+    /// True if `key` was already searched at least `depth` deep (records nothing).
+    #[inline]
+    fn holds(&self, key: u64, depth: u32) -> bool {
+        let e = &self.entries[(key >> (64 - TABLE_BITS)) as usize];
+        e.stamp == self.stamp && e.key == key && e.depth >= depth
+    }
+
     /// True if `key` was already searched at least `depth` deep; records it otherwise.
     #[inline]
     fn seen(&mut self, key: u64, depth: u32) -> bool {
@@ -736,10 +743,14 @@ impl<'t> Search<'t> {
             self.out_of_budget = true;
             return false;
         }
-        if hopeless(pos, self.winner) {
+        // The table first: a position already searched this deep needs no lemma, and
+        // looking it up without recording it leaves the table as the lemma-first order did
+        // (hopeless positions are never recorded), so every search visits the same nodes.
+        let key = pos.repetition_key();
+        if self.table.holds(key, depth) || hopeless(pos, self.winner) {
             return false;
         }
-        if self.table.seen(pos.repetition_key(), depth) {
+        if self.table.seen(key, depth) {
             return false;
         }
         let winner_to_move = pos.turn() == self.winner;
