@@ -174,27 +174,36 @@ fn pawn_paths(white_pawns: u64, black_pawns: u64, walls: u64) -> Option<Paths> {
     })
 }
 
+/// The pawns' paths: each file's men are visited from rank 1 up, and only those (a file
+/// holds a few; looking at all 64 squares cost a twentieth of the D3-Chess vector's
+/// instructions, as the cache misses for most new pawn structures).
 fn compute_paths(white_pawns: u64, black_pawns: u64, walls: u64) -> Option<Paths> {
     let mut paths = Paths {
         ever: [0; 2],
         fixed: [0; 2],
     };
+    let all = white_pawns | black_pawns | walls;
     for file in 0..8u32 {
-        // The file's men from rank 1 up.
+        let column = FILE_A << file;
+        let mut on_file = all & column;
+        if on_file & (white_pawns | black_pawns) == 0 {
+            continue;
+        }
+        // The file's men from rank 1 up (ascending squares are ascending ranks).
         let mut men = [(0u32, Man::Wall); 8];
         let mut n = 0;
-        for rank in 0..8u32 {
-            let bit = 1u64 << (rank * 8 + file);
+        while on_file != 0 {
+            let sq = on_file.trailing_zeros();
+            on_file &= on_file - 1;
+            let bit = 1u64 << sq;
             let man = if white_pawns & bit != 0 {
                 Man::White
             } else if black_pawns & bit != 0 {
                 Man::Black
-            } else if walls & bit != 0 {
-                Man::Wall
             } else {
-                continue;
+                Man::Wall
             };
-            men[n] = (rank, man);
+            men[n] = (sq / 8, man);
             n += 1;
         }
         for m in 0..n {
@@ -211,15 +220,24 @@ fn compute_paths(white_pawns: u64, black_pawns: u64, walls: u64) -> Option<Paths
                     (men[j].0 + (m - j) as u32, rank, 1)
                 }
             };
-            for r in lo..=hi {
-                paths.ever[side] |= 1 << (r * 8 + file);
-            }
+            paths.ever[side] |= ranks_from_to(lo, hi) & column;
             if lo == hi {
                 paths.fixed[side] |= 1 << (rank * 8 + file);
             }
         }
     }
     Some(paths)
+}
+
+/// Every square of ranks `lo..=hi` (0-based, `lo <= hi <= 7`).
+#[inline]
+fn ranks_from_to(lo: u32, hi: u32) -> u64 {
+    let upto = if hi >= 7 {
+        u64::MAX
+    } else {
+        (1u64 << ((hi + 1) * 8)) - 1
+    };
+    upto & !((1u64 << (lo * 8)) - 1)
 }
 
 /// Proves that `winner` can never give check, when no pawn can ever capture or be captured.
@@ -869,6 +887,86 @@ mod tests {
     /// The caches answer as the computations do: for every role and every allowed square
     /// behind a locked pawn chain, asked in two orders, the cached region and attacks are
     /// those flooded afresh from that square; and the cached pawn paths are the computed.
+    /// `compute_paths` as first written: every square of every file, rank by rank.
+    fn paths_square_by_square(white_pawns: u64, black_pawns: u64, walls: u64) -> Option<Paths> {
+        let mut paths = Paths {
+            ever: [0; 2],
+            fixed: [0; 2],
+        };
+        for file in 0..8u32 {
+            let mut men = Vec::new();
+            for rank in 0..8u32 {
+                let bit = 1u64 << (rank * 8 + file);
+                if white_pawns & bit != 0 {
+                    men.push((rank, Man::White));
+                } else if black_pawns & bit != 0 {
+                    men.push((rank, Man::Black));
+                } else if walls & bit != 0 {
+                    men.push((rank, Man::Wall));
+                }
+            }
+            for m in 0..men.len() {
+                let (rank, man) = men[m];
+                let (lo, hi, side) = match man {
+                    Man::Wall => continue,
+                    Man::White => {
+                        let j = (m + 1..men.len()).find(|&j| men[j].1 != Man::White)?;
+                        (rank, men[j].0 - (j - m) as u32, 0)
+                    }
+                    Man::Black => {
+                        let j = (0..m).rev().find(|&j| men[j].1 != Man::Black)?;
+                        (men[j].0 + (m - j) as u32, rank, 1)
+                    }
+                };
+                for r in lo..=hi {
+                    paths.ever[side] |= 1 << (r * 8 + file);
+                }
+                if lo == hi {
+                    paths.fixed[side] |= 1 << (rank * 8 + file);
+                }
+            }
+        }
+        Some(paths)
+    }
+
+    /// The file-by-file paths equal the square-by-square ones on random structures (dense
+    /// enough that most files hold several men, and blocked ones are common).
+    #[test]
+    fn paths_agree_with_the_square_by_square_reference() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (mut some, mut none) = (0, 0);
+        for _ in 0..20_000 {
+            let (a, b, c) = (next(), next(), next());
+            // Pawns never stand on the first or last rank.
+            let middle = 0x00FF_FFFF_FFFF_FF00u64;
+            let mut white = a & b & middle;
+            let mut black = !a & b & c & middle;
+            if c & 1 == 0 {
+                // Head to head: each White pawn with a Black one right in front of it.
+                white = a & b & 0x0000_FFFF_FFFF_FF00;
+                black = (white << 8) | (!a & b & c & middle & !(white << 8) & (white << 16));
+                black &= !white;
+            }
+            let walls = next() & next() & next() & !(white | black);
+            let got = compute_paths(white, black, walls).map(|p| (p.ever, p.fixed));
+            let want = paths_square_by_square(white, black, walls).map(|p| (p.ever, p.fixed));
+            assert_eq!(got, want, "{white:#x} {black:#x} {walls:#x}");
+            if got.is_some() {
+                some += 1;
+            } else {
+                none += 1;
+            }
+        }
+        // Both outcomes are exercised.
+        assert!(some > 100 && none > 100, "{some} {none}");
+    }
+
     #[test]
     fn cached_regions_and_paths_are_the_computed_ones() {
         let pos = Position::from_fen("4k3/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/4K3 w - - 0 1").unwrap();
