@@ -133,111 +133,54 @@ struct Paths {
     fixed: [u64; 2],
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Man {
-    White,
-    Black,
-    Wall,
-}
-
-/// Slots of the per-thread cache of `pawn_paths` (direct-mapped).
-const PATH_SLOTS: usize = 64;
-
-/// A cached answer of `compute_paths`: its three arguments and what it returned.
-type PathEntry = (u64, u64, u64, Option<Paths>);
-
-thread_local! {
-    /// The searches ask `cannot_win` at every node, and the pawns change only on a pawn
-    /// move or a capture: most calls find the answer for their pawns here (scanning the
-    /// board's 64 squares for it was a sixth of the D3-Chess vector's instructions).
-    static PATHS: std::cell::RefCell<[PathEntry; PATH_SLOTS]> =
-        const { std::cell::RefCell::new([(0, 0, 0, None); PATH_SLOTS]) };
-}
-
-/// `compute_paths`, from the per-thread cache when these pawns and walls were seen last.
+/// The pawns' paths, by fills along the files: a pawn walks up (White) or down (Black)
+/// until the first man that is not a pawn of its side (an enemy pawn or a wall), behind the
+/// pawns of its side in between, so the squares its side's pawns may ever stand on are
+/// those from each pawn up to that stopper, and a pawn never moves when only pawns of its
+/// side stand between it and the stopper. `None` when a pawn has no stopper on its file.
+/// A few dozen instructions: the searches ask at every node, and neither a per-thread cache
+/// of the paths by pawns (its misses, for the many pawn structures an exhaustive walk
+/// meets, scanned all 64 squares) nor a walk over each file's men was as fast.
 fn pawn_paths(white_pawns: u64, black_pawns: u64, walls: u64) -> Option<Paths> {
-    let mix = (white_pawns ^ black_pawns.rotate_left(21) ^ walls.rotate_left(42))
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let slot = (mix >> 58) as usize % PATH_SLOTS;
-    PATHS.with_borrow_mut(|cache| {
-        let entry = &mut cache[slot];
-        // No position has no pawn on either side here (the callers see pawns), so the
-        // empty entry (all zero) never matches a real question.
-        if (entry.0, entry.1, entry.2) == (white_pawns, black_pawns, walls)
-            && (white_pawns | black_pawns) != 0
-        {
-            return entry.3;
-        }
-        let paths = compute_paths(white_pawns, black_pawns, walls);
-        *entry = (white_pawns, black_pawns, walls, paths);
-        paths
+    let white_stoppers = black_pawns | walls;
+    let black_stoppers = white_pawns | walls;
+    if white_pawns & !fill_down(white_stoppers >> 8) != 0
+        || black_pawns & !fill_up(black_stoppers << 8) != 0
+    {
+        return None;
+    }
+    Some(Paths {
+        ever: [
+            occluded_fill_up(white_pawns, !white_stoppers),
+            occluded_fill_down(black_pawns, !black_stoppers),
+        ],
+        fixed: [
+            occluded_fill_down(white_pawns & (white_stoppers >> 8), white_pawns),
+            occluded_fill_up(black_pawns & (black_stoppers << 8), black_pawns),
+        ],
     })
 }
 
-/// The pawns' paths: each file's men are visited from rank 1 up, and only those (a file
-/// holds a few; looking at all 64 squares cost a twentieth of the D3-Chess vector's
-/// instructions, as the cache misses for most new pawn structures).
-fn compute_paths(white_pawns: u64, black_pawns: u64, walls: u64) -> Option<Paths> {
-    let mut paths = Paths {
-        ever: [0; 2],
-        fixed: [0; 2],
-    };
-    let all = white_pawns | black_pawns | walls;
-    for file in 0..8u32 {
-        let column = FILE_A << file;
-        let mut on_file = all & column;
-        if on_file & (white_pawns | black_pawns) == 0 {
-            continue;
-        }
-        // The file's men from rank 1 up (ascending squares are ascending ranks).
-        let mut men = [(0u32, Man::Wall); 8];
-        let mut n = 0;
-        while on_file != 0 {
-            let sq = on_file.trailing_zeros();
-            on_file &= on_file - 1;
-            let bit = 1u64 << sq;
-            let man = if white_pawns & bit != 0 {
-                Man::White
-            } else if black_pawns & bit != 0 {
-                Man::Black
-            } else {
-                Man::Wall
-            };
-            men[n] = (sq / 8, man);
-            n += 1;
-        }
-        for m in 0..n {
-            let (rank, man) = men[m];
-            let (lo, hi, side) = match man {
-                Man::Wall => continue,
-                Man::White => {
-                    // The first man ahead that is not a White pawn stops it.
-                    let j = (m + 1..n).find(|&j| men[j].1 != Man::White)?;
-                    (rank, men[j].0 - (j - m) as u32, 0)
-                }
-                Man::Black => {
-                    let j = (0..m).rev().find(|&j| men[j].1 != Man::Black)?;
-                    (men[j].0 + (m - j) as u32, rank, 1)
-                }
-            };
-            paths.ever[side] |= ranks_from_to(lo, hi) & column;
-            if lo == hi {
-                paths.fixed[side] |= 1 << (rank * 8 + file);
-            }
-        }
-    }
-    Some(paths)
+/// `b` and the squares above each of its squares on the file for as long as they are in
+/// `through`.
+#[inline]
+fn occluded_fill_up(mut b: u64, mut through: u64) -> u64 {
+    b |= through & (b << 8);
+    through &= through << 8;
+    b |= through & (b << 16);
+    through &= through << 16;
+    b | (through & (b << 32))
 }
 
-/// Every square of ranks `lo..=hi` (0-based, `lo <= hi <= 7`).
+/// `b` and the squares below each of its squares on the file for as long as they are in
+/// `through`.
 #[inline]
-fn ranks_from_to(lo: u32, hi: u32) -> u64 {
-    let upto = if hi >= 7 {
-        u64::MAX
-    } else {
-        (1u64 << ((hi + 1) * 8)) - 1
-    };
-    upto & !((1u64 << (lo * 8)) - 1)
+fn occluded_fill_down(mut b: u64, mut through: u64) -> u64 {
+    b |= through & (b >> 8);
+    through &= through >> 8;
+    b |= through & (b >> 16);
+    through &= through >> 16;
+    b | (through & (b >> 32))
 }
 
 /// Proves that `winner` can never give check, when no pawn can ever capture or be captured.
@@ -884,10 +827,15 @@ mod tests {
         cannot_win(&Position::from_fen(fen).unwrap(), c)
     }
 
-    /// The caches answer as the computations do: for every role and every allowed square
-    /// behind a locked pawn chain, asked in two orders, the cached region and attacks are
-    /// those flooded afresh from that square; and the cached pawn paths are the computed.
-    /// `compute_paths` as first written: every square of every file, rank by rank.
+    /// A man on a file, for the reference paths below.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Man {
+        White,
+        Black,
+        Wall,
+    }
+
+    /// `pawn_paths` as first written: every square of every file, rank by rank.
     fn paths_square_by_square(white_pawns: u64, black_pawns: u64, walls: u64) -> Option<Paths> {
         let mut paths = Paths {
             ever: [0; 2],
@@ -929,7 +877,7 @@ mod tests {
         Some(paths)
     }
 
-    /// The file-by-file paths equal the square-by-square ones on random structures (dense
+    /// The paths by fills equal the square-by-square ones on random structures (dense
     /// enough that most files hold several men, and blocked ones are common).
     #[test]
     fn paths_agree_with_the_square_by_square_reference() {
@@ -954,7 +902,7 @@ mod tests {
                 black &= !white;
             }
             let walls = next() & next() & next() & !(white | black);
-            let got = compute_paths(white, black, walls).map(|p| (p.ever, p.fixed));
+            let got = pawn_paths(white, black, walls).map(|p| (p.ever, p.fixed));
             let want = paths_square_by_square(white, black, walls).map(|p| (p.ever, p.fixed));
             assert_eq!(got, want, "{white:#x} {black:#x} {walls:#x}");
             if got.is_some() {
@@ -967,8 +915,11 @@ mod tests {
         assert!(some > 100 && none > 100, "{some} {none}");
     }
 
+    /// The regions cache answers as the computation does: for every role and every allowed
+    /// square behind a locked pawn chain, asked in two orders, the cached region and attacks
+    /// are those flooded afresh from that square.
     #[test]
-    fn cached_regions_and_paths_are_the_computed_ones() {
+    fn cached_regions_are_the_computed_ones() {
         let pos = Position::from_fen("4k3/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/4K3 w - - 0 1").unwrap();
         let pawns = pos.by_role(Role::Pawn);
         let allowed = !pawns.0;
@@ -999,16 +950,6 @@ mod tests {
         // Kings and knights cross nowhere, bishops keep to their colour's side: more than
         // one region each for them, so a wrong region from the cache would show.
         assert!(regions.len() > 5, "{}", regions.len());
-        let (w, b) = (
-            pos.pieces(Color::White, Role::Pawn).0,
-            pos.pieces(Color::Black, Role::Pawn).0,
-        );
-        for walls in [0, pos.by_role(Role::King).0] {
-            let fresh = compute_paths(w, b, walls).map(|p| (p.ever, p.fixed));
-            for _ in 0..2 {
-                assert_eq!(pawn_paths(w, b, walls).map(|p| (p.ever, p.fixed)), fresh);
-            }
-        }
     }
 
     #[test]
