@@ -583,6 +583,42 @@ impl Position {
         }
     }
 
+    /// The `repetition_key` of the position after `m`, without playing it, for an ordinary
+    /// move or promotion that changes no castling right and is no double pawn step (which
+    /// may leave an en passant capture to look at); `None` for the rest, which the caller
+    /// plays to learn the key. `m` must be legal here.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> Option<u64> {
+        let (from, to) = (m.from(), m.to());
+        let placed = match m.kind() {
+            MoveKind::Normal => None,
+            MoveKind::Promotion(role) => Some(role),
+            MoveKind::Castle | MoveKind::EnPassant => return None,
+        };
+        let moving = self.piece_at(from)?;
+        if moving.role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
+            return None;
+        }
+        let king_rank = if moving.role == Role::King {
+            Bitboard::from_rank(moving.color.back_rank())
+        } else {
+            Bitboard::EMPTY
+        };
+        let touched = Bitboard::from_square(from) | Bitboard::from_square(to) | king_rank;
+        if (self.castling.mask & touched).nonempty() {
+            return None;
+        }
+        let after = Piece::new(moving.color, placed.unwrap_or(moving.role));
+        let mut key = self.hash
+            ^ zobrist::piece_key(moving, from)
+            ^ zobrist::piece_key(after, to)
+            ^ zobrist::black_to_move_key();
+        if let Some(captured) = self.piece_at(to) {
+            key ^= zobrist::piece_key(captured, to);
+        }
+        Some(key)
+    }
+
     /// The position's hash (the same as `repetition_key`: positions that are the same under
     /// the Laws hash alike, which is also what a transposition table wants).
     #[inline]
@@ -917,6 +953,47 @@ mod tests {
                 assert_eq!(got, want, "{pos:?} {role:?} {sq}");
             }
         }
+    }
+
+    /// `key_after` tells the key of the position after a move, where it tells one, as
+    /// playing the move does: every legal move of the positions along pseudo-random lines
+    /// from starts with castling rights, en passant, promotions and captures.
+    #[test]
+    fn key_after_is_the_played_key() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let (mut told, mut left) = (0, 0);
+        for fen in [
+            "r3k2r/pPpp1ppp/8/8/8/8/PpPP1PPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1",
+            "4k3/2P5/8/8/8/8/6p1/R3K2R w KQ - 0 1",
+        ] {
+            let mut pos = Position::from_fen(fen).unwrap();
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in moves.iter() {
+                    let mut after = pos;
+                    after.play_unchecked(m);
+                    match pos.key_after(m) {
+                        Some(key) => {
+                            assert_eq!(key, after.repetition_key(), "{} {m:?}", pos.fen());
+                            told += 1;
+                        }
+                        None => left += 1,
+                    }
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                pos.play_unchecked(moves.as_slice()[(state % moves.len() as u64) as usize]);
+            }
+        }
+        // Most moves are told; castling, en passant, double steps and moves that end a
+        // castling right are left to be played.
+        assert!(told > 5_000 && left > 100, "{told} told, {left} left");
     }
 
     /// Every move two plies deep from positions full of pins, discovered checks,

@@ -1074,9 +1074,16 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
         }
         let m = moves[top.next as usize];
         top.next += 1;
+        // Most children were seen already (transpositions): their key, where it can be
+        // told without playing the move, spares playing it.
+        let known = top.pos.key_after(m);
+        if known.is_some_and(|key| !seen.insert(key)) {
+            continue;
+        }
         let mut child = top.pos;
         child.play_unchecked(m);
-        if !seen.insert(child.repetition_key()) {
+        debug_assert!(known.is_none_or(|key| key == child.repetition_key()));
+        if known.is_none() && !seen.insert(child.repetition_key()) {
             continue;
         }
         nodes += 1;
