@@ -101,17 +101,22 @@ impl Lines<'_> {
     fn word(&mut self, w: &str) {
         let prefix = std::mem::take(&mut self.prefix);
         let width = w.chars().count() + usize::from(prefix);
+        let mut indent = false;
         if self.len > 0 && self.len + 1 + width > MAX_LINE {
             // A word starting with `%` must not begin a line: it would read as an escape
-            // line. Carry the word before it down too.
+            // line. Carry the word before it down too; when that word starts with `%` as
+            // well, begin the new line with a space instead (only comment words start with
+            // `%`, and a reader collapses the line break and the space into one space).
             if w.starts_with('%') && !prefix && !self.carry_last_word() {
-                // No word to carry: leave the line long rather than lose text.
+                self.out.push('\n');
+                self.len = 0;
+                indent = true;
             } else if !w.starts_with('%') || prefix {
                 self.out.push('\n');
                 self.len = 0;
             }
         }
-        if self.len > 0 {
+        if self.len > 0 || indent {
             self.out.push(' ');
             self.len += 1;
         }
@@ -377,6 +382,19 @@ mod tests {
         let g = parse("1. e4 ; a } b\n e5 *");
         let text = game_to_string(&g, &WriteOptions::default());
         assert!(text.contains(";a } b\n"));
+        assert!(parse(&text) == exported(g));
+    }
+
+    /// A long comment whose words all start with `%` after the first: no line begins with
+    /// `%` (an escape line), none is longer than 79 characters, and the text reads back.
+    #[test]
+    fn percent_words_never_begin_a_line() {
+        let words: Vec<String> = (0..40).map(|k| format!("%w{k}")).collect();
+        let g = parse(&format!("1. e4 {{x {}}} e5 *", words.join(" ")));
+        let text = game_to_string(&g, &WriteOptions::default());
+        assert!(text.lines().all(|l| !l.starts_with('%')), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 79), "{text}");
+        assert!(text.contains("\n %w"), "{text}");
         assert!(parse(&text) == exported(g));
     }
 
