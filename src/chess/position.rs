@@ -599,13 +599,8 @@ impl Position {
         if moving.role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
             return None;
         }
-        let king_rank = if moving.role == Role::King {
-            Bitboard::from_rank(moving.color.back_rank())
-        } else {
-            Bitboard::EMPTY
-        };
-        let touched = Bitboard::from_square(from) | Bitboard::from_square(to) | king_rank;
-        if (self.castling.mask & touched).nonempty() {
+        let from_to = Bitboard::from_square(from) | Bitboard::from_square(to);
+        if self.ends_castling(moving.color, moving.role, from_to) {
             return None;
         }
         let after = Piece::new(moving.color, placed.unwrap_or(moving.role));
@@ -764,18 +759,25 @@ impl Position {
                 }
             }
         }
-        // Castling rights go with a king move, a rook leaving its square, or a capture on it.
-        let king_rank = if moving == Role::King {
-            Bitboard::from_rank(us.back_rank())
-        } else {
-            Bitboard::EMPTY
-        };
-        if (self.castling.mask & (from_bb | to_bb | king_rank)).nonempty() {
+        if self.ends_castling(us, moving, from_bb | to_bb) {
             self.lose_castling::<HASH>(from, to, moving == Role::King);
         }
         self.fullmove_number += us as u32;
         self.turn = them;
         self.checkers = checkers;
+    }
+
+    /// Whether a man of `role` and `color` leaving or reaching the squares `from_to` ends a
+    /// castling right: castling rights go with a king move, a rook leaving its square, or a
+    /// capture on it.
+    #[inline]
+    fn ends_castling(&self, color: Color, role: Role, from_to: Bitboard) -> bool {
+        let king_rank = if role == Role::King {
+            Bitboard::from_rank(color.back_rank())
+        } else {
+            Bitboard::EMPTY
+        };
+        (self.castling.mask & (from_to | king_rank)).nonempty()
     }
 
     /// Drops the castling rights a move from `from` to `to` ends (all of the mover's when

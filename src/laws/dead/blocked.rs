@@ -61,6 +61,15 @@ fn slider(role: Role, sq: Square, occ: Bitboard) -> Bitboard {
     }
 }
 
+/// The roles whose men live in regions (pawns apart), king first.
+const KING_AND_PIECES: [Role; 5] = [
+    Role::King,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+];
+
 /// A region found before: the role, the squares allowed and the obstacles it was found
 /// with, then the region and the squares its piece attacks from it.
 type RegionEntry = (Role, u64, u64, u64, u64);
@@ -464,13 +473,7 @@ fn skeleton_proof(pos: &Position, winner: Color, walls: u64) -> bool {
         let king_takable_but_for_sentries =
             paths.ever[enemy] & !fixed_attacks[enemy] & !king_spread(enemy_walls);
         let king_takable = king_takable_but_for_sentries & !sentries.defends[enemy];
-        for role in [
-            Role::King,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-        ] {
+        for role in KING_AND_PIECES {
             for sq in pos.pieces(color, role) {
                 let (allowed, takable) = if role == Role::King {
                     (!obstacles & !fixed_attacks[enemy], king_takable)
@@ -924,13 +927,7 @@ mod tests {
         let pawns = pos.by_role(Role::Pawn);
         let allowed = !pawns.0;
         let mut regions = std::collections::HashSet::new();
-        for role in [
-            Role::King,
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-        ] {
+        for role in KING_AND_PIECES {
             for order in [0u8, 63] {
                 for k in 0..64u8 {
                     let sq = Square::new(k ^ order);

@@ -675,21 +675,24 @@ struct Scratch {
     lists: Vec<Scored>,
 }
 
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            table: Table::new(),
+            lists: Vec::new(),
+        }
+    }
+}
+
 thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch {
-        table: Table::new(),
-        lists: Vec::new(),
-    });
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
 }
 
 fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
     SCRATCH.with(|t| match t.try_borrow_mut() {
         Ok(mut t) => f(&mut t),
         // Re-entered (never in practice): a private scratch keeps it correct.
-        Err(_) => f(&mut Scratch {
-            table: Table::new(),
-            lists: Vec::new(),
-        }),
+        Err(_) => f(&mut Scratch::new()),
     })
 }
 
