@@ -1,6 +1,6 @@
 //! The parallel driver: a reading thread splits each input into raw games and ships them in
-//! batches; rayon workers process a batch; the calling thread hands the results, in input
-//! order, to a `Sink`. Memory stays bounded by the few batches in flight.
+//! batches; each rayon worker takes a whole batch; the calling thread hands the results, in
+//! input order, to a `Sink`. Memory stays bounded by the few batches in flight.
 
 use super::progress::Progress;
 use super::source::{self, Source};
@@ -188,13 +188,13 @@ fn deliver(
     Ok(())
 }
 
-/// Batches handed to the workers and not yet delivered. With one worker, two keep it busy:
-/// while it processes one, the next is already queued, so it goes from batch to batch
-/// without waiting for this thread to deliver and spawn (`check --jobs 1` on the master
-/// games: 2–3 % less wall time). With several workers, they share one batch at a time and
-/// this thread waits for it before spawning the next (`InFlight::wait`): two batches in
-/// flight cost them about 3 % (41 interleaved runs; why was not pinned down).
-const IN_FLIGHT: usize = 2;
+/// Batches handed to the workers and not yet delivered, per worker. Each batch goes to one
+/// worker whole (see `process_batch`), so with two per worker every worker goes from batch
+/// to batch without waiting for this thread to deliver and hand out the next. Measured on
+/// the master games, `check --no-laws --jobs 2` (25 interleaved runs, medians): 112 ms when
+/// the workers shared one batch at a time and this thread waited for it before handing out
+/// the next; 104 ms with four batches in flight, each on one worker (five: the same).
+const IN_FLIGHT_PER_WORKER: usize = 2;
 
 /// A batch given to the workers, waiting in input order for its results.
 struct Slot {
@@ -227,14 +227,6 @@ impl InFlight {
         Ok(())
     }
 
-    /// Waits until every batch in flight has its results, delivering none.
-    fn wait(&mut self) -> io::Result<()> {
-        while self.slots.iter().any(|s| s.processed.is_none()) {
-            self.receive()?;
-        }
-        Ok(())
-    }
-
     /// Delivers the oldest batches, in order, until at most `keep` are left in flight,
     /// waiting for the workers where a result is not in yet.
     fn settle(
@@ -264,6 +256,20 @@ impl InFlight {
     }
 }
 
+/// Processes one batch, keeping input order. Parsing, replaying and the Laws take some
+/// microseconds a game, so the batch stays on the worker that took it: splitting it among
+/// the workers cost `check --jobs 2` about 3 % (the master games, with and without the
+/// Laws), and the other workers are busy with the next batches anyway. The search takes
+/// milliseconds a game, so with `analysis` the workers share the batch: a file of one batch
+/// would otherwise be analysed on one core.
+fn process_batch(raws: Vec<RawGame>, work: &WorkOptions) -> Vec<Processed> {
+    if work.analysis.is_some() {
+        raws.into_par_iter().map(|raw| process(raw, work)).collect()
+    } else {
+        raws.into_iter().map(|raw| process(raw, work)).collect()
+    }
+}
+
 /// Receives batches in input order and hands each to the workers; delivers the results to
 /// the sink (the database writer) on this thread, in input order, while the workers go on
 /// with the next batches, so writing overlaps the work.
@@ -276,6 +282,7 @@ fn drive(
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
     let work = options.work;
+    let in_flight = IN_FLIGHT_PER_WORKER * pool.current_num_threads();
     let (results_tx, results) = std::sync::mpsc::channel();
     let mut flight = InFlight {
         slots: std::collections::VecDeque::new(),
@@ -310,10 +317,7 @@ fn drive(
                         // A panic is caught so that this thread, waiting for the batch, hears
                         // of it (the panic hook has printed it) instead of waiting forever.
                         let processed = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                            wanted
-                                .into_par_iter()
-                                .map(|raw| process(raw, &work))
-                                .collect::<Vec<_>>()
+                            process_batch(wanted, &work)
                         }))
                         .ok();
                         // The receiver is gone only when the run already ended in an error.
@@ -325,12 +329,7 @@ fn drive(
                         last_game,
                         processed: None,
                     });
-                    flight.settle(IN_FLIGHT - 1, sink, &mut summary, progress)?;
-                    if pool.current_num_threads() > 1 {
-                        // The batch just spawned is done before the next is read (see
-                        // `IN_FLIGHT`); the previous one was delivered meanwhile.
-                        flight.wait()?;
-                    }
+                    flight.settle(in_flight - 1, sink, &mut summary, progress)?;
                 }
                 Message::End(name, trailing, error) => {
                     summary.count_findings(&trailing);
@@ -411,7 +410,8 @@ mod tests {
         for (path, count) in &counts {
             write_games(path, *count);
         }
-        // One worker (two batches in flight) and two (one at a time).
+        // One worker (two batches in flight) and two (four in flight, each on one worker,
+        // so they may finish out of order).
         for jobs in [1, 2] {
             check_run_order(&counts, jobs, &dir.path().join("missing.pgn"));
         }
