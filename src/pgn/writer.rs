@@ -107,13 +107,11 @@ impl Lines<'_> {
             // line. Carry the word before it down too; when that word starts with `%` as
             // well, begin the new line with a space instead (only comment words start with
             // `%`, and a reader collapses the line break and the space into one space).
-            if w.starts_with('%') && !prefix && !self.carry_last_word() {
+            let percent = w.starts_with('%') && !prefix;
+            if !percent || !self.carry_last_word() {
                 self.out.push('\n');
                 self.len = 0;
-                indent = true;
-            } else if !w.starts_with('%') || prefix {
-                self.out.push('\n');
-                self.len = 0;
+                indent = percent;
             }
         }
         if self.len > 0 || indent {
