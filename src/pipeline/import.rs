@@ -243,6 +243,11 @@ impl Sink for ImportSink {
         Ok(())
     }
 
+    /// The resume point `wants` reads is the one `begin_file` found for the file.
+    fn wants_after_begin(&self) -> bool {
+        true
+    }
+
     fn wants(&mut self, _name: &str, raw: &RawGame) -> bool {
         match self.current {
             Some(s) if raw.game_number <= s.resume_after_game => {

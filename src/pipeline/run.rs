@@ -20,6 +20,11 @@ use std::thread;
 /// about a tenth more time (freeing cold move lists, touching fresh pages).
 const BATCH_GAMES: usize = 256;
 const BATCH_BYTES: usize = 4 << 20;
+/// Games in a file's first batch; each further batch of the file doubles it, up to
+/// `BATCH_GAMES`. A whole batch goes to one worker, so a file of a few hundred games sent
+/// as one batch was worked on one core: with the ramp its first games are split among
+/// the workers, and large files lose nothing (five more batches each).
+const FIRST_BATCH_GAMES: usize = 16;
 
 /// Where processed games go, one at a time, in input order, on one thread.
 pub trait Sink {
@@ -31,6 +36,13 @@ pub trait Sink {
     /// import that resumes skips games already committed).
     fn wants(&mut self, _name: &str, _raw: &RawGame) -> bool {
         true
+    }
+    /// True when `wants` reads what `begin_file` set up (an import's resume point): the
+    /// driver then delivers every earlier game before a new file begins, so that file's
+    /// games are only asked about after its `begin_file`. Otherwise the files' batches go to
+    /// the workers one after another without waiting, and many small files use every core.
+    fn wants_after_begin(&self) -> bool {
+        false
     }
     fn game(&mut self, name: &str, game: &Processed) -> io::Result<()>;
     /// The end of a batch: a natural point to commit.
@@ -64,10 +76,8 @@ pub struct RunOptions {
 }
 
 enum Message {
-    Begin(String, SourceInfo),
     Batch(String, Vec<RawGame>),
-    End(String, Vec<Finding>, Option<String>),
-    OpenFailed(String, String),
+    File(Event),
 }
 
 /// Runs every input through the workers into the sink. I/O errors of the sink end the run;
@@ -92,7 +102,10 @@ pub fn run(options: &RunOptions, sink: &mut (dyn Sink + Send)) -> io::Result<Sum
             let src: Source = match source::open(&path) {
                 Ok(s) => s,
                 Err(e) => {
-                    if tx.send(Message::OpenFailed(name, e.to_string())).is_err() {
+                    if tx
+                        .send(Message::File(Event::OpenFailed(name, e.to_string())))
+                        .is_err()
+                    {
                         return;
                     }
                     continue;
@@ -103,11 +116,15 @@ pub fn run(options: &RunOptions, sink: &mut (dyn Sink + Send)) -> io::Result<Sum
                 compression: src.compression().as_str(),
             };
             let consumed = src.consumed();
-            if tx.send(Message::Begin(name.clone(), info)).is_err() {
+            if tx
+                .send(Message::File(Event::Begin(name.clone(), info)))
+                .is_err()
+            {
                 return;
             }
             let mut splitter = Splitter::new(src);
-            let mut batch = Vec::with_capacity(BATCH_GAMES);
+            let mut limit = FIRST_BATCH_GAMES;
+            let mut batch = Vec::with_capacity(limit);
             let mut batch_bytes = 0;
             let mut error = None;
             let base = consumed_total.load(std::sync::atomic::Ordering::Relaxed);
@@ -116,13 +133,13 @@ pub fn run(options: &RunOptions, sink: &mut (dyn Sink + Send)) -> io::Result<Sum
                     Ok(raw) => {
                         batch_bytes += raw.bytes.len();
                         batch.push(raw);
-                        if batch.len() >= BATCH_GAMES || batch_bytes >= BATCH_BYTES {
+                        if batch.len() >= limit || batch_bytes >= BATCH_BYTES {
                             consumed_total.store(
                                 base + consumed.load(std::sync::atomic::Ordering::Relaxed),
                                 std::sync::atomic::Ordering::Relaxed,
                             );
-                            let full =
-                                std::mem::replace(&mut batch, Vec::with_capacity(BATCH_GAMES));
+                            limit = (2 * limit).min(BATCH_GAMES);
+                            let full = std::mem::replace(&mut batch, Vec::with_capacity(limit));
                             batch_bytes = 0;
                             if tx.send(Message::Batch(name.clone(), full)).is_err() {
                                 return;
@@ -143,7 +160,10 @@ pub fn run(options: &RunOptions, sink: &mut (dyn Sink + Send)) -> io::Result<Sum
                 return;
             }
             let trailing = splitter.take_trailing_findings();
-            if tx.send(Message::End(name, trailing, error)).is_err() {
+            if tx
+                .send(Message::File(Event::End(name, trailing, error)))
+                .is_err()
+            {
                 return;
             }
         }
@@ -204,23 +224,75 @@ fn batches_in_flight(workers: usize) -> usize {
     workers + workers.min(QUEUED_BATCHES)
 }
 
-/// A batch given to the workers, waiting in input order for its results.
-struct Slot {
-    name: String,
-    last_byte: u64,
-    last_game: u64,
-    processed: Option<Vec<Processed>>,
+/// A file's event, delivered to the sink in input order among the batches.
+enum Event {
+    Begin(String, SourceInfo),
+    End(String, Vec<Finding>, Option<String>),
+    OpenFailed(String, String),
 }
 
-/// The batches in flight, oldest first, and the channel their results come back on.
+/// Hands a file's event to the sink and counts it.
+fn deliver_event(
+    event: Event,
+    sink: &mut (dyn Sink + Send),
+    summary: &mut Summary,
+) -> io::Result<()> {
+    match event {
+        Event::OpenFailed(name, error) => {
+            eprintln!("arbiter: {error}");
+            summary.failed_files.push(name);
+        }
+        Event::Begin(name, info) => {
+            summary.files += 1;
+            sink.begin_file(&name, &info)?;
+        }
+        Event::End(name, trailing, error) => {
+            summary.count_findings(&trailing);
+            sink.file_findings(&name, &trailing)?;
+            let complete = error.is_none();
+            if let Some(e) = error {
+                eprintln!("arbiter: {e}");
+                summary.failed_files.push(name.clone());
+            }
+            sink.end_file(&name, complete)?;
+        }
+    }
+    Ok(())
+}
+
+/// What waits to be handed to the sink, in input order: a batch given to the workers
+/// (its results once they are in), or a file's event.
+enum Slot {
+    Batch {
+        name: String,
+        last_byte: u64,
+        last_game: u64,
+        processed: Option<Vec<Processed>>,
+    },
+    Event(Event),
+}
+
+/// The batches in flight and the events between them, oldest first, and the channel the
+/// batches' results come back on.
 struct InFlight {
     slots: std::collections::VecDeque<Slot>,
     /// Sequence number of `slots[0]`.
     first: u64,
+    /// Batches in `slots`.
+    batches: usize,
     results: Receiver<(u64, Option<Vec<Processed>>)>,
 }
 
 impl InFlight {
+    /// Queues a slot; returns its sequence number.
+    fn push(&mut self, slot: Slot) -> u64 {
+        if matches!(slot, Slot::Batch { .. }) {
+            self.batches += 1;
+        }
+        self.slots.push_back(slot);
+        self.first + self.slots.len() as u64 - 1
+    }
+
     /// Takes one batch's results off the channel into its slot.
     fn receive(&mut self) -> io::Result<()> {
         // Every batch in `slots` sends its results, or `None` when a worker panicked.
@@ -231,12 +303,16 @@ impl InFlight {
         let processed = processed.ok_or_else(|| {
             io::Error::other("a worker panicked; the run stops (please report it)")
         })?;
-        self.slots[(seq - self.first) as usize].processed = Some(processed);
+        if let Some(Slot::Batch { processed: p, .. }) =
+            self.slots.get_mut((seq - self.first) as usize)
+        {
+            *p = Some(processed);
+        }
         Ok(())
     }
 
-    /// Delivers the oldest batches, in order, until at most `keep` are left in flight,
-    /// waiting for the workers where a result is not in yet.
+    /// Delivers, in order, the events and finished batches at the front, and waits for
+    /// the workers until at most `keep` batches are left in flight.
     fn settle(
         &mut self,
         keep: usize,
@@ -244,23 +320,43 @@ impl InFlight {
         summary: &mut Summary,
         progress: &Progress,
     ) -> io::Result<()> {
-        while self.slots.len() > keep {
-            while self.slots[0].processed.is_none() {
-                self.receive()?;
+        loop {
+            match self.slots.front() {
+                None => return Ok(()),
+                Some(Slot::Batch {
+                    processed: None, ..
+                }) => {
+                    if self.batches <= keep {
+                        return Ok(());
+                    }
+                    self.receive()?;
+                    continue;
+                }
+                Some(_) => {}
             }
             let Some(slot) = self.slots.pop_front() else {
-                break;
+                return Ok(());
             };
             self.first += 1;
-            let done = Done {
-                name: slot.name,
-                processed: slot.processed.unwrap_or_default(),
-                last_byte: slot.last_byte,
-                last_game: slot.last_game,
-            };
-            deliver(done, sink, summary, progress)?;
+            match slot {
+                Slot::Event(event) => deliver_event(event, sink, summary)?,
+                Slot::Batch {
+                    name,
+                    last_byte,
+                    last_game,
+                    processed,
+                } => {
+                    self.batches -= 1;
+                    let done = Done {
+                        name,
+                        processed: processed.unwrap_or_default(),
+                        last_byte,
+                        last_game,
+                    };
+                    deliver(done, sink, summary, progress)?;
+                }
+            }
         }
-        Ok(())
     }
 }
 
@@ -295,31 +391,26 @@ fn drive(
     let mut flight = InFlight {
         slots: std::collections::VecDeque::new(),
         first: 0,
+        batches: 0,
         results,
     };
+    let barrier = sink.wants_after_begin();
     // The scope waits for every spawned batch, also when the sink fails part way.
     pool.in_place_scope(|scope| -> io::Result<()> {
         for message in rx.iter() {
-            if !matches!(message, Message::Batch(..)) {
-                // Files begin and end between their games: everything before is delivered.
-                flight.settle(0, sink, &mut summary, progress)?;
-            }
-            match message {
-                Message::OpenFailed(name, error) => {
-                    eprintln!("arbiter: {error}");
-                    summary.failed_files.push(name);
-                }
-                Message::Begin(name, info) => {
-                    summary.files += 1;
-                    sink.begin_file(&name, &info)?;
-                }
+            let event = match message {
                 Message::Batch(name, raws) => {
                     let Some(last) = raws.last() else { continue };
                     let (last_byte, last_game) =
                         (last.byte_offset + last.bytes.len() as u64, last.game_number);
                     let wanted: Vec<RawGame> =
                         raws.into_iter().filter(|r| sink.wants(&name, r)).collect();
-                    let seq = flight.first + flight.slots.len() as u64;
+                    let seq = flight.push(Slot::Batch {
+                        name,
+                        last_byte,
+                        last_game,
+                        processed: None,
+                    });
                     let tx = results_tx.clone();
                     scope.spawn(move |_| {
                         // A panic is caught so that this thread, waiting for the batch, hears
@@ -331,25 +422,18 @@ fn drive(
                         // The receiver is gone only when the run already ended in an error.
                         let _ = tx.send((seq, processed));
                     });
-                    flight.slots.push_back(Slot {
-                        name,
-                        last_byte,
-                        last_game,
-                        processed: None,
-                    });
                     flight.settle(in_flight - 1, sink, &mut summary, progress)?;
+                    continue;
                 }
-                Message::End(name, trailing, error) => {
-                    summary.count_findings(&trailing);
-                    sink.file_findings(&name, &trailing)?;
-                    let complete = error.is_none();
-                    if let Some(e) = error {
-                        eprintln!("arbiter: {e}");
-                        summary.failed_files.push(name.clone());
-                    }
-                    sink.end_file(&name, complete)?;
-                }
+                Message::File(event) => event,
+            };
+            if barrier {
+                // The sink's `wants` depends on `begin_file`: everything before is
+                // delivered first.
+                flight.settle(0, sink, &mut summary, progress)?;
             }
+            flight.push(Slot::Event(event));
+            flight.settle(in_flight - 1, sink, &mut summary, progress)?;
         }
         flight.settle(0, sink, &mut summary, progress)
     })?;
@@ -367,12 +451,29 @@ mod tests {
     struct Recorder {
         events: Vec<String>,
         games: Vec<(String, u64, usize)>,
+        /// The last game number of each batch, by file.
+        batch_ends: Vec<(String, u64)>,
+        /// Whether `wants` is said to depend on `begin_file` (as the import's does).
+        barrier: bool,
+        /// `begin_file`, the first `wants` of each file and `end_file`, as called.
+        calls: Vec<String>,
     }
 
     impl Sink for Recorder {
         fn begin_file(&mut self, name: &str, _source: &SourceInfo) -> io::Result<()> {
             self.events.push(format!("begin {name}"));
+            self.calls.push(format!("begin {name}"));
             Ok(())
+        }
+        fn wants_after_begin(&self) -> bool {
+            self.barrier
+        }
+        fn wants(&mut self, name: &str, _raw: &RawGame) -> bool {
+            let call = format!("wants {name}");
+            if !self.calls.contains(&call) {
+                self.calls.push(call);
+            }
+            true
         }
         fn game(&mut self, name: &str, game: &Processed) -> io::Result<()> {
             let marker = format!("games {name}");
@@ -383,9 +484,28 @@ mod tests {
                 .push((name.to_owned(), game.game.game_number, game.replay.plies()));
             Ok(())
         }
+        fn end_batch(&mut self, name: &str, _last_byte: u64, last_game: u64) -> io::Result<()> {
+            self.batch_ends.push((name.to_owned(), last_game));
+            Ok(())
+        }
         fn end_file(&mut self, name: &str, complete: bool) -> io::Result<()> {
             self.events.push(format!("end {name} {complete}"));
+            self.calls.push(format!("end {name}"));
             Ok(())
+        }
+    }
+
+    /// A run of parsing and replay only, over `inputs` on `jobs` workers.
+    fn parse_only(inputs: Vec<PathBuf>, jobs: usize) -> RunOptions {
+        RunOptions {
+            inputs,
+            work: WorkOptions {
+                mode: SanMode::Lenient,
+                laws: None,
+                analysis: None,
+            },
+            jobs,
+            progress: false,
         }
     }
 
@@ -430,18 +550,90 @@ mod tests {
         }
     }
 
+    /// Many small files, a missing one among them: the workers take the next files'
+    /// batches without waiting for the earlier files to be delivered, and the sink still
+    /// sees every file's begin, games and end in input order. Each file's batches grow
+    /// from `FIRST_BATCH_GAMES` games, doubling up to `BATCH_GAMES`.
+    #[test]
+    fn many_small_files_keep_their_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let sizes = [1, 40, 7, 100, 16, 17, 3, 60, 2, 33, 9, 25];
+        let mut inputs = Vec::new();
+        for (k, &count) in sizes.iter().enumerate() {
+            let path = dir.path().join(format!("f{k:02}.pgn"));
+            write_games(&path, count);
+            inputs.push(path);
+            if k == 5 {
+                inputs.push(dir.path().join("missing.pgn"));
+            }
+        }
+        for (jobs, barrier) in [(1, false), (2, false), (2, true)] {
+            let options = parse_only(inputs.clone(), jobs);
+            let mut sink = Recorder {
+                barrier,
+                ..Recorder::default()
+            };
+            let summary = run(&options, &mut sink).unwrap();
+            let total: usize = sizes.iter().sum();
+            assert_eq!(summary.games, total as u64);
+            assert_eq!((summary.files, summary.failed_files.len()), (12, 1));
+            let names: Vec<String> = inputs
+                .iter()
+                .filter(|p| p.exists())
+                .map(|p| p.display().to_string())
+                .collect();
+            let events: Vec<String> = names
+                .iter()
+                .flat_map(|n| {
+                    [
+                        format!("begin {n}"),
+                        format!("games {n}"),
+                        format!("end {n} true"),
+                    ]
+                })
+                .collect();
+            assert_eq!(sink.events, events, "jobs {jobs}");
+            let games: Vec<(String, u64, usize)> = names
+                .iter()
+                .zip(sizes)
+                .flat_map(|(n, count)| {
+                    (1..=count as u64).map(move |i| (n.clone(), i, i as usize % 5))
+                })
+                .collect();
+            assert_eq!(sink.games, games, "jobs {jobs}");
+            // Batches of 16, 32, 64... games: the file of 100 ends its batches at games
+            // 16, 48 and 100; the file of 17 at 16 and 17.
+            let ends = |n: &str| -> Vec<u64> {
+                sink.batch_ends
+                    .iter()
+                    .filter(|(name, _)| name == n)
+                    .map(|&(_, last)| last)
+                    .collect()
+            };
+            assert_eq!(ends(&names[3]), [16, 48, 100]);
+            assert_eq!(ends(&names[5]), [16, 17]);
+            assert_eq!(ends(&names[0]), [1]);
+            if barrier {
+                // A sink whose `wants` reads `begin_file` is asked about a file's games
+                // only between that file's begin and end.
+                let calls: Vec<String> = names
+                    .iter()
+                    .flat_map(|n| {
+                        [
+                            format!("begin {n}"),
+                            format!("wants {n}"),
+                            format!("end {n}"),
+                        ]
+                    })
+                    .collect();
+                assert_eq!(sink.calls, calls);
+            }
+        }
+    }
+
     fn check_run_order(counts: &[(PathBuf, usize); 2], jobs: usize, missing: &Path) {
         let (a, b) = (&counts[0].0, &counts[1].0);
-        let options = RunOptions {
-            inputs: vec![a.clone(), missing.to_owned(), b.clone()],
-            work: WorkOptions {
-                mode: SanMode::Lenient,
-                laws: None,
-                analysis: None,
-            },
-            jobs,
-            progress: false,
-        };
+        let options = parse_only(vec![a.clone(), missing.to_owned(), b.clone()], jobs);
         let mut sink = Recorder::default();
         let summary = run(&options, &mut sink).unwrap();
         let total = counts[0].1 + counts[1].1;
