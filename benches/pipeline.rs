@@ -8,7 +8,7 @@ use arbiter::db::{Writer, open};
 use arbiter::laws::VerdictOptions;
 use arbiter::pgn::Splitter;
 use arbiter::pipeline::import::ImportSink;
-use arbiter::pipeline::work::{WorkOptions, process};
+use arbiter::pipeline::work::{Keep, WorkOptions, process};
 use arbiter::pipeline::{RunOptions, run};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::path::PathBuf;
@@ -41,7 +41,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| {
                 Splitter::new(&data[..])
-                    .map(|raw| process(raw.expect("in memory"), &options).replay.plies())
+                    .map(|raw| process(raw.expect("in memory"), &options, Keep::Findings).plies)
                     .sum::<usize>()
             })
         });

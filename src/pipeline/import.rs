@@ -1,16 +1,13 @@
-//! The sink of `arbiter import`: turns each processed game into a `GameRecord` and hands it
-//! to the database writer; rejected games go to the quarantine file and `rejected_games`.
-//! Commits once per batch, so an interrupted import resumes after its last whole batch.
+//! The sink of `arbiter import`: hands each accepted game's `GameRecord` (made on the
+//! worker, `pipeline::record`) to the database writer; rejected games go to the quarantine
+//! file and `rejected_games`. Commits at batch ends, so an interrupted import resumes after
+//! its last committed batch.
 
 use super::run::{Sink, SourceInfo};
 use super::sinks::{FindingsFile, Quarantine};
-use super::work::Processed;
-use crate::db::encode::content_hash;
-use crate::db::record::{AnalysisRecord, EvalRecord, FindingRecord};
-use crate::db::{GameRecord, ImportState, SourceIdentity, Stored, Writer};
-use crate::laws::TerminationKind;
-use crate::pgn::{Command, Finding, RawGame, Severity};
-use crate::search::{GameAnalysis, Score};
+use super::work::{Keep, Processed};
+use crate::db::{ImportState, SourceIdentity, Stored, Writer};
+use crate::pgn::{Finding, RawGame, Severity};
 use std::io::{self, Read};
 use std::time::{Duration, Instant};
 
@@ -61,108 +58,6 @@ fn head_hash(path: &str) -> [u8; 16] {
         }
     }
     h.finish()
-}
-
-pub fn termination_name(k: TerminationKind) -> &'static str {
-    match k {
-        TerminationKind::Checkmate { .. } => "checkmate",
-        TerminationKind::Stalemate => "stalemate",
-        TerminationKind::DeadPosition => "dead-position",
-        TerminationKind::Fivefold => "fivefold",
-        TerminationKind::SeventyFiveMoves => "seventy-five",
-    }
-}
-
-fn finding_record(f: &Finding) -> FindingRecord {
-    FindingRecord {
-        code: f.code,
-        severity: f.severity.as_str(),
-        ply: f.ply,
-        line: f.line,
-        column: f.column,
-        byte: f.byte,
-        token: f.token.clone(),
-        detail: f.message.clone(),
-    }
-}
-
-/// Everything the database keeps about an accepted game.
-pub fn record(p: &Processed) -> GameRecord {
-    let game = &p.game;
-    let replay = &p.replay;
-    let verdict = p.verdict.as_ref();
-    let mut comments = Vec::new();
-    for c in &game.leading_comments {
-        comments.push((0, c.text.clone()));
-    }
-    let mut clocks = Vec::with_capacity(game.moves.len());
-    let mut annotated = !game.trailing_comments.is_empty();
-    for (i, node) in game.moves.iter().enumerate() {
-        let ply = i as u32 + 1;
-        for c in node.comments_after() {
-            comments.push((ply, c.text.clone()));
-        }
-        clocks.push(node.commands().find_map(|c| match c {
-            Command::Clock(t) => Some(t.millis),
-            _ => None,
-        }));
-        annotated |= !node.variations().is_empty()
-            || !node.nags().is_empty()
-            || !node.nags_before().is_empty();
-    }
-    GameRecord {
-        game_number: game.game_number,
-        byte_offset: game.byte_offset,
-        line: game.line,
-        content_hash: content_hash(|n| game.tag(n).map(str::to_owned), &replay.moves),
-        tags: game.tags.to_vec(),
-        result_marker: game.result.map(|m| m.as_str()),
-        lawful_result: verdict.and_then(|v| v.lawful_result).map(|r| r.as_str()),
-        termination: verdict
-            .and_then(|v| v.termination)
-            .map(|(k, ply)| (termination_name(k), ply)),
-        threefold_ply: verdict.and_then(|v| v.first_threefold_claim).map(|c| c.ply),
-        fifty_ply: verdict.and_then(|v| v.first_fifty_claim).map(|c| c.ply),
-        laws_edition: verdict.map(|v| v.edition.year()),
-        laws_undated: verdict.is_some_and(|v| v.undated),
-        chess960: replay.chess960,
-        start_fen: replay.start_fen.clone(),
-        final_fen: replay.final_position.fen(),
-        moves: replay.moves.clone(),
-        clocks,
-        comments,
-        annotated: annotated
-            .then(|| crate::pgn::game_to_string(game, &crate::pgn::WriteOptions::default())),
-        findings: p.findings.iter().map(finding_record).collect(),
-        analysis: p.analysis.as_ref().map(analysis_record),
-    }
-}
-
-fn analysis_record(a: &GameAnalysis) -> AnalysisRecord {
-    AnalysisRecord {
-        evals: a
-            .evals
-            .iter()
-            .map(|e| {
-                let (score_cp, mate) = match e.score_white {
-                    Score::Cp(cp) => (Some(cp), None),
-                    Score::Mate(n) => (None, Some(n)),
-                };
-                EvalRecord {
-                    ply: e.ply,
-                    score_cp,
-                    mate,
-                    depth: e.depth,
-                    nodes: e.nodes,
-                    best_move: e.best_move,
-                    deep: e.deep,
-                }
-            })
-            .collect(),
-        accuracy: a.accuracy,
-        counts: a.counts,
-        settings: a.settings.clone(),
-    }
 }
 
 impl ImportSink {
@@ -248,6 +143,10 @@ impl Sink for ImportSink {
         true
     }
 
+    fn keeps(&self) -> Keep {
+        Keep::Record
+    }
+
     fn wants(&mut self, _name: &str, raw: &RawGame) -> bool {
         match self.current {
             Some(s) if raw.game_number <= s.resume_after_game => {
@@ -275,9 +174,9 @@ impl Sink for ImportSink {
             self.writer
                 .write_rejected(
                     import_id,
-                    p.game.game_number,
-                    p.game.byte_offset,
-                    p.game.line,
+                    p.game_number,
+                    p.byte_offset,
+                    p.line,
                     code,
                     detail,
                 )
@@ -288,7 +187,13 @@ impl Sink for ImportSink {
             self.counts.rejected += 1;
             return Ok(());
         }
-        match self.writer.write_game(import_id, &record(p)).map_err(sql)? {
+        let Some(record) = &p.record else {
+            return Err(io::Error::other(format!(
+                "{name}: game {} reached the database without its record",
+                p.game_number
+            )));
+        };
+        match self.writer.write_game(import_id, record).map_err(sql)? {
             Stored::New(_) => self.counts.stored += 1,
             Stored::AlreadyPresent => self.counts.already_present += 1,
         }

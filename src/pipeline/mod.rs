@@ -4,6 +4,7 @@
 
 pub mod import;
 pub mod progress;
+pub mod record;
 pub mod run;
 pub mod sinks;
 pub mod source;
@@ -12,4 +13,4 @@ pub mod work;
 
 pub use run::{RunOptions, Sink, SourceInfo, run};
 pub use summary::Summary;
-pub use work::{Processed, WorkOptions};
+pub use work::{Keep, Processed, WorkOptions};

@@ -5,7 +5,7 @@
 use super::progress::Progress;
 use super::source::{self, Source};
 use super::summary::Summary;
-use super::work::{Processed, WorkOptions, process};
+use super::work::{Keep, Processed, WorkOptions, process};
 use crate::pgn::{Finding, RawGame, Splitter};
 use rayon::prelude::*;
 use std::io;
@@ -43,6 +43,11 @@ pub trait Sink {
     /// the workers one after another without waiting, and many small files use every core.
     fn wants_after_begin(&self) -> bool {
         false
+    }
+    /// What the workers keep of each game for `game` (by default its findings and counts;
+    /// the parsed game itself is dropped on the worker).
+    fn keeps(&self) -> Keep {
+        Keep::Findings
     }
     fn game(&mut self, name: &str, game: &Processed) -> io::Result<()>;
     /// The end of a batch: a natural point to commit.
@@ -199,7 +204,7 @@ fn deliver(
         } else {
             summary.accepted += 1;
         }
-        summary.plies += p.replay.plies() as u64;
+        summary.plies += p.plies as u64;
         summary.count_findings(&p.findings);
         sink.game(&done.name, p)?;
     }
@@ -366,11 +371,15 @@ impl InFlight {
 /// Laws), and the other workers are busy with the next batches anyway. The search takes
 /// milliseconds a game, so with `analysis` the workers share the batch: a file of one batch
 /// would otherwise be analysed on one core.
-fn process_batch(raws: Vec<RawGame>, work: &WorkOptions) -> Vec<Processed> {
+fn process_batch(raws: Vec<RawGame>, work: &WorkOptions, keep: Keep) -> Vec<Processed> {
     if work.analysis.is_some() {
-        raws.into_par_iter().map(|raw| process(raw, work)).collect()
+        raws.into_par_iter()
+            .map(|raw| process(raw, work, keep))
+            .collect()
     } else {
-        raws.into_iter().map(|raw| process(raw, work)).collect()
+        raws.into_iter()
+            .map(|raw| process(raw, work, keep))
+            .collect()
     }
 }
 
@@ -395,6 +404,7 @@ fn drive(
         results,
     };
     let barrier = sink.wants_after_begin();
+    let keep = sink.keeps();
     // The scope waits for every spawned batch, also when the sink fails part way.
     pool.in_place_scope(|scope| -> io::Result<()> {
         for message in rx.iter() {
@@ -416,7 +426,7 @@ fn drive(
                         // A panic is caught so that this thread, waiting for the batch, hears
                         // of it (the panic hook has printed it) instead of waiting forever.
                         let processed = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                            process_batch(wanted, &work)
+                            process_batch(wanted, &work, keep)
                         }))
                         .ok();
                         // The receiver is gone only when the run already ended in an error.
@@ -481,7 +491,7 @@ mod tests {
                 self.events.push(marker);
             }
             self.games
-                .push((name.to_owned(), game.game.game_number, game.replay.plies()));
+                .push((name.to_owned(), game.game_number, game.plies));
             Ok(())
         }
         fn end_batch(&mut self, name: &str, _last_byte: u64, last_game: u64) -> io::Result<()> {

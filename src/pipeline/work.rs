@@ -1,12 +1,15 @@
 //! The pure per-game work done on rayon workers: parse one raw game, replay it through the
-//! rules core, and gather every finding, located, in one list. No I/O happens here.
+//! rules core, judge and analyse it, gather every finding, located, in one list, and keep
+//! what the sink needs (for the database, the game's record). No I/O happens here.
 
+use super::record::record;
 use crate::chess::SanMode;
+use crate::db::GameRecord;
 use crate::game::{Replayed, replay};
 use crate::laws::{self, GameInput, LawFinding, Verdict, VerdictOptions};
 use crate::pgn::{Finding, Game, Pos, RawGame, Severity, parse_game};
 use crate::search::analysis::code as analysis_code;
-use crate::search::{AnalysisFinding, AnalysisOptions, GameAnalysis, analyse_game};
+use crate::search::{AnalysisFinding, AnalysisOptions, analyse_game};
 
 /// Settings for the per-game work, fixed for a run.
 #[derive(Debug, Clone, Copy)]
@@ -18,25 +21,39 @@ pub struct WorkOptions {
     pub analysis: Option<AnalysisOptions>,
 }
 
-/// Everything known about one game after the workers are done with it.
+/// What the sink keeps of each game besides its findings and counts, chosen once per run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// The findings, the counts and the raw bytes (`check`): the parsed game and its replay
+    /// are dropped on the worker, where their memory is reused for the next game.
+    Findings,
+    /// Also the database record of every accepted game, made on the worker (`import`).
+    Record,
+}
+
+/// What the sink gets of one game after the workers are done with it.
 #[derive(Debug)]
 pub struct Processed {
     /// The game's bytes exactly as read (for the quarantine file).
     pub raw: Vec<u8>,
-    pub game: Game,
-    /// The replay's findings are moved out of it into `findings`.
-    pub replay: Replayed,
-    /// Splitter, reader and replay findings, in that order.
+    /// Number of the game in its file, and where it starts.
+    pub game_number: u64,
+    pub byte_offset: u64,
+    pub line: u64,
+    /// Half-moves replayed (up to the first that could not be played).
+    pub plies: usize,
+    /// Splitter, reader, replay, Laws and analysis findings, in that order.
     pub findings: Vec<Finding>,
     /// Rejected by the reader or the replay. The Laws' findings never reject a game: a
     /// wrong result is a fact about a legal game, which is kept.
     pub rejected: bool,
-    pub verdict: Option<Verdict>,
-    pub analysis: Option<GameAnalysis>,
+    /// With [`Keep::Record`], the database record of an accepted game.
+    pub record: Option<GameRecord>,
 }
 
-/// Parses and replays one game.
-pub fn process(raw: RawGame, options: &WorkOptions) -> Processed {
+/// Parses and replays one game, judges it and analyses it as `options` say, and keeps of
+/// it what `keep` says.
+pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
     let mut game = parse_game(&raw);
     let mut replay = if game.is_rejected() {
         // The reader already rejected it; replaying up to the problem still locates later
@@ -75,14 +92,24 @@ pub fn process(raw: RawGame, options: &WorkOptions) -> Processed {
         }
         _ => None,
     };
+    let record = (keep == Keep::Record && !rejected).then(|| {
+        record(
+            &game,
+            &replay,
+            verdict.as_ref(),
+            analysis.as_ref(),
+            &findings,
+        )
+    });
     Processed {
         raw: raw.bytes,
-        game,
-        replay,
+        game_number: game.game_number,
+        byte_offset: game.byte_offset,
+        line: game.line,
+        plies: replay.plies(),
         findings,
         rejected,
-        verdict,
-        analysis,
+        record,
     }
 }
 
