@@ -220,9 +220,10 @@ fn deliver(
 /// (25 interleaved runs, medians): 112 ms when the workers shared one batch at a time and
 /// this thread waited for it before handing out the next; 104 ms with four batches in
 /// flight, each on one worker (five: the same). The queue stays short on many cores, as
-/// each batch in flight holds about 2 MB once processed (`--no-laws --jobs 16` here: 121 MB
-/// peak when the workers shared one batch, 176 MB with two batches a worker, 164 MB with
-/// one and four queued).
+/// each batch in flight holds its raw games and, for an import, their database records
+/// (when the parsed games themselves still went to this thread, about 2 MB a batch:
+/// `--no-laws --jobs 16` peaked at 176 MB with two batches a worker, 164 MB with one and
+/// four queued).
 const QUEUED_BATCHES: usize = 4;
 
 fn batches_in_flight(workers: usize) -> usize {
