@@ -221,7 +221,7 @@ fn carlsen(count: usize) -> Option<Vec<CorpusGame>> {
                 start: r.start,
                 moves: r.moves.clone(),
                 result: g.tag("Result").map(str::to_owned),
-                mate: r.final_position.is_checkmate(),
+                mate: r.final_position().is_checkmate(),
             })
         })
         .take(count)

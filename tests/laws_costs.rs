@@ -21,7 +21,7 @@ fn costliest_final_positions() {
     };
     let mut costs = Vec::new();
     for g in &games {
-        let pos = replay(g, SanMode::Lenient).final_position;
+        let pos = replay(g, SanMode::Lenient).final_position();
         let t = std::time::Instant::now();
         let d = deadness(&pos, budget);
         let micros = t.elapsed().as_micros() as u64;
@@ -124,7 +124,7 @@ fn walk_costs() {
             };
             let v = arbiter::laws::judge_replayed(
                 &input,
-                &r.final_position,
+                &r.final_position(),
                 &arbiter::laws::VerdictOptions::default(),
             );
             sum += v.findings.len() as u64;

@@ -533,11 +533,11 @@ fn key_walk_follows_full_positions_on_corpus_games() {
                 }
                 plies += 1;
             }
-            assert_eq!(pos, r.final_position);
+            assert_eq!(pos, r.final_position());
             let input = arbiter::pipeline::work::verdict_input(&game, &r);
             let options = VerdictOptions::default();
             assert_eq!(
-                judge_replayed(&input, &r.final_position, &options),
+                judge_replayed(&input, &r.final_position(), &options),
                 judge(&input, &options),
                 "game {}",
                 game.game_number

@@ -78,7 +78,7 @@ pub fn record(
         laws_undated: verdict.is_some_and(|v| v.undated),
         chess960: replay.chess960,
         start_fen: replay.start_fen.clone(),
-        final_fen: replay.final_position.fen(),
+        final_fen: replay.final_position().fen(),
         moves: replay.moves.clone(),
         clocks,
         comments,

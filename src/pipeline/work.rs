@@ -174,7 +174,7 @@ fn judge(game: &Game, replay: &Replayed, options: &VerdictOptions) -> Verdict {
     // The replay is complete (the caller checks): its final position is the game's last.
     laws::judge_replayed(
         &verdict_input(game, replay),
-        &replay.final_position,
+        &replay.final_position(),
         options,
     )
 }
