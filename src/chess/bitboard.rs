@@ -40,6 +40,13 @@ impl Bitboard {
         self.0 != 0
     }
 
+    /// Every square when `sq` is in the set, none otherwise, computed without a branch
+    /// (for tests whose outcome the CPU cannot foresee).
+    #[inline]
+    pub const fn all_if_contains(self, sq: Square) -> Bitboard {
+        Bitboard(0u64.wrapping_sub((self.0 >> sq.index()) & 1))
+    }
+
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & (1 << sq.index()) != 0
@@ -189,6 +196,15 @@ impl From<Square> for Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_if_contains_is_every_square_or_none() {
+        let b = Bitboard::from_square(Square::new(0)) | Bitboard::from_square(Square::new(63));
+        assert_eq!(b.all_if_contains(Square::new(0)), Bitboard(u64::MAX));
+        assert_eq!(b.all_if_contains(Square::new(63)), Bitboard(u64::MAX));
+        assert_eq!(b.all_if_contains(Square::new(1)), Bitboard(0));
+        assert_eq!(b.all_if_contains(Square::new(62)), Bitboard(0));
+    }
 
     #[test]
     fn iterates_in_square_order() {

@@ -182,27 +182,27 @@ impl Position {
     /// other lines of the same kind are blocked before the move and after it.
     #[inline(always)]
     pub(crate) fn exposes_king(&self, from: Square, to: Square, king: Square) -> bool {
-        // Most moves leave a square on no line through the king: one lookup says so.
-        if !attacks::queen_rays(king).contains(from) {
-            return false;
-        }
         let queens = self.by_role(Role::Queen);
         let theirs = self.by_color(self.turn().other()) - Bitboard::from_square(to);
         let occupied = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);
-        if attacks::rook_rays(king).contains(from) {
-            let snipers = attacks::rook_rays(king) & (self.by_role(Role::Rook) | queens) & theirs;
-            snipers
-                .into_iter()
-                .any(|s| (attacks::between_orthogonal(king, s) & occupied).is_empty())
-        } else if attacks::bishop_rays(king).contains(from) {
-            let snipers =
-                attacks::bishop_rays(king) & (self.by_role(Role::Bishop) | queens) & theirs;
-            snipers
+        // Only sliders on the line through the king and `from` can be let through: the rays
+        // both squares share are that line (the two squares aside) when they are aligned,
+        // which the masks say without a branch (whether the moved man stands on a line
+        // through its king is a coin toss for the CPU). Both sets are nearly always empty.
+        let rook_line = attacks::rook_rays(king).all_if_contains(from)
+            & attacks::rook_rays(king)
+            & attacks::rook_rays(from);
+        let bishop_line = attacks::bishop_rays(king).all_if_contains(from)
+            & attacks::bishop_rays(king)
+            & attacks::bishop_rays(from);
+        let rook_snipers = rook_line & (self.by_role(Role::Rook) | queens) & theirs;
+        let bishop_snipers = bishop_line & (self.by_role(Role::Bishop) | queens) & theirs;
+        rook_snipers
+            .into_iter()
+            .any(|s| (attacks::between_orthogonal(king, s) & occupied).is_empty())
+            || bishop_snipers
                 .into_iter()
                 .any(|s| (attacks::between_diagonal(king, s) & occupied).is_empty())
-        } else {
-            false
-        }
     }
 
     fn king_moves(&self, list: &mut MoveList, king: Square, dests: Bitboard) {
