@@ -322,6 +322,18 @@ pub fn bishop_rays(sq: Square) -> Bitboard {
     Bitboard(BISHOP_RAYS[sq.index()])
 }
 
+/// The squares of the line through `a` and `b` other than those two, as an orthogonal and a
+/// diagonal part, one of them (or both) empty: the rays both squares share, kept only when
+/// they are aligned, which a mask says without a branch. For the pin and discovered-check
+/// tests of every move, where whether a man stands on a line through a king is a coin toss
+/// the CPU mispredicted on most moves.
+#[inline]
+pub fn lines_through(a: Square, b: Square) -> (Bitboard, Bitboard) {
+    let orthogonal = rook_rays(a).all_if_contains(b) & rook_rays(a) & rook_rays(b);
+    let diagonal = bishop_rays(a).all_if_contains(b) & bishop_rays(a) & bishop_rays(b);
+    (orthogonal, diagonal)
+}
+
 /// Queen moves from `sq` on an empty board: the squares on any line through it.
 #[inline]
 pub fn queen_rays(sq: Square) -> Bitboard {
@@ -423,6 +435,35 @@ mod tests {
             }
             return candidate;
         }
+    }
+
+    /// `lines_through` is the line through both squares without them, whichever kind,
+    /// and nothing for squares on no common line: checked against `line` and `between`
+    /// for every pair of squares.
+    #[test]
+    fn lines_through_is_the_common_line() {
+        for a in 0..64u8 {
+            for b in 0..64u8 {
+                let (a, b) = (Square::new(a), Square::new(b));
+                let (orthogonal, diagonal) = lines_through(a, b);
+                let expected = if a == b {
+                    Bitboard::EMPTY
+                } else {
+                    line(a, b) - Bitboard::from_square(a) - Bitboard::from_square(b)
+                };
+                assert_eq!(orthogonal | diagonal, expected, "{a:?} {b:?}");
+                assert!((orthogonal & diagonal).is_empty());
+                assert_eq!(
+                    orthogonal.nonempty(),
+                    rook_rays(a).contains(b) && expected.nonempty()
+                );
+            }
+        }
+        // Two squares a knight's jump apart share no line (their rays cross twice).
+        assert_eq!(
+            lines_through(Square::new(0), Square::new(10)),
+            (Bitboard::EMPTY, Bitboard::EMPTY)
+        );
     }
 
     #[test]

@@ -185,16 +185,10 @@ impl Position {
         let queens = self.by_role(Role::Queen);
         let theirs = self.by_color(self.turn().other()) - Bitboard::from_square(to);
         let occupied = (self.occupied() - Bitboard::from_square(from)) | Bitboard::from_square(to);
-        // Only sliders on the line through the king and `from` can be let through: the rays
-        // both squares share are that line (the two squares aside) when they are aligned,
-        // which the masks say without a branch (whether the moved man stands on a line
-        // through its king is a coin toss for the CPU). Both sets are nearly always empty.
-        let rook_line = attacks::rook_rays(king).all_if_contains(from)
-            & attacks::rook_rays(king)
-            & attacks::rook_rays(from);
-        let bishop_line = attacks::bishop_rays(king).all_if_contains(from)
-            & attacks::bishop_rays(king)
-            & attacks::bishop_rays(from);
+        // Only sliders on the line through the king and `from` can be let through (the
+        // others are blocked before the move and after it); both sets are nearly always
+        // empty.
+        let (rook_line, bishop_line) = attacks::lines_through(king, from);
         let rook_snipers = rook_line & (self.by_role(Role::Rook) | queens) & theirs;
         let bishop_snipers = bishop_line & (self.by_role(Role::Bishop) | queens) & theirs;
         rook_snipers

@@ -838,18 +838,11 @@ impl Position {
             Bitboard::EMPTY
         };
         // Discovered checks: our sliders on the line through the enemy king and `from` (the
-        // others were blocked before the move and still are). The rays both squares share
-        // are that line when they are aligned, which the masks say without a branch
-        // (whether a move leaves a line through the enemy king is a coin toss for the CPU);
-        // both sets are nearly always empty.
+        // others were blocked before the move and still are); both sets are nearly always
+        // empty.
         let ours = self.by_color[us.index()] - Bitboard::from_square(from);
         let queens = self.by_role[Role::Queen.index()];
-        let rook_line = attacks::rook_rays(king).all_if_contains(from)
-            & attacks::rook_rays(king)
-            & attacks::rook_rays(from);
-        let bishop_line = attacks::bishop_rays(king).all_if_contains(from)
-            & attacks::bishop_rays(king)
-            & attacks::bishop_rays(from);
+        let (rook_line, bishop_line) = attacks::lines_through(king, from);
         for s in rook_line & (self.by_role[Role::Rook.index()] | queens) & ours {
             if (attacks::between_orthogonal(king, s) & occupied).is_empty() {
                 checkers.add(s);
