@@ -284,19 +284,22 @@ struct InFlight {
     slots: std::collections::VecDeque<Slot>,
     /// Sequence number of `slots[0]`.
     first: u64,
-    /// Batches in `slots`.
-    batches: usize,
     results: Receiver<(u64, Option<Vec<Processed>>)>,
 }
 
 impl InFlight {
     /// Queues a slot; returns its sequence number.
     fn push(&mut self, slot: Slot) -> u64 {
-        if matches!(slot, Slot::Batch { .. }) {
-            self.batches += 1;
-        }
         self.slots.push_back(slot);
         self.first + self.slots.len() as u64 - 1
+    }
+
+    /// Batches given to the workers and not yet delivered (a handful: counted, not kept).
+    fn batches(&self) -> usize {
+        self.slots
+            .iter()
+            .filter(|s| matches!(s, Slot::Batch { .. }))
+            .count()
     }
 
     /// Takes one batch's results off the channel into its slot.
@@ -332,7 +335,7 @@ impl InFlight {
                 Some(Slot::Batch {
                     processed: None, ..
                 }) => {
-                    if self.batches <= keep {
+                    if self.batches() <= keep {
                         return Ok(());
                     }
                     self.receive()?;
@@ -352,7 +355,6 @@ impl InFlight {
                     last_game,
                     processed,
                 } => {
-                    self.batches -= 1;
                     let done = Done {
                         name,
                         processed: processed.unwrap_or_default(),
@@ -401,7 +403,6 @@ fn drive(
     let mut flight = InFlight {
         slots: std::collections::VecDeque::new(),
         first: 0,
-        batches: 0,
         results,
     };
     let barrier = sink.wants_after_begin();
