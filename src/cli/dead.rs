@@ -1,5 +1,6 @@
 //! `arbiter dead FEN [--budget N]`: can each side still checkmate? Prints per side the
-//! verdict and how it was reached (with a mating line in SAN where a side can win).
+//! verdict and how it was reached (with a mating line in SAN where a side can win, cut to
+//! the shortest line through the positions the search found: `dead::shorten`).
 //! `arbiter dead --suite FILE [--budget N]` checks a CHA-style label file (`WB`, `W-`,
 //! `-B`, `--` then a FEN; `#` lines are comments), or a tab-separated one (`fen`, `dead`,
 //! `white_can_win`, `black_can_win` as `yes`/`no`, further columns ignored, a header line
@@ -10,6 +11,7 @@
 
 use crate::chess::san::to_san;
 use crate::chess::{Color, Move, Position};
+use crate::laws::dead::shorten::shorten;
 use crate::laws::dead::{Budget, Deadness, Winnability, analyse, deadness};
 use clap::Args;
 use std::io::{self, Write};
@@ -70,11 +72,23 @@ pub fn run(args: &DeadArgs) -> io::Result<i32> {
         let name = color_name(color);
         match u.side(color) {
             Winnability::CannotWin(proof) => writeln!(out, "{name}: cannot win ({proof})")?,
-            Winnability::CanWin { line, nodes } => writeln!(
-                out,
-                "{name}: can win (helpmate found in {nodes} nodes): {}",
-                san_line(&pos, line)
-            )?,
+            Winnability::CanWin { line, nodes } => {
+                // The search's line proves the point; the shortest line through its
+                // positions reads better (the exhaustive walk's can run to many thousands
+                // of plies).
+                let short = shorten(&pos, color, line);
+                let plies = short.len();
+                let found = if plies < line.len() {
+                    format!("{plies} plies, shortened from {}", line.len())
+                } else {
+                    format!("{plies} plies")
+                };
+                writeln!(
+                    out,
+                    "{name}: can win (helpmate found in {nodes} nodes; {found}): {}",
+                    san_line(&pos, &short)
+                )?
+            }
             Winnability::Unknown { nodes } => writeln!(
                 out,
                 "{name}: unknown (no mate and no proof within {nodes} nodes)"

@@ -15,6 +15,7 @@ pub mod helpmate;
 mod kings;
 mod line;
 pub mod material;
+pub mod shorten;
 
 use crate::chess::{Color, Move, Position};
 pub use helpmate::{Nodes, Ordering};
