@@ -7,6 +7,7 @@
 //! the wider wall test and the kings' walk, a short exhaustive walk, deepening helpmate
 //! searches, an exhaustive walk over the reachable positions with the rest of the budget,
 //! and, when that runs out, probes that steer the loser's king toward the far corners.
+//! `shorten` cuts a found line to the shortest through its positions, for display.
 
 pub mod blocked;
 mod corner;
