@@ -88,7 +88,7 @@ fn hopeless(pos: &Position, winner: Color) -> bool {
 
 /// Is this position a mate by `winner`?
 #[inline]
-fn is_mate_by(pos: &Position, winner: Color) -> bool {
+pub(super) fn is_mate_by(pos: &Position, winner: Color) -> bool {
     pos.turn() != winner && pos.is_checkmate()
 }
 

@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 use std::collections::VecDeque;
 
+use super::helpmate::is_mate_by;
 use super::line::mate_in_one;
 use crate::chess::zobrist::BuildKeyHasher;
 use crate::chess::{Color, Move, Position};
@@ -34,7 +35,7 @@ pub fn shorten(pos: &Position, winner: Color, line: &[Move]) -> Vec<Move> {
         }
         positions.push(p);
     }
-    if !(p.turn() != winner && p.is_checkmate()) {
+    if !is_mate_by(&p, winner) {
         return line.to_vec();
     }
     let end = line.len();
@@ -43,12 +44,11 @@ pub fn shorten(pos: &Position, winner: Color, line: &[Move]) -> Vec<Move> {
     for (i, q) in positions.iter().enumerate() {
         node.insert(q.repetition_key(), i);
     }
-    // Breadth first: `from[v]` is the node and move that first reached node `v`; reaching
-    // `end`, or a mate in one found on the way, stops the search.
+    // Breadth first: `from[v]` is the node and move that first reached node `v` (a node
+    // other than `start` is seen once it has one); reaching `end`, or a mate in one found
+    // on the way, stops the search.
     let mut from: Vec<Option<(usize, Move)>> = vec![None; positions.len()];
     let start = node[&pos.repetition_key()];
-    let mut seen = vec![false; positions.len()];
-    seen[start] = true;
     let mut queue = VecDeque::from([start]);
     let mut finish: Option<(usize, Option<Move>)> = (start == end).then_some((end, None));
     while finish.is_none() {
@@ -67,8 +67,7 @@ pub fn shorten(pos: &Position, winner: Color, line: &[Move]) -> Vec<Move> {
             let Some(&v) = node.get(&child.repetition_key()) else {
                 continue;
             };
-            if !seen[v] {
-                seen[v] = true;
+            if v != start && from[v].is_none() {
                 from[v] = Some((u, m));
                 if v == end {
                     finish = Some((end, None));
@@ -119,7 +118,7 @@ mod tests {
         for &m in line {
             p = p.play(m).unwrap();
         }
-        p.turn() != winner && p.is_checkmate()
+        is_mate_by(&p, winner)
     }
 
     /// A line that wanders before the mate is cut to the mate found on the way.
