@@ -56,7 +56,11 @@ impl<W: Finish> CsvFormat<W> {
 }
 
 fn csv_err(e: csv::Error) -> ExportError {
-    ExportError::Io(e.into())
+    // The I/O error itself, so that a closed pipe is still recognised.
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => ExportError::Io(e),
+        kind => ExportError::Io(std::io::Error::other(format!("{kind:?}"))),
+    }
 }
 
 impl<W: Finish + Send> TableFormat for CsvFormat<W> {
