@@ -9,6 +9,7 @@ use memchr::{memchr, memchr2};
 
 use super::finding::{Finding, Severity, code};
 use super::token::{ends_with_marker, starts_movetext};
+use crate::findings::severity;
 
 /// A search for either of two bytes, built once: `memchr2` sets its search up again on
 /// every call, which costs as much as searching a short line.
@@ -488,7 +489,7 @@ impl<R: Read> Splitter<R> {
                 self.pos = 3;
                 self.orphans.push(self.finding_here(
                     code::BOM,
-                    Severity::Info,
+                    severity(code::BOM),
                     0,
                     "the file starts with a UTF-8 byte-order mark; it is ignored".into(),
                 ));
@@ -544,7 +545,7 @@ impl<R: Read> Splitter<R> {
         if let Some(run) = self.garbage.take() {
             self.orphans.push(Finding {
                 code: code::GARBAGE_SKIPPED,
-                severity: Severity::Warning,
+                severity: severity(code::GARBAGE_SKIPPED),
                 game_number: 0,
                 line: run.line,
                 column: 1,
@@ -613,7 +614,7 @@ impl<R: Read> Splitter<R> {
                     self.saw_crlf = true;
                     let f = self.finding_here(
                         code::CRLF,
-                        Severity::Info,
+                        severity(code::CRLF),
                         line_end,
                         "lines end with CR LF".into(),
                     );
@@ -622,7 +623,7 @@ impl<R: Read> Splitter<R> {
                     self.saw_cr = true;
                     let f = self.finding_here(
                         code::CR,
-                        Severity::Info,
+                        severity(code::CR),
                         line_end,
                         "lines end with a lone CR".into(),
                     );
@@ -696,7 +697,7 @@ impl<R: Read> Splitter<R> {
                 if let Some(g) = &mut game {
                     g.findings.push(Finding {
                         code: code::GAME_TOO_LARGE,
-                        severity: Severity::Error,
+                        severity: severity(code::GAME_TOO_LARGE),
                         game_number: g.game_number,
                         line: g.line,
                         column: 1,
