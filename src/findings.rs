@@ -99,8 +99,8 @@ macro_rules! catalogue {
 catalogue! {
     pgn Pgn {
         BOM "pgn.bom" Info "—" "the file starts with a UTF-8 byte-order mark (skipped)";
-        CRLF "pgn.crlf" Info "—" "lines end with CR LF (once per file)";
-        CR "pgn.cr-line-ends" Info "—" "lines end with a lone CR (once per file)";
+        CRLF "pgn.crlf" Info "—" "lines end with CR LF (once per file, at the first CR: line, column and byte name it)";
+        CR "pgn.cr-line-ends" Info "—" "lines end with a lone CR (once per file, at the first CR)";
         NOT_UTF8 "pgn.not-utf8" Warning "—" "a tag value or comment is not UTF-8; read as Windows-1252 (once per game)";
         GARBAGE_SKIPPED "pgn.garbage-skipped" Warning "—" "text outside any game was skipped: before the first game, or after a termination marker up to the next tag section; the token shows its start, the message its size";
         GAME_TOO_LARGE "pgn.game-too-large" Error "—" "a game is larger than the limit (16 MiB); it is cut off and the rest skipped";

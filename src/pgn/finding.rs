@@ -32,13 +32,13 @@ impl fmt::Display for Finding {
             self.byte,
             self.severity,
             self.code,
-            self.message
+            Printable(&self.message, MAX_SHOWN_MESSAGE)
         )?;
         if let Some(ply) = self.ply {
             write!(f, " (ply {ply})")?;
         }
         if let Some(token) = &self.token {
-            write!(f, " near `{token}`")?;
+            write!(f, " near `{}`", Printable(token, MAX_SHOWN_TOKEN))?;
         }
         Ok(())
     }
@@ -48,4 +48,58 @@ impl fmt::Display for Finding {
 /// `crate::findings`). Never rename one: users filter on them.
 pub mod code {
     pub use crate::findings::pgn::*;
+}
+
+/// Characters of a token, and of a message, a finding's text shows at most.
+const MAX_SHOWN_TOKEN: usize = 40;
+const MAX_SHOWN_MESSAGE: usize = 200;
+
+/// Text from the input as it may be shown on a terminal: control characters escaped
+/// (`\u{1b}`), never raw, and cut after `max` characters with `…`. Binary input read as
+/// text must not reach a terminal as bytes.
+struct Printable<'a>(&'a str, usize);
+
+impl fmt::Display for Printable<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        for (i, c) in self.0.chars().enumerate() {
+            if i == self.1 {
+                return f.write_char('…');
+            }
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                f.write_char(c)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Binary input used to reach the terminal raw through an error line (issue 19, 6).
+    #[test]
+    fn binary_tokens_are_escaped_and_cut_when_shown() {
+        let f = Finding {
+            code: code::UNREADABLE_TOKEN,
+            severity: Severity::Error,
+            game_number: 1,
+            line: 1,
+            column: 1,
+            byte: 0,
+            ply: None,
+            token: Some("\u{89}PNG\r\n\u{1a}\n\u{1b}[2J".repeat(10)),
+            message: "bad\u{7}".into(),
+        };
+        let shown = f.to_string();
+        assert!(!shown.chars().any(|c| c.is_control()), "{shown:?}");
+        assert!(
+            shown.contains("bad\\u{7}") && shown.contains("PNG\\r\\n"),
+            "{shown}"
+        );
+        assert!(shown.ends_with("…`"), "{shown}");
+    }
 }

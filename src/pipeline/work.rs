@@ -62,8 +62,9 @@ pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
     } else {
         replay(&game, options.mode)
     };
-    let mut findings = raw.findings;
-    findings.append(&mut game.findings);
+    // The parsed game already holds the splitter's findings (BOM, line ends, skipped text)
+    // ahead of its own: taking them from `raw` as well reported each one twice.
+    let mut findings = std::mem::take(&mut game.findings);
     findings.append(&mut replay.findings);
     let rejected = findings.iter().any(|f| f.severity == Severity::Error);
     let verdict = match options.laws {
