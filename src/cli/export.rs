@@ -45,6 +45,8 @@ pub struct ExportArgs {
     /// The database written by `arbiter import`.
     #[arg(long, default_value = "arbiter.sqlite")]
     pub db: PathBuf,
+    /// pgn (everything stored), csv, jsonl (one typed row per game) or parquet (for DuckDB,
+    /// Spark, polars, pandas; needs -o).
     #[arg(long, value_enum, default_value = "pgn")]
     pub format: Format,
     /// Output file (default: standard output; Parquet needs one). The extension picks the
@@ -123,6 +125,7 @@ pub struct ExportArgs {
     /// Black: the person under any spelling, ignoring case.
     #[arg(long)]
     pub black: Option<String>,
+    /// The Event tag, exactly.
     #[arg(long)]
     pub event: Option<String>,
     /// Games on or after this date (YYYY, YYYY.MM or YYYY.MM.DD).
@@ -137,8 +140,10 @@ pub struct ExportArgs {
     /// Both players rated at least this.
     #[arg(long)]
     pub min_elo: Option<i64>,
+    /// At least this many half-moves in the main line.
     #[arg(long)]
     pub min_plies: Option<i64>,
+    /// At most this many half-moves in the main line.
     #[arg(long)]
     pub max_plies: Option<i64>,
     /// Only games with a finding of this code (repeatable; docs/findings.md).
@@ -341,6 +346,12 @@ pub fn run_export(args: &ExportArgs) -> io::Result<i32> {
             args.db.display()
         );
         return Ok(2);
+    }
+    if args.unique && version < 2 {
+        eprintln!(
+            "arbiter: {}: schema version {version} has no duplicate groups: --unique keeps every game",
+            args.db.display()
+        );
     }
     match export(args, &conn, selection, partition, version) {
         Ok(()) => Ok(0),
