@@ -1,6 +1,7 @@
 //! `arbiter export --db PATH --format pgn|csv|jsonl [-o FILE] [filters]`: streams the selected
 //! games (or, with --findings, their findings) out of the database.
 
+use super::error::{AppError, Outcome, PathContext, Result};
 use crate::export::filter::Filter;
 use crate::export::games::{count, for_each_finding, for_each_game};
 use crate::export::pgn::{PgnOptions, write_pgn};
@@ -137,44 +138,34 @@ impl<W: Write> Output<W> {
     }
 }
 
-fn sql_err(e: rusqlite::Error) -> io::Error {
-    io::Error::other(format!("database: {e}"))
-}
-
-pub fn run_export(args: &ExportArgs) -> io::Result<i32> {
+pub fn run_export(args: &ExportArgs) -> Result {
     if !args.db.exists() {
-        eprintln!("arbiter: {}: no such database", args.db.display());
-        return Ok(2);
-    }
-    let conn = rusqlite::Connection::open_with_flags(&args.db, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(sql_err)?;
-    let version: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(sql_err)?;
-    if version > crate::db::SCHEMA_VERSION {
-        eprintln!(
-            "arbiter: {}: schema version {version} is newer than this arbiter knows",
+        return Err(AppError::Other(format!(
+            "{}: no such database",
             args.db.display()
-        );
-        return Ok(2);
+        )));
+    }
+    let conn = rusqlite::Connection::open_with_flags(&args.db, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version > crate::db::SCHEMA_VERSION {
+        return Err(AppError::Other(format!(
+            "{}: schema version {version} is newer than this arbiter knows",
+            args.db.display()
+        )));
     }
     if args.findings && args.format == Format::Pgn {
-        eprintln!("arbiter: --findings needs --format csv or jsonl");
-        return Ok(2);
+        return Err(AppError::usage("--findings needs --format csv or jsonl"));
     }
     let filter = args.filter();
     let out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(
-            std::fs::File::create(p)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?,
-        ),
+        Some(p) => Box::new(std::fs::File::create(p).with_path(p)?),
         None => Box::new(io::stdout().lock()),
     };
     let mut out = BufWriter::new(out);
     if args.findings {
         export_findings(&conn, &filter, args.format, &mut out)?;
         out.flush()?;
-        return Ok(0);
+        return Ok(Outcome::Success);
     }
     let bar = if io::stderr().is_terminal() {
         let total = count(&conn, &filter)?;
@@ -218,7 +209,7 @@ pub fn run_export(args: &ExportArgs) -> io::Result<i32> {
     csv_out.flush()?;
     drop(csv_out);
     out.flush()?;
-    Ok(0)
+    Ok(Outcome::Success)
 }
 
 fn export_findings(
