@@ -8,7 +8,6 @@ use crate::export::pgn::{PgnOptions, write_pgn};
 use crate::export::table::columns;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget};
-use rusqlite::OpenFlags;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -139,20 +138,7 @@ impl<W: Write> Output<W> {
 }
 
 pub fn run_export(args: &ExportArgs) -> Result {
-    if !args.db.exists() {
-        return Err(AppError::Other(format!(
-            "{}: no such database",
-            args.db.display()
-        )));
-    }
-    let conn = rusqlite::Connection::open_with_flags(&args.db, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if version > crate::db::SCHEMA_VERSION {
-        return Err(AppError::Other(format!(
-            "{}: schema version {version} is newer than this arbiter knows",
-            args.db.display()
-        )));
-    }
+    let conn = crate::db::open_read_only(&args.db)?;
     if args.findings && args.format == Format::Pgn {
         return Err(AppError::usage("--findings needs --format csv or jsonl"));
     }
