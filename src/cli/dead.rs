@@ -64,6 +64,10 @@ pub fn run(args: &DeadArgs) -> Result {
         let name = color_name(color);
         match u.side(color) {
             Winnability::CannotWin(proof) => writeln!(out, "{name}: cannot win ({proof})")?,
+            Winnability::CanWin { line, .. } if line.is_empty() => writeln!(
+                out,
+                "{name}: has checkmated: the game is over (2017 Art. 5.1.1)"
+            )?,
             Winnability::CanWin { line, nodes } => {
                 // The search's line proves the point; the shortest line through its
                 // positions reads better (the exhaustive walk's can run to many thousands
@@ -88,6 +92,8 @@ pub fn run(args: &DeadArgs) -> Result {
         }
     }
     let verdict = match u.deadness() {
+        _ if pos.is_checkmate() => "checkmate (2017 Art. 5.1.1)",
+        _ if pos.is_stalemate() => "stalemate (2017 Art. 5.2.1)",
         Deadness::Dead => "dead: neither side can checkmate (2017 Art. 5.2.2)",
         Deadness::Alive => "not dead",
         Deadness::Unknown => "undetermined",
