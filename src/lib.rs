@@ -8,6 +8,7 @@ pub mod cli;
 pub mod db;
 pub mod export;
 pub mod game;
+pub mod identity;
 pub mod laws;
 pub mod pgn;
 pub mod pipeline;

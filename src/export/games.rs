@@ -50,8 +50,8 @@ impl ExportRow {
 }
 
 /// Games with their players and event, under the aliases the filters use.
-const GAMES: &str = "games g LEFT JOIN players w ON w.id = g.white_id \
-    LEFT JOIN players b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id";
+const GAMES: &str = "games g LEFT JOIN player_names w ON w.id = g.white_id \
+    LEFT JOIN player_names b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id";
 
 const COLUMNS: &str = "g.id, g.result, g.result_marker, g.lawful_result, g.termination, \
     g.termination_ply, g.threefold_ply, g.fifty_ply, g.laws_edition, g.variant, g.start_fen, \
