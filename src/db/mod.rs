@@ -4,7 +4,9 @@
 
 pub mod encode;
 pub mod open;
+pub mod persons;
 pub mod record;
+pub mod upgrade;
 pub mod writer;
 
 pub use open::{DbError, SCHEMA_VERSION, open, open_read_only};

@@ -8,10 +8,17 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// The first migration is the whole schema; later ones are appended here, never edited.
-const MIGRATIONS: &[&str] = &[include_str!("../../schema.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../schema.sql"),
+    include_str!("migrations/002_identity.sql"),
+];
+
+/// What a migration needs beyond SQL, run in its transaction after its SQL (by index).
+type Upgrade = fn(&Connection) -> rusqlite::Result<()>;
+const UPGRADES: &[Option<Upgrade>] = &[None, Some(super::upgrade::after_v2)];
 
 #[derive(Debug)]
 pub enum DbError {
@@ -113,18 +120,45 @@ pub fn open(path: &Path) -> Result<Connection, DbError> {
     conn.busy_timeout(std::time::Duration::from_secs(10))
         .map_err(err)?;
     let version = checked_version(&conn, path)?;
+    // Rebuilding a table (v2 renames `players`) needs foreign keys off; they are checked
+    // before each commit instead, and turned back on after.
+    conn.pragma_update(None, "foreign_keys", "OFF")
+        .map_err(err)?;
     for (i, migration) in MIGRATIONS.iter().enumerate().skip(version as usize) {
         // Each migration sets user_version itself, inside its transaction.
-        let sql = format!("BEGIN;\n{migration}\nCOMMIT;");
-        conn.execute_batch(&sql).map_err(|source| {
+        let sql = format!("BEGIN;\n{migration}");
+        let run = || -> rusqlite::Result<()> {
+            conn.execute_batch(&sql)?;
+            if let Some(Some(upgrade)) = UPGRADES.get(i) {
+                upgrade(&conn)?;
+            }
+            let broken: i64 =
+                conn.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+                    r.get(0)
+                })?;
+            if broken > 0 {
+                return Err(rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY),
+                    Some(format!(
+                        "migration to version {} would break {broken} foreign keys",
+                        i + 1
+                    )),
+                ));
+            }
+            conn.execute_batch("COMMIT")
+        };
+        if let Err(e) = run() {
             let _ = conn.execute_batch("ROLLBACK");
-            DbError::Migration {
+            return Err(DbError::Migration {
                 path: path.to_owned(),
                 version: i + 1,
-                source,
-            }
-        })?;
+                source: e,
+            });
+        }
+        debug_assert_eq!(i as i64 + 1, SCHEMA_VERSION.min(i as i64 + 1));
     }
+    conn.pragma_update(None, "foreign_keys", "ON")
+        .map_err(err)?;
     Ok(conn)
 }
 
