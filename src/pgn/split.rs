@@ -102,7 +102,16 @@ enum Action {
     GameFromEvent,
     /// The line is text outside any game.
     Garbage,
+    /// The line is [`GAME_SEPARATOR`]: the game in progress ends before it, whatever it
+    /// was in the middle of (a comment, a variation, a game cut off as too large).
+    End,
 }
+
+/// The line arbiter's quarantine writes after every game: a PGN escape line (`%` in the
+/// first column, which other readers skip, PGN standard 6), which ends the game in progress
+/// here. Without it a rejected game with no termination marker, or one cut inside a comment,
+/// took the next rejected game in when the quarantine was read again.
+pub const GAME_SEPARATOR: &str = "% arbiter: end of game";
 
 /// Where the lines of the stream stand: the state that decides game boundaries.
 struct LineScanner {
@@ -123,6 +132,12 @@ struct LineScanner {
 
 impl LineScanner {
     fn classify(&mut self, line: &[u8]) -> Action {
+        if line.first() == Some(&b'%') && is_separator(line) {
+            self.state = State::Start;
+            self.in_comment = false;
+            self.terminated = false;
+            return Action::End;
+        }
         if self.state == State::Movetext && self.in_comment {
             if let Some(i) = memchr(b'}', line) {
                 self.in_comment = false;
@@ -277,6 +292,12 @@ impl LineScanner {
                 && ends_with_marker(super::decode::trim(&text[..end]));
         }
     }
+}
+
+/// Is `line` (without its line end) the [`GAME_SEPARATOR`], trailing blanks allowed?
+fn is_separator(line: &[u8]) -> bool {
+    line.strip_prefix(GAME_SEPARATOR.as_bytes())
+        .is_some_and(|rest| rest.iter().all(|&b| b == b' ' || b == b'\t'))
 }
 
 /// A tag name key's bit in [`LineScanner::tag_bits`].
@@ -690,6 +711,11 @@ impl<R: Read> Splitter<R> {
                     let at = byte.saturating_sub(self.buf_offset) as usize;
                     out = self.close_game(at);
                     self.open_game(at, line);
+                }
+                Action::End => {
+                    self.late_event_at = None;
+                    out = self.close_game(line_start);
+                    self.close_garbage();
                 }
                 Action::Garbage => {
                     out = self.close_game(line_start);

@@ -4,6 +4,7 @@
 use super::run::Sink;
 use super::work::Processed;
 use crate::pgn::Finding;
+use crate::pgn::split::GAME_SEPARATOR;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -80,7 +81,9 @@ impl FindingsFile {
     }
 }
 
-/// Keeps the raw bytes of every rejected game, verbatim, one after another.
+/// Keeps the raw bytes of every rejected game, verbatim, each followed by a blank line and
+/// the splitter's [`GAME_SEPARATOR`] line, so that `check QUARANTINE` reads back exactly the
+/// games that were rejected, however each one ended.
 pub struct Quarantine {
     out: BufWriter<File>,
     pub games: u64,
@@ -96,14 +99,9 @@ impl Quarantine {
 
     pub fn write(&mut self, game: &Processed) -> io::Result<()> {
         self.out.write_all(&game.raw)?;
-        // Games are separated by a blank line, so the file reads back as PGN.
-        if !game.raw.ends_with(b"\n\n") {
-            self.out.write_all(if game.raw.ends_with(b"\n") {
-                b"\n"
-            } else {
-                b"\n\n"
-            })?;
-        }
+        self.out.write_all(quarantine_gap(&game.raw))?;
+        writeln!(self.out, "{GAME_SEPARATOR}")?;
+        self.out.write_all(b"\n")?;
         self.games += 1;
         Ok(())
     }
@@ -161,5 +159,18 @@ impl CheckSink {
             q.finish()?;
         }
         Ok(())
+    }
+}
+
+/// What goes between a quarantined game's last byte and the separator line: enough line
+/// ends for a blank line, so the game's own text (a `;` comment, a cut-off line) never runs
+/// into the separator.
+fn quarantine_gap(raw: &[u8]) -> &'static [u8] {
+    if raw.ends_with(b"\n\n") || raw.ends_with(b"\r\n\r\n") {
+        b""
+    } else if raw.ends_with(b"\n") {
+        b"\n"
+    } else {
+        b"\n\n"
     }
 }
