@@ -124,6 +124,7 @@ catalogue! {
         BAD_COMMAND "pgn.bad-command" Warning "—" "`[%clk]`, `[%emt]` or `[%eval]` with arguments that do not parse; kept as text";
         EMPTY_GAME "pgn.empty-game" Warning "—" "a game with no moves";
         NULL_MOVE "pgn.null-move" Warning "—" "`--` or `Z0`; kept as a null move";
+        ANNOTATION_SYMBOL "pgn.annotation-symbol" Info "—" "an Informant-style symbol (`+-`, `=/+`, `N`, `RR`, `∞`, …) read as its NAG, which export writes as `$n`";
         UNSUPPORTED_VARIANT "pgn.unsupported-variant" Error "—" "a `Variant` tag other than standard chess or Chess960 (the game goes to quarantine)";
     }
     replay Replay {
@@ -224,7 +225,7 @@ mod tests {
             entry("pgn.malformed-tag").unwrap().severities,
             [Severity::Warning, Severity::Error]
         );
-        assert_eq!(CATALOGUE.len(), 27 + 20 + 14 + 7);
+        assert_eq!(CATALOGUE.len(), 28 + 20 + 14 + 7);
     }
 
     #[test]

@@ -15,7 +15,8 @@ use super::finding::{Finding, Severity, code};
 use super::model::{Comment, Game, Marker, MoveNode, Pos, SanToken, Tags};
 use super::split::RawGame;
 use super::token::{
-    common_san, is_delimiter, is_move_like, marker_at, tag_name_len, token_len, value_end,
+    annotation_symbol_nag, comment_end, common_san, is_delimiter, is_move_like, marker_at,
+    tag_name_len, token_len, value_end,
 };
 use crate::findings::severity;
 
@@ -511,7 +512,11 @@ impl<'a> GameParser<'a> {
     }
 
     fn comment(&mut self, text: &[u8], at: Pos) -> Comment {
-        let (text, lossy) = decode_collapsed(text);
+        let (mut text, lossy) = decode_collapsed(text);
+        if text.contains("\\}") {
+            // An escaped brace (see `comment_end`) is a brace of the text.
+            text = text.replace("\\}", "}");
+        }
         self.note_decoding(lossy, at);
         let commands = if text.contains("[%") {
             let (commands, bad) = parse_commands(&text);
@@ -570,7 +575,7 @@ impl<'a> GameParser<'a> {
             }
             match c {
                 b'{' => {
-                    let (end, next) = match memchr(b'}', &self.b[start + 1..]) {
+                    let (end, next) = match comment_end(&self.b[start + 1..]) {
                         Some(j) => (start + 1 + j, start + 2 + j),
                         None => {
                             self.finding(
@@ -726,6 +731,21 @@ impl<'a> GameParser<'a> {
                             self.i = after + dots;
                             continue;
                         }
+                    }
+                    let len = token_len(&self.b[start..]).max(1);
+                    let token = &self.b[start..start + len];
+                    if let Some(nag) = annotation_symbol_nag(token) {
+                        self.i = start + len;
+                        self.finding(
+                            code::ANNOTATION_SYMBOL,
+                            severity(code::ANNOTATION_SYMBOL),
+                            at,
+                            None,
+                            Some(shown(token)),
+                            format!("annotation symbol read as ${nag}"),
+                        );
+                        self.attach_nag(&mut cur, nag, at, token);
+                        continue;
                     }
                     self.move_token(&mut cur, start, at);
                 }
@@ -1224,6 +1244,62 @@ mod tests {
         );
         let g = parse("1. e4 $256 *");
         assert_eq!(codes(&g), vec![code::BAD_NAG]);
+    }
+
+    /// Issue 19, defect 11: Informant-style symbols were unreadable tokens that rejected
+    /// the whole game.
+    #[test]
+    fn informant_annotation_symbols_are_nags_not_unreadable_tokens() {
+        let g = parse(
+            "1. e4 +- 2. e5 -+ 3. d4 +/= 4. d5 =/+ 5. c4 +/- 6. c5 -/+ 7. Nf3 = 8. Nc6 inf \
+             9. Bb5 =/\u{221e} 10. a6 RR 11. Ba4 N 12. b5 \u{2206} 13. Bb3 \u{25a1} 14. a5 \u{2a00} \
+             15. a4 \u{221e} *",
+        );
+        assert!(!g.is_rejected(), "{:?}", g.findings);
+        let nags: Vec<&[u8]> = g.moves.iter().map(|m| m.nags()).collect();
+        let expected: [&[u8]; 15] = [
+            &[18],
+            &[19],
+            &[14],
+            &[15],
+            &[16],
+            &[17],
+            &[10],
+            &[13],
+            &[44],
+            &[145],
+            &[146],
+            &[140],
+            &[7],
+            &[22],
+            &[13],
+        ];
+        assert_eq!(nags, expected);
+        assert!(codes(&g).iter().all(|c| *c == code::ANNOTATION_SYMBOL));
+        let first = &g.findings[0];
+        assert_eq!((first.column, first.token.as_deref()), (7, Some("+-")));
+        // Kept as NAGs: clean PGN writes them as `$n`.
+        let text = crate::pgn::game_to_string(&g, &Default::default());
+        assert!(
+            text.contains("\n\n1. e4 $18 e5 $19 2. d4 $14 d5 $15"),
+            "{text}"
+        );
+        // `N` and `RR` are symbols only as whole tokens.
+        let g = parse("1. Nf3 N 2. Nc3 *");
+        assert_eq!(sans(&g.moves), vec!["Nf3", "Nc3"]);
+        assert_eq!(g.moves[0].nags(), &[146]);
+    }
+
+    /// `\}` in a comment is an escaped brace of the text, not its end (some writers escape
+    /// braces there); the comment keeps `}` and the game reads on.
+    #[test]
+    fn escaped_brace_does_not_end_a_comment() {
+        let g = parse("1. e4 {a \\} b} e5 *");
+        assert_eq!(g.moves[0].comments_after()[0].text, "a } b");
+        assert_eq!(sans(&g.moves), vec!["e4", "e5"]);
+        assert!(!g.is_rejected());
+        let (raws, _) = crate::pgn::split_bytes(b"1. e4 {x \\}\n1-0} e5 *\n\n1. d4 *\n");
+        assert_eq!(raws.len(), 2);
     }
 
     #[test]

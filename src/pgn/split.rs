@@ -8,7 +8,7 @@ use std::io::{self, Read};
 use memchr::{memchr, memchr2};
 
 use super::finding::{Finding, Severity, code};
-use super::token::{ends_with_marker, starts_movetext};
+use super::token::{comment_end, ends_with_marker, starts_movetext};
 use crate::findings::severity;
 
 /// A search for either of two bytes, built once: `memchr2` sets its search up again on
@@ -139,7 +139,7 @@ impl LineScanner {
             return Action::End;
         }
         if self.state == State::Movetext && self.in_comment {
-            if let Some(i) = memchr(b'}', line) {
+            if let Some(i) = comment_end(line) {
                 self.in_comment = false;
                 self.scan_movetext(&line[i + 1..]);
             }
@@ -268,7 +268,7 @@ impl LineScanner {
                     if rest[i] == b';' {
                         return;
                     }
-                    match memchr(b'}', &rest[i + 1..]) {
+                    match comment_end(&rest[i + 1..]) {
                         Some(j) => rest = &rest[i + 1 + j + 1..],
                         None => {
                             self.in_comment = true;
