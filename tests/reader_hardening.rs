@@ -181,3 +181,29 @@ fn the_quarantine_reads_back_as_exactly_the_rejected_games() {
         )
     );
 }
+
+/// Issue 19, defect 2: a game over the reader's caps is rejected with one located finding
+/// and goes to the quarantine whole, and the quarantine reads back as that one game.
+#[test]
+fn a_game_over_the_reader_caps_is_rejected_and_quarantined_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("deep.pgn");
+    let text = format!(
+        "[Event \"deep\"]\n\n1. e4 {}\n\n[Event \"fine\"]\n\n1. d4 d5 *\n",
+        "(1. d4 ".repeat(20_000)
+    );
+    std::fs::write(&file, &text).unwrap();
+    let (out, summary, rows) = check(dir.path(), &file);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        (&summary["games"], &summary["accepted"]),
+        (&2.into(), &1.into())
+    );
+    let capped = rows_of(&rows, "pgn.game-too-complex");
+    assert_eq!(capped.len(), 1);
+    assert_eq!(capped[0]["byte"], 16 + 6 + 7 * 128, "{:?}", capped[0]);
+    let q = std::fs::read_to_string(dir.path().join("quarantine.pgn")).unwrap();
+    let first = &text[..text.find("[Event \"fine\"]").unwrap()];
+    assert_eq!(q, format!("{first}% arbiter: end of game\n\n"));
+    assert_eq!(quarantine_round_trip(dir.path(), &file), (2, 1));
+}

@@ -56,6 +56,7 @@ pub fn parse_game_bytes(bytes: &[u8], game_number: u64, byte_offset: u64, line: 
         text: std::str::from_utf8(bytes).ok(),
         tag_bits: 0,
         counts: Vec::new(),
+        spent: 0,
     };
     p.tags();
     p.movetext();
@@ -260,10 +261,23 @@ struct GameParser<'a> {
     text: Option<&'a str>,
     tag_bits: u64,
     counts: Vec<(&'static str, u32)>,
+    /// Nodes of the tree held outside the current line: moves of the lines on the stack and
+    /// of closed variations, and comments (see [`MAX_NODES`]).
+    spent: usize,
 }
 
 /// Findings of one code kept per game; further ones are summed up in one last finding.
 const MAX_SAME_FINDINGS: u32 = 8;
+
+/// What one game may cost the reader: moves in all its lines plus comments (a node is
+/// about 50 bytes, 200 with annotations), and variations open at once. The longest real
+/// games have a few thousand moves and the richest annotated ones some tens of thousands
+/// of nodes nested a dozen deep; without a cap, 1 MB of `(` or a million nested `(1. d4`
+/// took 170 and 555 MB. A game over either is rejected with `pgn.game-too-complex` at the
+/// token where the cap was reached, the rest of its movetext is not read (time stays
+/// linear), and its bytes go to the quarantine whole.
+pub const MAX_NODES: usize = 200_000;
+pub const MAX_VARIATION_DEPTH: usize = 128;
 
 impl<'a> GameParser<'a> {
     #[inline]
@@ -542,7 +556,7 @@ impl<'a> GameParser<'a> {
         let mut cur = Frame {
             // Real games hold about one move per 5 to 6 bytes of movetext (`12.Nf3 Nc6 `);
             // reserving that once avoids regrowing and copying the vector in most games.
-            moves: Vec::with_capacity((self.b.len() - self.i) / 5 + 2),
+            moves: Vec::with_capacity(((self.b.len() - self.i) / 5 + 2).min(MAX_NODES + 1)),
             before: Vec::new(),
             nags_before: Vec::new(),
             start_ply: 1,
@@ -553,6 +567,12 @@ impl<'a> GameParser<'a> {
         loop {
             if result.is_none() {
                 self.common_movetext(&mut cur);
+            }
+            if self.spent + cur.moves.len() > MAX_NODES {
+                self.over_limit(format!(
+                    "more than {MAX_NODES} moves and comments in one game"
+                ));
+                break;
             }
             self.skip_space();
             let Some(&c) = self.b.get(self.i) else { break };
@@ -601,7 +621,14 @@ impl<'a> GameParser<'a> {
                     self.attach_comment(&mut cur, stack.is_empty(), result.is_some(), comment);
                 }
                 b'(' => {
+                    if stack.len() >= MAX_VARIATION_DEPTH {
+                        self.over_limit(format!(
+                            "variations nested more than {MAX_VARIATION_DEPTH} deep"
+                        ));
+                        break;
+                    }
                     self.i += 1;
+                    self.spent += cur.moves.len();
                     let orphan = cur.moves.is_empty();
                     if orphan {
                         self.finding(
@@ -631,7 +658,9 @@ impl<'a> GameParser<'a> {
                     self.i += 1;
                     match stack.pop() {
                         Some(parent) => {
+                            self.spent -= parent.moves.len();
                             let child = std::mem::replace(&mut cur, parent);
+                            self.spent += child.moves.len() + child.before.len();
                             self.close_variation(&mut cur, child, at);
                         }
                         None => self.finding(
@@ -881,6 +910,8 @@ impl<'a> GameParser<'a> {
             return;
         }
         let b = self.b;
+        // The general loop stops the game at the node cap; leave it the last move.
+        let room = MAX_NODES.saturating_sub(self.spent);
         let mut i = self.i;
         let mut line = self.line;
         let mut line_start = self.line_start;
@@ -907,6 +938,9 @@ impl<'a> GameParser<'a> {
                     i += digits + dots;
                 }
                 _ => {
+                    if cur.moves.len() >= room {
+                        break;
+                    }
                     let Some((len, bytes)) = common_san(&b[i..]) else {
                         break;
                     };
@@ -934,6 +968,7 @@ impl<'a> GameParser<'a> {
     }
 
     fn attach_comment(&mut self, cur: &mut Frame, top: bool, after_result: bool, comment: Comment) {
+        self.spent += 1;
         if after_result {
             self.game.trailing_comments.push(comment);
         } else if let Some(last) = cur.moves.last_mut() {
@@ -943,6 +978,23 @@ impl<'a> GameParser<'a> {
         } else {
             cur.before.push(comment);
         }
+    }
+
+    /// The game is over a cap of [`MAX_NODES`] or [`MAX_VARIATION_DEPTH`] at the current
+    /// byte: reject it there and read no more of its movetext.
+    fn over_limit(&mut self, what: String) {
+        let at = self.pos_at(self.i);
+        let left = self.b.len() - self.i;
+        self.finding(
+            code::GAME_TOO_COMPLEX,
+            severity(code::GAME_TOO_COMPLEX),
+            at,
+            None,
+            None,
+            format!("{what}: the last {left} bytes of the game were not read"),
+        );
+        self.count_lines(self.i, self.b.len());
+        self.i = self.b.len();
     }
 
     fn attach_nag(&mut self, cur: &mut Frame, nag: u8, at: Pos, token: &[u8]) {
@@ -1292,6 +1344,42 @@ mod tests {
 
     /// `\}` in a comment is an escaped brace of the text, not its end (some writers escape
     /// braces there); the comment keeps `}` and the game reads on.
+    /// Issue 19, defect 2: 1 MB of `(` took 170 MB and a million nested `(1. d4` 555 MB;
+    /// a game now stops at the caps with one located finding.
+    #[test]
+    fn deep_or_huge_games_stop_at_the_reader_caps() {
+        let text = format!("1. e4 {}", "(1. d4 ".repeat(MAX_VARIATION_DEPTH + 50));
+        let g = parse(&text);
+        assert!(g.is_rejected());
+        let f = g
+            .findings
+            .iter()
+            .find(|f| f.code == code::GAME_TOO_COMPLEX)
+            .unwrap();
+        // The cap is reached at the 129th `(`: byte 6 + 128 * 7.
+        assert_eq!(f.byte, 6 + 7 * MAX_VARIATION_DEPTH as u64);
+        assert_eq!(f.column as u64, f.byte + 1);
+        let text = format!("1. e4 {}", "(".repeat(1 << 16));
+        assert!(parse(&text).has_finding(code::GAME_TOO_COMPLEX));
+        // Moves and comments count alike.
+        let text = "Nf3 {c} Nf6 ".repeat(MAX_NODES / 3 + 1);
+        let g = parse(&text);
+        let f = g
+            .findings
+            .iter()
+            .find(|f| f.code == code::GAME_TOO_COMPLEX)
+            .unwrap();
+        assert!(g.moves.len() <= MAX_NODES, "{}", g.moves.len());
+        assert!(f.message.contains("bytes of the game were not read"), "{f}");
+        let text = "e4 ".repeat(MAX_NODES + 10);
+        let g = parse(&text);
+        assert_eq!(g.moves.len(), MAX_NODES + 1);
+        assert!(g.has_finding(code::GAME_TOO_COMPLEX));
+        // At the cap, nothing is said.
+        let text = "e4 ".repeat(MAX_NODES);
+        assert!(!parse(&text).has_finding(code::GAME_TOO_COMPLEX));
+    }
+
     #[test]
     fn escaped_brace_does_not_end_a_comment() {
         let g = parse("1. e4 {a \\} b} e5 *");
@@ -1357,14 +1445,19 @@ mod tests {
         }
         text.push_str(" *");
         let g = parse(&text);
-        assert!(!g.is_rejected(), "{:?}", g.findings.first());
+        // Deeper than the cap: the game is rejected there, its tree kept to the cap.
+        assert!(
+            g.has_finding(code::GAME_TOO_COMPLEX),
+            "{:?}",
+            g.findings.first()
+        );
         let mut depth_seen = 0;
         let mut line = &g.moves;
         while let Some(v) = line[0].variations().first() {
             depth_seen += 1;
             line = v;
         }
-        assert_eq!(depth_seen, depth);
+        assert_eq!(depth_seen, MAX_VARIATION_DEPTH);
         let copy = parse(&text);
         assert!(g == copy);
         drop(g);
