@@ -103,7 +103,7 @@ catalogue! {
         CR "pgn.cr-line-ends" Info "—" "lines end with a lone CR (once per file, at the first CR)";
         NOT_UTF8 "pgn.not-utf8" Warning "—" "a tag value or comment is not UTF-8; read as Windows-1252 (once per game)";
         GARBAGE_SKIPPED "pgn.garbage-skipped" Warning "—" "text outside any game was skipped: before the first game, or after a termination marker up to the next tag section; the token shows its start, the message its size";
-        GAME_TOO_LARGE "pgn.game-too-large" Error "—" "a game is larger than the limit (16 MiB); it is cut off and the rest skipped";
+        GAME_TOO_LARGE "pgn.game-too-large" Error "—" "a game is larger than the limit (16 MiB): its first 16 MiB are read and quarantined; the token and message count the bytes skipped after them, which are NOT in the quarantine";
         GAME_TOO_COMPLEX "pgn.game-too-complex" Error "—" "a game over the reader's caps (200,000 moves and comments, variations 128 deep): the rest of its movetext is not read; its bytes go to the quarantine whole";
         MALFORMED_TAG "pgn.malformed-tag" Warning/Error "—" "warning: a tag value with unescaped quotes, read up to the last quote before `]`; error: an unreadable tag line, dropped";
         DUPLICATE_TAG "pgn.duplicate-tag" Warning "—" "a tag name appears twice; both are kept, the first is used";

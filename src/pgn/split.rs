@@ -416,6 +416,9 @@ pub struct Splitter<R> {
     late_event_at: Option<(u64, u64)>,
     /// The stream's first bytes (up to [`HEAD_BYTES`]), to say what a file with no game is.
     head: Vec<u8>,
+    /// A game cut off as too large, and the stream offset of the cut, while the rest of it
+    /// is skipped.
+    cut: Option<(RawGame, u64)>,
 }
 
 /// How many of the stream's first bytes [`Splitter::head`] keeps.
@@ -454,6 +457,7 @@ impl<R: Read> Splitter<R> {
             max_game: DEFAULT_MAX_GAME_BYTES,
             late_event_at: None,
             head: Vec::new(),
+            cut: None,
         }
     }
 
@@ -693,6 +697,9 @@ impl<R: Read> Splitter<R> {
                 Action::Game => {
                     self.late_event_at = None;
                     out = self.close_game(line_start);
+                    if out.is_none() {
+                        out = self.close_cut(line_start);
+                    }
                     self.open_game(line_start, line_no);
                 }
                 Action::GameFromEvent => {
@@ -715,6 +722,9 @@ impl<R: Read> Splitter<R> {
                 Action::End => {
                     self.late_event_at = None;
                     out = self.close_game(line_start);
+                    if out.is_none() {
+                        out = self.close_cut(line_start);
+                    }
                     self.close_garbage();
                 }
                 Action::Garbage => {
@@ -739,25 +749,11 @@ impl<R: Read> Splitter<R> {
                 && let Some(c) = &self.current
                 && self.pos - c.start > self.max_game
             {
-                let max = self.max_game;
-                let mut game = self.close_game(self.pos);
-                if let Some(g) = &mut game {
-                    g.findings.push(Finding {
-                        code: code::GAME_TOO_LARGE,
-                        severity: severity(code::GAME_TOO_LARGE),
-                        game_number: g.game_number,
-                        line: g.line,
-                        column: 1,
-                        byte: g.byte_offset,
-                        ply: None,
-                        token: None,
-                        message: format!(
-                            "the game is larger than {max} bytes; it is cut off there and the rest skipped"
-                        ),
-                    });
-                }
+                // Keep the first `max_game` bytes and count what is skipped after them; the
+                // game is handed on once the count is known (at the next game or the end).
+                let cut_at = self.buf_offset + self.pos as u64;
+                self.cut = self.close_game(self.pos).map(|g| (g, cut_at));
                 self.scan.state = State::Skip;
-                out = game;
             }
             if out.is_some() {
                 return Ok(out);
@@ -813,9 +809,35 @@ impl<R: Read> Splitter<R> {
         }
         self.finished = true;
         let end = self.filled;
-        let game = self.close_game(end);
+        let game = self.close_game(end).or_else(|| self.close_cut(end));
         self.close_garbage();
         game
+    }
+
+    /// Hands on the game cut off as too large, now that the bytes skipped after the cut
+    /// (up to `end` in the buffer) are known: the finding says how many the reader, and the
+    /// quarantine, do not have.
+    fn close_cut(&mut self, end: usize) -> Option<RawGame> {
+        let (mut game, cut_at) = self.cut.take()?;
+        let lost = (self.buf_offset + end as u64).saturating_sub(cut_at);
+        let kept = game.bytes.len();
+        game.findings.push(Finding {
+            code: code::GAME_TOO_LARGE,
+            severity: severity(code::GAME_TOO_LARGE),
+            game_number: game.game_number,
+            line: game.line,
+            column: 1,
+            byte: game.byte_offset,
+            ply: None,
+            token: Some(format!("{lost} bytes not kept")),
+            message: format!(
+                "the game is larger than the limit of {} bytes: its first {kept} bytes are read \
+                 and quarantined, the {lost} bytes after them were skipped and are NOT in the \
+                 quarantine",
+                self.max_game
+            ),
+        });
+        Some(game)
     }
 }
 
@@ -1108,6 +1130,45 @@ pub(crate) mod tests {
         assert!(games[0].bytes.len() <= 220);
         assert_eq!(games[0].findings[0].code, code::GAME_TOO_LARGE);
         assert_eq!(games[1].bytes, b"[Event \"b\"]\n\n*\n");
+    }
+
+    /// Issue 19, defect 3: a game over the size limit was cut in the quarantine and nothing
+    /// said how much of it was missing.
+    #[test]
+    fn a_cut_game_says_how_many_bytes_the_quarantine_lacks() {
+        let head = b"[Event \"a\"]\n\n".to_vec();
+        let mut input = head.clone();
+        for _ in 0..100 {
+            input.extend_from_slice(b"1. e4 e5 2. Nf3 Nc6\n");
+        }
+        input.extend_from_slice(b"*\n");
+        let total = input.len();
+        for tail in [
+            &b""[..],
+            b"[Event \"b\"]\n\n*\n",
+            b"% arbiter: end of game\n",
+        ] {
+            let mut bytes = input.clone();
+            bytes.extend_from_slice(tail);
+            for step in [1, 7, 4096] {
+                let games: Vec<RawGame> = Splitter::new(Trickle(&bytes, step))
+                    .with_max_game_bytes(200)
+                    .map(Result::unwrap)
+                    .collect();
+                let cut = &games[0];
+                let f = &cut.findings[0];
+                let lost = total - cut.bytes.len();
+                assert_eq!(f.code, code::GAME_TOO_LARGE);
+                assert_eq!(
+                    f.token,
+                    Some(format!("{lost} bytes not kept")),
+                    "step {step}"
+                );
+                assert!(f.message.contains("NOT in the quarantine"));
+                assert_eq!(&input[..cut.bytes.len()], &cut.bytes[..]);
+                assert_eq!(games.len(), 1 + usize::from(tail.starts_with(b"[")));
+            }
+        }
     }
 
     #[test]
