@@ -103,7 +103,8 @@ catalogue! {
         CR "pgn.cr-line-ends" Info "—" "lines end with a lone CR (once per file, at the first CR)";
         NOT_UTF8 "pgn.not-utf8" Warning "—" "a tag value or comment is not UTF-8; read as Windows-1252 (once per game)";
         GARBAGE_SKIPPED "pgn.garbage-skipped" Warning "—" "text outside any game was skipped: before the first game, or after a termination marker up to the next tag section; the token shows its start, the message its size";
-        GAME_TOO_LARGE "pgn.game-too-large" Error "—" "a game is larger than the limit (16 MiB); it is cut off and the rest skipped";
+        GAME_TOO_LARGE "pgn.game-too-large" Error "—" "a game is larger than the limit (16 MiB): its first 16 MiB are read and quarantined; the token and message count the bytes skipped after them, which are NOT in the quarantine";
+        GAME_TOO_COMPLEX "pgn.game-too-complex" Error "—" "a game over the reader's caps (200,000 moves and comments, variations 128 deep): the rest of its movetext is not read; its bytes go to the quarantine whole";
         MALFORMED_TAG "pgn.malformed-tag" Warning/Error "—" "warning: a tag value with unescaped quotes, read up to the last quote before `]`; error: an unreadable tag line, dropped";
         DUPLICATE_TAG "pgn.duplicate-tag" Warning "—" "a tag name appears twice; both are kept, the first is used";
         MISSING_TAG "pgn.missing-tag" Info "—" "Seven Tag Roster tags are missing (one finding listing them)";
@@ -124,6 +125,7 @@ catalogue! {
         BAD_COMMAND "pgn.bad-command" Warning "—" "`[%clk]`, `[%emt]` or `[%eval]` with arguments that do not parse; kept as text";
         EMPTY_GAME "pgn.empty-game" Warning "—" "a game with no moves";
         NULL_MOVE "pgn.null-move" Warning "—" "`--` or `Z0`; kept as a null move";
+        ANNOTATION_SYMBOL "pgn.annotation-symbol" Info "—" "an Informant-style symbol (`+-`, `=/+`, `N`, `RR`, `∞`, …) read as its NAG, which export writes as `$n`";
         UNSUPPORTED_VARIANT "pgn.unsupported-variant" Error "—" "a `Variant` tag other than standard chess or Chess960 (the game goes to quarantine)";
     }
     replay Replay {
@@ -224,7 +226,7 @@ mod tests {
             entry("pgn.malformed-tag").unwrap().severities,
             [Severity::Warning, Severity::Error]
         );
-        assert_eq!(CATALOGUE.len(), 27 + 20 + 14 + 7);
+        assert_eq!(CATALOGUE.len(), 29 + 20 + 14 + 7);
     }
 
     #[test]

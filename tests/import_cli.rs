@@ -80,10 +80,14 @@ fn imports_the_sample_with_balanced_counts_and_exact_values() {
     let second = original
         .find("[Event \"arbiter rejects\"]\n[Site \"Testdata\"]\n[Date \"2021.03.03\"]")
         .unwrap();
+    let sep = arbiter::pgn::split::GAME_SEPARATOR;
+    let games = original[second..]
+        .trim_end()
+        .replace("\n\n[Event", &format!("\n\n{sep}\n\n[Event"));
     assert_eq!(
         q,
-        format!("{}\n", &original[second..]),
-        "the two rejected games byte for byte, a blank line after each"
+        format!("{games}\n\n{sep}\n\n"),
+        "the two rejected games byte for byte, each followed by the separator line"
     );
 
     let conn = Connection::open(&db).unwrap();

@@ -509,9 +509,11 @@ mod no_panic {
         let start = std::time::Instant::now();
         let (games, _) = pgn::parse_all(text.as_bytes());
         assert_eq!(games.len(), 1);
-        assert!(games[0].has_finding(pgn::code::UNOPENED_VARIATION));
+        // The reader stops at its depth cap (issue 19): the tree is kept to 128 levels and
+        // the rest of the movetext is not read.
+        assert!(games[0].has_finding(pgn::code::GAME_TOO_COMPLEX));
         let written = pgn::game_to_string(&games[0], &pgn::WriteOptions::default());
-        assert!(written.len() > 1_000_000);
+        assert!(written.len() < 2_000, "{}", written.len());
         assert!(start.elapsed().as_secs() < 20);
     }
 }

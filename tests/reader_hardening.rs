@@ -121,3 +121,89 @@ fn a_file_with_no_game_is_an_error_for_that_file() {
         }
     }
 }
+
+/// Checks `file`, then checks its quarantine: the quarantine must hold exactly the rejected
+/// games, each verbatim. Returns (games, rejected) of the first check.
+fn quarantine_round_trip(dir: &Path, file: &Path) -> (u64, u64) {
+    let (_, first, _) = check(dir, file);
+    let again = dir.join("again.pgn");
+    std::fs::copy(dir.join("quarantine.pgn"), &again).unwrap();
+    let (games, rejected) = (
+        first["games"].as_u64().unwrap(),
+        first["rejected"].as_u64().unwrap(),
+    );
+    assert_eq!(games, first["accepted"].as_u64().unwrap() + rejected);
+    let (out, second, _) = check(dir, &again);
+    if rejected == 0 {
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "an empty quarantine has no game"
+        );
+    } else {
+        assert_eq!(
+            second["games"].as_u64(),
+            Some(rejected),
+            "{first} then {second}"
+        );
+        assert_eq!(
+            second["rejected"].as_u64(),
+            Some(rejected),
+            "{first} then {second}"
+        );
+    }
+    (games, rejected)
+}
+
+/// Issue 19, defect 4: a rejected game with no termination marker followed by a rejected
+/// movetext-only game became one game when the quarantine was checked again.
+#[test]
+fn the_quarantine_reads_back_as_exactly_the_rejected_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("q.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"a\"]\n\n1. e4 Zq9 2. Nf3\n\n\
+         [Event \"b\"]\n\n1. e4 e5 *\n\n\
+         1. d4 Ke7 *\n\n\
+         [Event \"c\"]\n\n1. e4 {never closed\n",
+    )
+    .unwrap();
+    let (games, rejected) = quarantine_round_trip(dir.path(), &file);
+    assert_eq!((games, rejected), (4, 3));
+    let q = std::fs::read_to_string(dir.path().join("quarantine.pgn")).unwrap();
+    let sep = "% arbiter: end of game";
+    assert_eq!(
+        q,
+        format!(
+            "[Event \"a\"]\n\n1. e4 Zq9 2. Nf3\n\n{sep}\n\n1. d4 Ke7 *\n\n{sep}\n\n\
+             [Event \"c\"]\n\n1. e4 {{never closed\n\n{sep}\n\n"
+        )
+    );
+}
+
+/// Issue 19, defect 2: a game over the reader's caps is rejected with one located finding
+/// and goes to the quarantine whole, and the quarantine reads back as that one game.
+#[test]
+fn a_game_over_the_reader_caps_is_rejected_and_quarantined_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("deep.pgn");
+    let text = format!(
+        "[Event \"deep\"]\n\n1. e4 {}\n\n[Event \"fine\"]\n\n1. d4 d5 *\n",
+        "(1. d4 ".repeat(20_000)
+    );
+    std::fs::write(&file, &text).unwrap();
+    let (out, summary, rows) = check(dir.path(), &file);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        (&summary["games"], &summary["accepted"]),
+        (&2.into(), &1.into())
+    );
+    let capped = rows_of(&rows, "pgn.game-too-complex");
+    assert_eq!(capped.len(), 1);
+    assert_eq!(capped[0]["byte"], 16 + 6 + 7 * 128, "{:?}", capped[0]);
+    let q = std::fs::read_to_string(dir.path().join("quarantine.pgn")).unwrap();
+    let first = &text[..text.find("[Event \"fine\"]").unwrap()];
+    assert_eq!(q, format!("{first}% arbiter: end of game\n\n"));
+    assert_eq!(quarantine_round_trip(dir.path(), &file), (2, 1));
+}

@@ -136,20 +136,22 @@ mod properties {
         assert_eq!(g.moves[0].comments_after().len(), n);
         assert_eq!(g.moves[0].nags().len(), n);
 
-        // Unclosed variations, 100k deep: each is closed at the end with a finding (capped).
+        // Unclosed variations, 100k deep: the reader stops at its depth cap (issue 19) and
+        // closes the open ones at the end with a finding (capped).
         let mut text = String::from("1. e4 ");
         for _ in 0..n {
             text.push_str("( {x} e4 ");
         }
         let g = parse_game_bytes(text.as_bytes(), 1, 0, 1);
         assert!(g.has_finding(code::UNCLOSED_VARIATION));
+        assert!(g.has_finding(code::GAME_TOO_COMPLEX));
         let mut depth = 0;
         let mut line = &g.moves;
         while let Some(v) = line[0].variations().first() {
             depth += 1;
             line = v;
         }
-        assert_eq!(depth, n);
+        assert_eq!(depth, parser::MAX_VARIATION_DEPTH);
         drop(g);
 
         // The splitter on the same text: one game, all of it.

@@ -15,7 +15,8 @@ use super::finding::{Finding, Severity, code};
 use super::model::{Comment, Game, Marker, MoveNode, Pos, SanToken, Tags};
 use super::split::RawGame;
 use super::token::{
-    common_san, is_delimiter, is_move_like, marker_at, tag_name_len, token_len, value_end,
+    annotation_symbol_nag, comment_end, common_san, is_delimiter, is_move_like, marker_at,
+    tag_name_len, token_len, value_end,
 };
 use crate::findings::severity;
 
@@ -55,6 +56,7 @@ pub fn parse_game_bytes(bytes: &[u8], game_number: u64, byte_offset: u64, line: 
         text: std::str::from_utf8(bytes).ok(),
         tag_bits: 0,
         counts: Vec::new(),
+        spent: 0,
     };
     p.tags();
     p.movetext();
@@ -259,10 +261,23 @@ struct GameParser<'a> {
     text: Option<&'a str>,
     tag_bits: u64,
     counts: Vec<(&'static str, u32)>,
+    /// Nodes of the tree held outside the current line: moves of the lines on the stack and
+    /// of closed variations, and comments (see [`MAX_NODES`]).
+    spent: usize,
 }
 
 /// Findings of one code kept per game; further ones are summed up in one last finding.
 const MAX_SAME_FINDINGS: u32 = 8;
+
+/// What one game may cost the reader: moves in all its lines plus comments (a node is
+/// about 50 bytes, 200 with annotations), and variations open at once. The longest real
+/// games have a few thousand moves and the richest annotated ones some tens of thousands
+/// of nodes nested a dozen deep; without a cap, 1 MB of `(` or a million nested `(1. d4`
+/// took 170 and 555 MB. A game over either is rejected with `pgn.game-too-complex` at the
+/// token where the cap was reached, the rest of its movetext is not read (time stays
+/// linear), and its bytes go to the quarantine whole.
+pub const MAX_NODES: usize = 200_000;
+pub const MAX_VARIATION_DEPTH: usize = 128;
 
 impl<'a> GameParser<'a> {
     #[inline]
@@ -511,7 +526,11 @@ impl<'a> GameParser<'a> {
     }
 
     fn comment(&mut self, text: &[u8], at: Pos) -> Comment {
-        let (text, lossy) = decode_collapsed(text);
+        let (mut text, lossy) = decode_collapsed(text);
+        if text.contains("\\}") {
+            // An escaped brace (see `comment_end`) is a brace of the text.
+            text = text.replace("\\}", "}");
+        }
         self.note_decoding(lossy, at);
         let commands = if text.contains("[%") {
             let (commands, bad) = parse_commands(&text);
@@ -537,7 +556,7 @@ impl<'a> GameParser<'a> {
         let mut cur = Frame {
             // Real games hold about one move per 5 to 6 bytes of movetext (`12.Nf3 Nc6 `);
             // reserving that once avoids regrowing and copying the vector in most games.
-            moves: Vec::with_capacity((self.b.len() - self.i) / 5 + 2),
+            moves: Vec::with_capacity(((self.b.len() - self.i) / 5 + 2).min(MAX_NODES + 1)),
             before: Vec::new(),
             nags_before: Vec::new(),
             start_ply: 1,
@@ -548,6 +567,12 @@ impl<'a> GameParser<'a> {
         loop {
             if result.is_none() {
                 self.common_movetext(&mut cur);
+            }
+            if self.spent + cur.moves.len() > MAX_NODES {
+                self.over_limit(format!(
+                    "more than {MAX_NODES} moves and comments in one game"
+                ));
+                break;
             }
             self.skip_space();
             let Some(&c) = self.b.get(self.i) else { break };
@@ -570,7 +595,7 @@ impl<'a> GameParser<'a> {
             }
             match c {
                 b'{' => {
-                    let (end, next) = match memchr(b'}', &self.b[start + 1..]) {
+                    let (end, next) = match comment_end(&self.b[start + 1..]) {
                         Some(j) => (start + 1 + j, start + 2 + j),
                         None => {
                             self.finding(
@@ -596,7 +621,14 @@ impl<'a> GameParser<'a> {
                     self.attach_comment(&mut cur, stack.is_empty(), result.is_some(), comment);
                 }
                 b'(' => {
+                    if stack.len() >= MAX_VARIATION_DEPTH {
+                        self.over_limit(format!(
+                            "variations nested more than {MAX_VARIATION_DEPTH} deep"
+                        ));
+                        break;
+                    }
                     self.i += 1;
+                    self.spent += cur.moves.len();
                     let orphan = cur.moves.is_empty();
                     if orphan {
                         self.finding(
@@ -626,7 +658,9 @@ impl<'a> GameParser<'a> {
                     self.i += 1;
                     match stack.pop() {
                         Some(parent) => {
+                            self.spent -= parent.moves.len();
                             let child = std::mem::replace(&mut cur, parent);
+                            self.spent += child.moves.len() + child.before.len();
                             self.close_variation(&mut cur, child, at);
                         }
                         None => self.finding(
@@ -726,6 +760,21 @@ impl<'a> GameParser<'a> {
                             self.i = after + dots;
                             continue;
                         }
+                    }
+                    let len = token_len(&self.b[start..]).max(1);
+                    let token = &self.b[start..start + len];
+                    if let Some(nag) = annotation_symbol_nag(token) {
+                        self.i = start + len;
+                        self.finding(
+                            code::ANNOTATION_SYMBOL,
+                            severity(code::ANNOTATION_SYMBOL),
+                            at,
+                            None,
+                            Some(shown(token)),
+                            format!("annotation symbol read as ${nag}"),
+                        );
+                        self.attach_nag(&mut cur, nag, at, token);
+                        continue;
                     }
                     self.move_token(&mut cur, start, at);
                 }
@@ -861,6 +910,8 @@ impl<'a> GameParser<'a> {
             return;
         }
         let b = self.b;
+        // The general loop stops the game at the node cap; leave it the last move.
+        let room = MAX_NODES.saturating_sub(self.spent);
         let mut i = self.i;
         let mut line = self.line;
         let mut line_start = self.line_start;
@@ -887,6 +938,9 @@ impl<'a> GameParser<'a> {
                     i += digits + dots;
                 }
                 _ => {
+                    if cur.moves.len() >= room {
+                        break;
+                    }
                     let Some((len, bytes)) = common_san(&b[i..]) else {
                         break;
                     };
@@ -914,6 +968,7 @@ impl<'a> GameParser<'a> {
     }
 
     fn attach_comment(&mut self, cur: &mut Frame, top: bool, after_result: bool, comment: Comment) {
+        self.spent += 1;
         if after_result {
             self.game.trailing_comments.push(comment);
         } else if let Some(last) = cur.moves.last_mut() {
@@ -923,6 +978,23 @@ impl<'a> GameParser<'a> {
         } else {
             cur.before.push(comment);
         }
+    }
+
+    /// The game is over a cap of [`MAX_NODES`] or [`MAX_VARIATION_DEPTH`] at the current
+    /// byte: reject it there and read no more of its movetext.
+    fn over_limit(&mut self, what: String) {
+        let at = self.pos_at(self.i);
+        let left = self.b.len() - self.i;
+        self.finding(
+            code::GAME_TOO_COMPLEX,
+            severity(code::GAME_TOO_COMPLEX),
+            at,
+            None,
+            None,
+            format!("{what}: the last {left} bytes of the game were not read"),
+        );
+        self.count_lines(self.i, self.b.len());
+        self.i = self.b.len();
     }
 
     fn attach_nag(&mut self, cur: &mut Frame, nag: u8, at: Pos, token: &[u8]) {
@@ -1226,6 +1298,98 @@ mod tests {
         assert_eq!(codes(&g), vec![code::BAD_NAG]);
     }
 
+    /// Issue 19, defect 11: Informant-style symbols were unreadable tokens that rejected
+    /// the whole game.
+    #[test]
+    fn informant_annotation_symbols_are_nags_not_unreadable_tokens() {
+        let g = parse(
+            "1. e4 +- 2. e5 -+ 3. d4 +/= 4. d5 =/+ 5. c4 +/- 6. c5 -/+ 7. Nf3 = 8. Nc6 inf \
+             9. Bb5 =/\u{221e} 10. a6 RR 11. Ba4 N 12. b5 \u{2206} 13. Bb3 \u{25a1} 14. a5 \u{2a00} \
+             15. a4 \u{221e} *",
+        );
+        assert!(!g.is_rejected(), "{:?}", g.findings);
+        let nags: Vec<&[u8]> = g.moves.iter().map(|m| m.nags()).collect();
+        let expected: [&[u8]; 15] = [
+            &[18],
+            &[19],
+            &[14],
+            &[15],
+            &[16],
+            &[17],
+            &[10],
+            &[13],
+            &[44],
+            &[145],
+            &[146],
+            &[140],
+            &[7],
+            &[22],
+            &[13],
+        ];
+        assert_eq!(nags, expected);
+        assert!(codes(&g).iter().all(|c| *c == code::ANNOTATION_SYMBOL));
+        let first = &g.findings[0];
+        assert_eq!((first.column, first.token.as_deref()), (7, Some("+-")));
+        // Kept as NAGs: clean PGN writes them as `$n`.
+        let text = crate::pgn::game_to_string(&g, &Default::default());
+        assert!(
+            text.contains("\n\n1. e4 $18 e5 $19 2. d4 $14 d5 $15"),
+            "{text}"
+        );
+        // `N` and `RR` are symbols only as whole tokens.
+        let g = parse("1. Nf3 N 2. Nc3 *");
+        assert_eq!(sans(&g.moves), vec!["Nf3", "Nc3"]);
+        assert_eq!(g.moves[0].nags(), &[146]);
+    }
+
+    /// `\}` in a comment is an escaped brace of the text, not its end (some writers escape
+    /// braces there); the comment keeps `}` and the game reads on.
+    /// Issue 19, defect 2: 1 MB of `(` took 170 MB and a million nested `(1. d4` 555 MB;
+    /// a game now stops at the caps with one located finding.
+    #[test]
+    fn deep_or_huge_games_stop_at_the_reader_caps() {
+        let text = format!("1. e4 {}", "(1. d4 ".repeat(MAX_VARIATION_DEPTH + 50));
+        let g = parse(&text);
+        assert!(g.is_rejected());
+        let f = g
+            .findings
+            .iter()
+            .find(|f| f.code == code::GAME_TOO_COMPLEX)
+            .unwrap();
+        // The cap is reached at the 129th `(`: byte 6 + 128 * 7.
+        assert_eq!(f.byte, 6 + 7 * MAX_VARIATION_DEPTH as u64);
+        assert_eq!(f.column as u64, f.byte + 1);
+        let text = format!("1. e4 {}", "(".repeat(1 << 16));
+        assert!(parse(&text).has_finding(code::GAME_TOO_COMPLEX));
+        // Moves and comments count alike.
+        let text = "Nf3 {c} Nf6 ".repeat(MAX_NODES / 3 + 1);
+        let g = parse(&text);
+        let f = g
+            .findings
+            .iter()
+            .find(|f| f.code == code::GAME_TOO_COMPLEX)
+            .unwrap();
+        assert!(g.moves.len() <= MAX_NODES, "{}", g.moves.len());
+        assert!(f.message.contains("bytes of the game were not read"), "{f}");
+        let text = "e4 ".repeat(MAX_NODES + 10);
+        let g = parse(&text);
+        assert_eq!(g.moves.len(), MAX_NODES + 1);
+        assert!(g.has_finding(code::GAME_TOO_COMPLEX));
+        // At the cap, nothing is said.
+        let text = "e4 ".repeat(MAX_NODES);
+        assert!(!parse(&text).has_finding(code::GAME_TOO_COMPLEX));
+    }
+
+    #[test]
+    fn escaped_brace_does_not_end_a_comment() {
+        let g = parse("1. e4 {a \\} b} e5 *");
+        assert_eq!(g.moves[0].comments_after()[0].text, "a } b");
+        assert_eq!(sans(&g.moves), vec!["e4", "e5"]);
+        assert!(!g.is_rejected());
+        let (raws, _) = crate::pgn::split_bytes(b"1. e4 {x \\}\n1-0} e5 *\n\n1. d4 *\n");
+        assert_eq!(raws.len(), 2);
+    }
+
     #[test]
     fn null_moves_are_recognised() {
         let g = parse("1. e4 -- 2. Nf3 Z0 *");
@@ -1281,14 +1445,19 @@ mod tests {
         }
         text.push_str(" *");
         let g = parse(&text);
-        assert!(!g.is_rejected(), "{:?}", g.findings.first());
+        // Deeper than the cap: the game is rejected there, its tree kept to the cap.
+        assert!(
+            g.has_finding(code::GAME_TOO_COMPLEX),
+            "{:?}",
+            g.findings.first()
+        );
         let mut depth_seen = 0;
         let mut line = &g.moves;
         while let Some(v) = line[0].variations().first() {
             depth_seen += 1;
             line = v;
         }
-        assert_eq!(depth_seen, depth);
+        assert_eq!(depth_seen, MAX_VARIATION_DEPTH);
         let copy = parse(&text);
         assert!(g == copy);
         drop(g);

@@ -8,7 +8,7 @@ use std::io::{self, Read};
 use memchr::{memchr, memchr2};
 
 use super::finding::{Finding, Severity, code};
-use super::token::{ends_with_marker, starts_movetext};
+use super::token::{comment_end, ends_with_marker, starts_movetext};
 use crate::findings::severity;
 
 /// A search for either of two bytes, built once: `memchr2` sets its search up again on
@@ -102,7 +102,16 @@ enum Action {
     GameFromEvent,
     /// The line is text outside any game.
     Garbage,
+    /// The line is [`GAME_SEPARATOR`]: the game in progress ends before it, whatever it
+    /// was in the middle of (a comment, a variation, a game cut off as too large).
+    End,
 }
+
+/// The line arbiter's quarantine writes after every game: a PGN escape line (`%` in the
+/// first column, which other readers skip, PGN standard 6), which ends the game in progress
+/// here. Without it a rejected game with no termination marker, or one cut inside a comment,
+/// took the next rejected game in when the quarantine was read again.
+pub const GAME_SEPARATOR: &str = "% arbiter: end of game";
 
 /// Where the lines of the stream stand: the state that decides game boundaries.
 struct LineScanner {
@@ -123,8 +132,14 @@ struct LineScanner {
 
 impl LineScanner {
     fn classify(&mut self, line: &[u8]) -> Action {
+        if line.first() == Some(&b'%') && is_separator(line) {
+            self.state = State::Start;
+            self.in_comment = false;
+            self.terminated = false;
+            return Action::End;
+        }
         if self.state == State::Movetext && self.in_comment {
-            if let Some(i) = memchr(b'}', line) {
+            if let Some(i) = comment_end(line) {
                 self.in_comment = false;
                 self.scan_movetext(&line[i + 1..]);
             }
@@ -253,7 +268,7 @@ impl LineScanner {
                     if rest[i] == b';' {
                         return;
                     }
-                    match memchr(b'}', &rest[i + 1..]) {
+                    match comment_end(&rest[i + 1..]) {
                         Some(j) => rest = &rest[i + 1 + j + 1..],
                         None => {
                             self.in_comment = true;
@@ -277,6 +292,12 @@ impl LineScanner {
                 && ends_with_marker(super::decode::trim(&text[..end]));
         }
     }
+}
+
+/// Is `line` (without its line end) the [`GAME_SEPARATOR`], trailing blanks allowed?
+fn is_separator(line: &[u8]) -> bool {
+    line.strip_prefix(GAME_SEPARATOR.as_bytes())
+        .is_some_and(|rest| rest.iter().all(|&b| b == b' ' || b == b'\t'))
 }
 
 /// A tag name key's bit in [`LineScanner::tag_bits`].
@@ -395,6 +416,9 @@ pub struct Splitter<R> {
     late_event_at: Option<(u64, u64)>,
     /// The stream's first bytes (up to [`HEAD_BYTES`]), to say what a file with no game is.
     head: Vec<u8>,
+    /// A game cut off as too large, and the stream offset of the cut, while the rest of it
+    /// is skipped.
+    cut: Option<(RawGame, u64)>,
 }
 
 /// How many of the stream's first bytes [`Splitter::head`] keeps.
@@ -433,6 +457,7 @@ impl<R: Read> Splitter<R> {
             max_game: DEFAULT_MAX_GAME_BYTES,
             late_event_at: None,
             head: Vec::new(),
+            cut: None,
         }
     }
 
@@ -672,6 +697,9 @@ impl<R: Read> Splitter<R> {
                 Action::Game => {
                     self.late_event_at = None;
                     out = self.close_game(line_start);
+                    if out.is_none() {
+                        out = self.close_cut(line_start);
+                    }
                     self.open_game(line_start, line_no);
                 }
                 Action::GameFromEvent => {
@@ -690,6 +718,14 @@ impl<R: Read> Splitter<R> {
                     let at = byte.saturating_sub(self.buf_offset) as usize;
                     out = self.close_game(at);
                     self.open_game(at, line);
+                }
+                Action::End => {
+                    self.late_event_at = None;
+                    out = self.close_game(line_start);
+                    if out.is_none() {
+                        out = self.close_cut(line_start);
+                    }
+                    self.close_garbage();
                 }
                 Action::Garbage => {
                     out = self.close_game(line_start);
@@ -713,25 +749,11 @@ impl<R: Read> Splitter<R> {
                 && let Some(c) = &self.current
                 && self.pos - c.start > self.max_game
             {
-                let max = self.max_game;
-                let mut game = self.close_game(self.pos);
-                if let Some(g) = &mut game {
-                    g.findings.push(Finding {
-                        code: code::GAME_TOO_LARGE,
-                        severity: severity(code::GAME_TOO_LARGE),
-                        game_number: g.game_number,
-                        line: g.line,
-                        column: 1,
-                        byte: g.byte_offset,
-                        ply: None,
-                        token: None,
-                        message: format!(
-                            "the game is larger than {max} bytes; it is cut off there and the rest skipped"
-                        ),
-                    });
-                }
+                // Keep the first `max_game` bytes and count what is skipped after them; the
+                // game is handed on once the count is known (at the next game or the end).
+                let cut_at = self.buf_offset + self.pos as u64;
+                self.cut = self.close_game(self.pos).map(|g| (g, cut_at));
                 self.scan.state = State::Skip;
-                out = game;
             }
             if out.is_some() {
                 return Ok(out);
@@ -787,9 +809,35 @@ impl<R: Read> Splitter<R> {
         }
         self.finished = true;
         let end = self.filled;
-        let game = self.close_game(end);
+        let game = self.close_game(end).or_else(|| self.close_cut(end));
         self.close_garbage();
         game
+    }
+
+    /// Hands on the game cut off as too large, now that the bytes skipped after the cut
+    /// (up to `end` in the buffer) are known: the finding says how many the reader, and the
+    /// quarantine, do not have.
+    fn close_cut(&mut self, end: usize) -> Option<RawGame> {
+        let (mut game, cut_at) = self.cut.take()?;
+        let lost = (self.buf_offset + end as u64).saturating_sub(cut_at);
+        let kept = game.bytes.len();
+        game.findings.push(Finding {
+            code: code::GAME_TOO_LARGE,
+            severity: severity(code::GAME_TOO_LARGE),
+            game_number: game.game_number,
+            line: game.line,
+            column: 1,
+            byte: game.byte_offset,
+            ply: None,
+            token: Some(format!("{lost} bytes not kept")),
+            message: format!(
+                "the game is larger than the limit of {} bytes: its first {kept} bytes are read \
+                 and quarantined, the {lost} bytes after them were skipped and are NOT in the \
+                 quarantine",
+                self.max_game
+            ),
+        });
+        Some(game)
     }
 }
 
@@ -1082,6 +1130,45 @@ pub(crate) mod tests {
         assert!(games[0].bytes.len() <= 220);
         assert_eq!(games[0].findings[0].code, code::GAME_TOO_LARGE);
         assert_eq!(games[1].bytes, b"[Event \"b\"]\n\n*\n");
+    }
+
+    /// Issue 19, defect 3: a game over the size limit was cut in the quarantine and nothing
+    /// said how much of it was missing.
+    #[test]
+    fn a_cut_game_says_how_many_bytes_the_quarantine_lacks() {
+        let head = b"[Event \"a\"]\n\n".to_vec();
+        let mut input = head.clone();
+        for _ in 0..100 {
+            input.extend_from_slice(b"1. e4 e5 2. Nf3 Nc6\n");
+        }
+        input.extend_from_slice(b"*\n");
+        let total = input.len();
+        for tail in [
+            &b""[..],
+            b"[Event \"b\"]\n\n*\n",
+            b"% arbiter: end of game\n",
+        ] {
+            let mut bytes = input.clone();
+            bytes.extend_from_slice(tail);
+            for step in [1, 7, 4096] {
+                let games: Vec<RawGame> = Splitter::new(Trickle(&bytes, step))
+                    .with_max_game_bytes(200)
+                    .map(Result::unwrap)
+                    .collect();
+                let cut = &games[0];
+                let f = &cut.findings[0];
+                let lost = total - cut.bytes.len();
+                assert_eq!(f.code, code::GAME_TOO_LARGE);
+                assert_eq!(
+                    f.token,
+                    Some(format!("{lost} bytes not kept")),
+                    "step {step}"
+                );
+                assert!(f.message.contains("NOT in the quarantine"));
+                assert_eq!(&input[..cut.bytes.len()], &cut.bytes[..]);
+                assert_eq!(games.len(), 1 + usize::from(tail.starts_with(b"[")));
+            }
+        }
     }
 
     #[test]

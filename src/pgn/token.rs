@@ -387,6 +387,61 @@ pub fn starts_movetext(line: &[u8], allow_comment: bool) -> bool {
     marker_at(line).is_some() || (!word.is_empty() && is_move_like(word))
 }
 
+/// Where a brace comment's text ends: the first `}` not escaped as `\}`. The PGN standard
+/// has no escapes in comments, but some writers escape a brace there; a `}` right after a
+/// backslash is read as part of the text (the comment keeps `}`), so the comment does not
+/// end early and the rest of the game is not misread. A comment whose text really ends in
+/// a backslash (`{C:\}`) therefore runs on: rare, and reported as unterminated if never
+/// closed.
+pub fn comment_end(text: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(b'}', text).find(|&i| i == 0 || text[i - 1] != b'\\')
+}
+
+/// Informant-style evaluation and annotation symbols written as words, each read as its
+/// standard NAG (PGN standard 10, and the common extensions ChessBase writes: 140 with the
+/// idea, 142 better is, 145 editorial comment, 146 novelty). Zugzwang is $22 whichever side
+/// is in it (the symbol does not say).
+pub const ANNOTATION_SYMBOLS: &[(&str, u8)] = &[
+    ("=", 10),
+    ("inf", 13),
+    ("\u{221e}", 13),
+    ("+/=", 14),
+    ("\u{2a72}", 14),
+    ("=/+", 15),
+    ("\u{2a71}", 15),
+    ("+/-", 16),
+    ("\u{b1}", 16),
+    ("-/+", 17),
+    ("\u{2213}", 17),
+    ("+-", 18),
+    ("+--", 18),
+    ("-+", 19),
+    ("--+", 19),
+    ("\u{25a1}", 7),
+    ("\u{2a00}", 22),
+    ("\u{2299}", 22),
+    ("\u{27f3}", 32),
+    ("\u{2191}", 36),
+    ("\u{2192}", 40),
+    ("=/\u{221e}", 44),
+    ("=/inf", 44),
+    ("\u{21c6}", 132),
+    ("\u{2295}", 138),
+    ("\u{2206}", 140),
+    ("\u{25b3}", 140),
+    ("\u{2313}", 142),
+    ("RR", 145),
+    ("N", 146),
+];
+
+/// The NAG an annotation symbol token stands for, if it is one.
+pub fn annotation_symbol_nag(token: &[u8]) -> Option<u8> {
+    ANNOTATION_SYMBOLS
+        .iter()
+        .find(|(symbol, _)| symbol.as_bytes() == token)
+        .map(|&(_, nag)| nag)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@ use crate::export::jsonl::JsonlFormat;
 use crate::export::output::{Compression, Output};
 use crate::export::table::TableFormat;
 use crate::pgn::Finding;
+use crate::pgn::split::GAME_SEPARATOR;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -53,7 +54,9 @@ impl FindingsFile {
     }
 }
 
-/// Keeps the raw bytes of every rejected game, verbatim, one after another.
+/// Keeps the raw bytes of every rejected game, verbatim, each followed by a blank line and
+/// the splitter's [`GAME_SEPARATOR`] line, so that `check QUARANTINE` reads back exactly the
+/// games that were rejected, however each one ended.
 pub struct Quarantine {
     out: BufWriter<File>,
     pub games: u64,
@@ -68,15 +71,7 @@ impl Quarantine {
     }
 
     pub fn write(&mut self, game: &Processed) -> io::Result<()> {
-        self.out.write_all(&game.raw)?;
-        // Games are separated by a blank line, so the file reads back as PGN.
-        if !game.raw.ends_with(b"\n\n") {
-            self.out.write_all(if game.raw.ends_with(b"\n") {
-                b"\n"
-            } else {
-                b"\n\n"
-            })?;
-        }
+        write_quarantined(&mut self.out, &game.raw)?;
         self.games += 1;
         Ok(())
     }
@@ -134,5 +129,123 @@ impl CheckSink {
             q.finish()?;
         }
         Ok(())
+    }
+}
+
+/// Writes one rejected game as the quarantine holds it: its bytes verbatim, a blank line,
+/// the [`GAME_SEPARATOR`] line and a blank line.
+pub fn write_quarantined(out: &mut impl Write, raw: &[u8]) -> io::Result<()> {
+    out.write_all(raw)?;
+    out.write_all(quarantine_gap(raw))?;
+    writeln!(out, "{GAME_SEPARATOR}")?;
+    out.write_all(b"\n")
+}
+
+/// What goes between a quarantined game's last byte and the separator line: enough line
+/// ends for a blank line, so the game's own text (a `;` comment, a cut-off line) never runs
+/// into the separator.
+fn quarantine_gap(raw: &[u8]) -> &'static [u8] {
+    if raw.ends_with(b"\n\n") || raw.ends_with(b"\r\n\r\n") {
+        b""
+    } else if raw.ends_with(b"\n") {
+        b"\n"
+    } else {
+        b"\n\n"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The quarantine reads back as exactly the rejected games, on PGN-like text made of
+    //! pieces that end games in every way (no marker, open comment, open variation, tags
+    //! only, tagless movetext) and on arbitrary bytes.
+
+    use super::*;
+    use crate::pgn::split_bytes;
+    use crate::pipeline::work::{Keep, WorkOptions, process};
+    use proptest::prelude::*;
+
+    const PIECES: &[&str] = &[
+        "[Event \"e\"]\n",
+        "[Site \"s\"]\n",
+        "[Result \"1-0\"]\n",
+        "\n",
+        "\r\n",
+        "\r",
+        " ",
+        "1. ",
+        "e4 ",
+        "e5 ",
+        "Nf3 ",
+        "Zq9 ",
+        "Ke7 ",
+        "{c} ",
+        "{open ",
+        "} ",
+        "; rest\n",
+        "( ",
+        ") ",
+        "1-0",
+        "*",
+        "% escape\n",
+        "$1 ",
+        "+- ",
+        "\\} ",
+        "\u{1}",
+    ];
+
+    fn rejected_games(bytes: &[u8]) -> Vec<Vec<u8>> {
+        let options = WorkOptions {
+            mode: crate::chess::SanMode::Lenient,
+            laws: None,
+            analysis: None,
+        };
+        let (raws, _) = split_bytes(bytes);
+        raws.into_iter()
+            .map(|raw| process(raw, &options, Keep::Findings))
+            .filter(|p| p.rejected)
+            .map(|p| p.raw)
+            .collect()
+    }
+
+    fn round_trip(bytes: &[u8]) {
+        let rejected = rejected_games(bytes);
+        let mut quarantine = Vec::new();
+        for raw in &rejected {
+            write_quarantined(&mut quarantine, raw).unwrap();
+        }
+        let (again, _) = split_bytes(&quarantine);
+        assert_eq!(
+            again.len(),
+            rejected.len(),
+            "{:?}",
+            String::from_utf8_lossy(bytes)
+        );
+        for (game, raw) in again.iter().zip(&rejected) {
+            // Each game reads back as its bytes and the blank line written after them.
+            assert!(
+                game.bytes.starts_with(raw),
+                "{:?}",
+                String::from_utf8_lossy(raw)
+            );
+            assert!(game.bytes[raw.len()..].iter().all(|&b| b == b'\n'));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_quarantine_of_pgn_like_text_reads_back_as_its_rejected_games(
+            picks in proptest::collection::vec(0..PIECES.len(), 0..80)
+        ) {
+            let text: String = picks.iter().map(|&i| PIECES[i]).collect();
+            round_trip(text.as_bytes());
+        }
+
+        #[test]
+        fn the_quarantine_of_arbitrary_bytes_reads_back_as_its_rejected_games(
+            bytes in proptest::collection::vec(any::<u8>(), 0..400)
+        ) {
+            round_trip(&bytes);
+        }
     }
 }
