@@ -481,7 +481,7 @@ fn bad_values_are_usage_errors_listing_the_valid_ones() {
             &["--has-finding", "result.mismatchh"][..],
             "result.mismatch,",
         ),
-        (&["--severity", "fatal"][..], "error, warning, info"),
+        (&["--severity", "fatal"][..], "info, warning, error"),
         (&["--laws", "2018"][..], "1980, 1997, 2001, 2014"),
         (
             &["--format", "csv", "--columns", "id,colour"][..],

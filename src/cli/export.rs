@@ -151,7 +151,7 @@ pub struct ExportArgs {
     /// Only games without a finding of this code (repeatable).
     #[arg(long, value_parser = parse_code)]
     pub lacks_finding: Vec<String>,
-    /// Only games with a finding of this severity: error, warning or info.
+    /// Only games with a finding of this severity: info, warning or error.
     #[arg(long, value_parser = parse_severity)]
     pub severity: Option<crate::pgn::Severity>,
     /// Only games judged under this edition of the Laws: 1980, 1997, 2001 or 2014.
