@@ -226,3 +226,35 @@ fn already_checkmate_is_not_called_cannot_win_by_dead() {
     assert!(stdout.contains("position: checkmate"), "{stdout}");
     assert!(!stdout.contains("Black: cannot win"), "{stdout}");
 }
+
+#[test]
+fn import_analyse_followed_by_a_file_does_not_read_the_file_as_the_node_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite");
+    let sample = testdata("sample.pgn");
+    let out = arbiter(&[
+        "import",
+        "-q",
+        "--db",
+        db.to_str().unwrap(),
+        "--analyse",
+        sample.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let conn = Connection::open(&db).unwrap();
+    let games: i64 = conn
+        .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(games, 8);
+    let analysed: i64 = conn
+        .query_row("SELECT count(*) FROM analyses", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(analysed, 8);
+}
+
+#[test]
+fn help_help_does_not_error() {
+    let out = arbiter(&["help", "--help"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Usage: arbiter"));
+}
