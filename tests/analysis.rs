@@ -2,6 +2,8 @@
 //! resignation and a draw in a won position; the lichess formulas against hand-computed values;
 //! determinism; and the throughput on master games (`$ARBITER_CORPUS`, skipped when unset).
 
+mod common;
+
 use arbiter::chess::san::{SanMode, play_san};
 use arbiter::chess::{Move, Position};
 use arbiter::search::analysis::{
@@ -206,11 +208,8 @@ struct CorpusGame {
 
 /// The first `count` complete games of Carlsen.pgn, or `None` without `$ARBITER_CORPUS`.
 fn carlsen(count: usize) -> Option<Vec<CorpusGame>> {
-    let Some(dir) = std::env::var_os("ARBITER_CORPUS") else {
-        eprintln!("ARBITER_CORPUS is not set: skipping the corpus tests");
-        return None;
-    };
-    let path = std::path::Path::new(&dir).join("games/otb-pgnmentor/Carlsen.pgn");
+    let dir = common::corpus()?;
+    let path = dir.join("games/otb-pgnmentor/Carlsen.pgn");
     let bytes = std::fs::read(path).unwrap();
     let (games, _) = arbiter::pgn::parse_all(&bytes);
     let out = games

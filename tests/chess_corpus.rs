@@ -2,6 +2,8 @@
 //! exact node counts under a CI-sized limit, SAN and UCI round trips for every legal move of
 //! every suite position, and incremental Zobrist hashes equal to recomputed ones.
 
+mod common;
+
 use arbiter::chess::perft::{SuiteEntry, parse_suite, run_suite};
 use arbiter::chess::san::{SanMode, resolve, to_san};
 use arbiter::chess::uci::{parse_uci, to_uci};
@@ -9,13 +11,7 @@ use arbiter::chess::{Position, fen};
 use std::path::PathBuf;
 
 fn corpus() -> Option<PathBuf> {
-    match std::env::var_os("ARBITER_CORPUS") {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => {
-            eprintln!("ARBITER_CORPUS not set: skipping corpus tests");
-            None
-        }
-    }
+    common::corpus()
 }
 
 const SUITES: [(&str, usize); 4] = [

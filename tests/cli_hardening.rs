@@ -168,3 +168,93 @@ fn database_with_user_version_minus_1_is_refused() {
     let db = db_with_version(dir.path(), -1);
     refused_with_one_line(&db, "schema version -1");
 }
+
+/// Runs `arbiter ARGS... --suite FILE` on `text` written to a file named `suite.epd`.
+fn run_suite(args: &[&str], suite: &str) -> (Option<i32>, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("suite.epd");
+    std::fs::write(&path, suite).unwrap();
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--suite", path.to_str().unwrap()]);
+    let out = arbiter(&all);
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn suite_lines_padded_with_nul_are_read_and_one_bad_line_does_not_fail_the_file() {
+    let (code, out, err) = run_suite(
+        &["perft"],
+        "K7/8/8/8/8/8/8/7k w - - 0 1 ;D1 3 ;D2 9\0\0\0\n\
+         K7/8/8/8/8/8/8/7k w - - 0 1 ;D1 x\n\
+         K7/8/8/8/8/8/8/7k w - - 0 1 ;D1 3  \t\r\n",
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        out.contains("suite.epd:2: skipped: bad depth field"),
+        "{out}"
+    );
+    assert!(out.ends_with("3 passed, 0 failed, 1 skipped\n"), "{out}");
+
+    let (code, out, err) = run_suite(
+        &["epd", "--nodes", "2000"],
+        "7k/8/6K1/8/8/8/8/1Q6 w - - bm Qb8#; id \"mate\";\0\0\n\
+         not an epd line\n",
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("suite.epd:2: skipped: "), "{out}");
+    assert!(out.ends_with("1 passed, 0 failed, 1 skipped\n"), "{out}");
+
+    let (code, out, err) = run_suite(
+        &["dead"],
+        "-- 8/8/4k3/8/8/3K4/8/8 w - - 0 1\0\0\n\
+         XX 8/8/4k3/8/8/3K4/8/8 w - - 0 1\n",
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("suite.epd:2: skipped: bad label"), "{out}");
+    assert!(
+        out.ends_with("1 passed, 0 failed, 0 undetermined, 1 skipped\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn already_checkmate_is_not_called_cannot_win_by_dead() {
+    let out = arbiter(&["dead", "8/8/8/8/8/2b1k1b1/8/3RKR2 w - -"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout.contains("Black: has checkmated"), "{stdout}");
+    assert!(stdout.contains("position: checkmate"), "{stdout}");
+    assert!(!stdout.contains("Black: cannot win"), "{stdout}");
+}
+
+#[test]
+fn import_analyse_followed_by_a_file_does_not_read_the_file_as_the_node_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite");
+    let sample = testdata("sample.pgn");
+    let out = arbiter(&[
+        "import",
+        "-q",
+        "--db",
+        db.to_str().unwrap(),
+        "--analyse",
+        sample.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let conn = Connection::open(&db).unwrap();
+    let games: i64 = conn
+        .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(games, 8);
+    let analysed: i64 = conn
+        .query_row("SELECT count(*) FROM analyses", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(analysed, 8);
+}
+
+#[test]
+fn help_help_does_not_error() {
+    let out = arbiter(&["help", "--help"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("Usage: arbiter"));
+}

@@ -2,6 +2,8 @@
 //! gzip), the real SQLite file opened afterwards. Counts balance, values match the PGN, moves
 //! decode exactly, a second import stores nothing, a killed import resumes to the same database.
 
+mod common;
+
 use arbiter::chess::Position;
 use arbiter::db::encode::decode_moves;
 use rusqlite::Connection;
@@ -393,11 +395,7 @@ fn a_newer_database_is_refused() {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("ARBITER_CORPUS").map(PathBuf::from);
-    if dir.is_none() {
-        eprintln!("ARBITER_CORPUS not set: skipping corpus tests");
-    }
-    dir
+    common::corpus()
 }
 
 /// Content hash, game number, moves and lawful result of one stored game.

@@ -2,6 +2,8 @@
 //! `draw-rules/sunfish-3fold.pgn` all end in a threefold repetition, and every TCEC game whose
 //! TerminationDetails names a 3-fold repetition is claimable as one under Art. 9.2.
 
+mod common;
+
 use arbiter::chess::SanMode;
 use arbiter::game::replay;
 use arbiter::laws::{Verdict, VerdictOptions, judge};
@@ -10,11 +12,7 @@ use arbiter::pipeline::work::verdict_input;
 use std::path::PathBuf;
 
 fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("ARBITER_CORPUS").map(PathBuf::from);
-    if dir.is_none() {
-        eprintln!("ARBITER_CORPUS not set: skipping corpus tests");
-    }
-    dir
+    common::corpus()
 }
 
 fn games(path: PathBuf) -> Vec<Game> {

@@ -1,6 +1,8 @@
 //! The arbiter's verdict on hand-made games: every finding code and every edition
 //! difference, with the ply where each happens.
 
+mod common;
+
 use arbiter::chess::san::resolve;
 use arbiter::chess::{Move, Position, SanMode};
 use arbiter::laws::{
@@ -494,8 +496,7 @@ fn undated_games_use_the_newest_edition_and_say_so() {
 fn key_walk_follows_full_positions_on_corpus_games() {
     use arbiter::chess::zobrist::en_passant_key;
     use arbiter::laws::claims::Keys;
-    let Some(dir) = std::env::var_os("ARBITER_CORPUS").map(std::path::PathBuf::from) else {
-        eprintln!("ARBITER_CORPUS not set: skipping corpus tests");
+    let Some(dir) = common::corpus() else {
         return;
     };
     let mut files = vec![dir.join("draw-rules/sunfish-3fold.pgn")];

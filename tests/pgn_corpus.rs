@@ -2,6 +2,8 @@
 //! behaviour we chose for each, and real game files with exact counts and a write → read
 //! round trip.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -9,13 +11,7 @@ use arbiter::pgn::{self, Game, Splitter, WriteOptions, code};
 use arbiter::pipeline::source;
 
 fn corpus() -> Option<PathBuf> {
-    match std::env::var_os("ARBITER_CORPUS") {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => {
-            println!("ARBITER_CORPUS not set: skipping corpus tests");
-            None
-        }
-    }
+    common::corpus()
 }
 
 struct Read {

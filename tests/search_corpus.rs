@@ -2,19 +2,15 @@
 //! a fixed node budget (an exact solved count: any change in search behaviour shows) and the
 //! mate-in-1/2/3 suites, each mate found with its exact distance.
 
+mod common;
+
 use arbiter::chess::Position;
 use arbiter::search::epd::parse_suite;
 use arbiter::search::{Limits, Score, Searcher};
 use std::path::PathBuf;
 
 fn corpus() -> Option<PathBuf> {
-    match std::env::var_os("ARBITER_CORPUS") {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => {
-            eprintln!("ARBITER_CORPUS is not set: skipping the corpus tests");
-            None
-        }
-    }
+    common::corpus()
 }
 
 /// Positions of WAC searched, the node budget each, and how many are solved.

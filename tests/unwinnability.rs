@@ -1,18 +1,14 @@
 //! The unwinnability decision against labelled positions: D3-Chess's test vector and the
 //! project's 74 checked dead/alive positions. A wrong "cannot win" is never acceptable.
 
+mod common;
+
 use arbiter::chess::{Color, Position};
 use arbiter::laws::dead::{Budget, Winnability, analyse};
 use std::path::PathBuf;
 
 fn corpus() -> Option<PathBuf> {
-    match std::env::var_os("ARBITER_CORPUS") {
-        Some(p) => Some(PathBuf::from(p)),
-        None => {
-            eprintln!("ARBITER_CORPUS is not set: skipping the corpus test");
-            None
-        }
-    }
+    common::corpus()
 }
 
 #[derive(Default, Debug)]

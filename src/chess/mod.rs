@@ -7,6 +7,7 @@ pub mod attacks;
 pub mod bitboard;
 pub mod chess960;
 pub mod fen;
+pub mod lines;
 pub mod movegen;
 pub mod moves;
 pub mod perft;

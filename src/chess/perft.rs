@@ -64,13 +64,25 @@ impl std::fmt::Display for SuiteError {
 impl std::error::Error for SuiteError {}
 
 /// Reads both suite formats: `FEN ;D1 20 ;D2 400` lines, and `epd FEN` followed by
-/// `perft DEPTH COUNT` lines (with `id` lines and `#` comments ignored).
+/// `perft DEPTH COUNT` lines (with `id` lines and `#` comments ignored). The first bad line
+/// is the error; `parse_suite_lenient` goes on past bad lines.
 pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
+    let (entries, mut errors) = parse_suite_lenient(text);
+    if errors.is_empty() {
+        Ok(entries)
+    } else {
+        Err(errors.swap_remove(0))
+    }
+}
+
+/// Every good entry of a suite, and an error for each bad line (trailing whitespace and NUL
+/// padding are not errors). A bad line costs only itself: a bad `perft` line drops that
+/// depth, a bad `;D` field drops that depth of its entry.
+pub fn parse_suite_lenient(text: &str) -> (Vec<SuiteEntry>, Vec<SuiteError>) {
     let mut entries: Vec<SuiteEntry> = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') || line.starts_with("id ") {
+    let mut errors = Vec::new();
+    for (line_no, line) in crate::chess::lines::suite_lines(text) {
+        if line.starts_with("id ") {
             continue;
         }
         let err = |m: String| SuiteError {
@@ -88,10 +100,12 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             let depth = it.next().and_then(|d| d.parse().ok());
             let count = it.next().and_then(|c| c.parse().ok());
             let (Some(depth), Some(count)) = (depth, count) else {
-                return Err(err(format!("bad perft line {line:?}")));
+                errors.push(err(format!("bad perft line {line:?}")));
+                continue;
             };
             let Some(entry) = entries.last_mut() else {
-                return Err(err("perft line before any epd line".into()));
+                errors.push(err("perft line before any epd line".into()));
+                continue;
             };
             entry.depths.push((depth, count));
         } else {
@@ -108,7 +122,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
                 let count = it.next().and_then(|c| c.parse().ok());
                 match (depth, count) {
                     (Some(d), Some(c)) => depths.push((d, c)),
-                    _ => return Err(err(format!("bad depth field {field:?}"))),
+                    _ => errors.push(err(format!("bad depth field {field:?}"))),
                 }
             }
             entries.push(SuiteEntry {
@@ -118,7 +132,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             });
         }
     }
-    Ok(entries)
+    (entries, errors)
 }
 
 /// The outcome of running one suite.

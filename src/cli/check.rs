@@ -47,8 +47,15 @@ pub struct InputArgs {
     #[arg(long)]
     pub no_laws: bool,
     /// Critical-position analysis by arbiter's search; NODES is the deep-search budget per
-    /// critical position (default 20000).
-    #[arg(long, value_name = "NODES", num_args = 0..=1, default_missing_value = "20000")]
+    /// critical position (default 20000). Give it as `--analyse=NODES`: a bare `--analyse`
+    /// never takes the next argument (a file name) as its value.
+    #[arg(
+        long,
+        value_name = "NODES",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "20000"
+    )]
     pub analyse: Option<u64>,
     /// Node budget per side for deciding whether a final position is dead. Most final
     /// positions are decided in a few dozen nodes; 50,000 settles the long minor-piece

@@ -10,6 +10,7 @@
 //! labels) and prints how many are alive, dead and undetermined, with the time per position.
 
 use super::error::{AppError, Outcome, PathContext, Result};
+use crate::chess::lines::suite_lines;
 use crate::chess::san::to_san;
 use crate::chess::{Color, Move, Position};
 use crate::laws::dead::shorten::shorten;
@@ -128,15 +129,6 @@ pub fn san_line(pos: &Position, line: &[Move]) -> String {
     s
 }
 
-/// The lines of a position file that carry one: 1-based line number and trimmed text;
-/// blank lines and `#` comments are skipped.
-fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines()
-        .enumerate()
-        .map(|(n, line)| (n + 1, line.trim()))
-        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
-}
-
 fn run_suite(
     out: &mut impl Write,
     text: &str,
@@ -146,7 +138,7 @@ fn run_suite(
 ) -> Result {
     let (mut passed, mut failed, mut unknown, mut bad) = (0u64, 0u64, 0u64, 0u64);
     let start = Instant::now();
-    for (n, line) in content_lines(text) {
+    for (n, line) in suite_lines(text) {
         let (fen, white, black) = match suite_entry(line) {
             Ok(Some(entry)) => entry,
             Ok(None) => continue,
@@ -206,7 +198,7 @@ fn run_suite(
         out,
         "{passed} passed, {failed} failed, {unknown} undetermined, {bad} skipped"
     )?;
-    Ok(Outcome::from(failed == 0))
+    Ok(Outcome::from(failed == 0 && bad == 0))
 }
 
 /// One line of a label file: the FEN and whether White and Black can win; `None` for the
@@ -247,7 +239,7 @@ fn run_positions(
 ) -> Result {
     let mut positions = Vec::new();
     let mut bad = 0u64;
-    for (n, line) in content_lines(text) {
+    for (n, line) in suite_lines(text) {
         match Position::from_fen(line) {
             Ok(p) => positions.push(p),
             Err(e) => {
@@ -285,7 +277,7 @@ fn run_positions(
         "{secs:.3} s ({:.2} µs per position)",
         secs * 1e6 / total.max(1) as f64
     )?;
-    Ok(Outcome::Success)
+    Ok(Outcome::from(bad == 0))
 }
 
 #[cfg(test)]

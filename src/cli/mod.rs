@@ -49,7 +49,14 @@ pub enum Command {
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error; a closed output pipe is 0.
 pub fn run() -> std::process::ExitCode {
-    let cli = match Cli::try_parse() {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // clap's `help` subcommand takes no flags: `arbiter help --help` is `arbiter help`.
+    if args.get(1).is_some_and(|a| a == "help")
+        && args[2..].iter().any(|a| a == "--help" || a == "-h")
+    {
+        args.truncate(2);
+    }
+    let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };

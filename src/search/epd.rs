@@ -122,10 +122,8 @@ fn split_operations(text: &str) -> Vec<&str> {
 
 /// Parses every non-blank, non-comment line; each bad line is its own error.
 pub fn parse_suite(text: &str) -> Vec<Result<EpdRecord, EpdError>> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .map(|(i, l)| parse_line(l, i + 1))
+    crate::chess::lines::suite_lines(text)
+        .map(|(n, l)| parse_line(l, n))
         .collect()
 }
 
