@@ -18,15 +18,34 @@ pub struct ImportArgs {
     /// The SQLite database to create or add to.
     #[arg(long, default_value = "arbiter.sqlite")]
     pub db: PathBuf,
+    /// Map spellings to persons by this alias file (TSV canonical<TAB>variant), stored
+    /// spellings included (docs/IDENTITY.md).
+    #[arg(long, value_name = "FILE")]
+    pub aliases: Option<PathBuf>,
 }
 
 pub fn run_import(args: &ImportArgs) -> io::Result<i32> {
     let start = Instant::now();
-    let conn = match open(&args.db) {
+    let mut conn = match open(&args.db) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("arbiter: {e}");
             return Ok(2);
+        }
+    };
+    let rules = match &args.aliases {
+        None => None,
+        Some(path) => {
+            let applied = crate::identity::aliases::Aliases::load(path)
+                .map_err(crate::db::persons::PersonError::Alias)
+                .and_then(|a| crate::db::persons::apply_aliases(&mut conn, a));
+            match applied {
+                Ok((rules, _)) => Some(rules),
+                Err(e) => {
+                    eprintln!("arbiter: {e}; nothing imported");
+                    return Ok(2);
+                }
+            }
         }
     };
     let options = args.input.run_options();
@@ -37,7 +56,11 @@ pub fn run_import(args: &ImportArgs) -> io::Result<i32> {
         "arbiter": env!("CARGO_PKG_VERSION"),
     })
     .to_string();
-    let mut sink = ImportSink::new(Writer::new(conn), settings);
+    let mut writer = Writer::new(conn);
+    if let Some(rules) = rules {
+        writer.set_person_rules(rules);
+    }
+    let mut sink = ImportSink::new(writer, settings);
     let (findings, quarantine) = args.input.open_outputs()?;
     sink.findings = findings;
     sink.quarantine = quarantine;

@@ -7,10 +7,13 @@ pub mod analyse;
 pub mod bench;
 pub mod check;
 pub mod dead;
+pub mod duplicates;
 pub mod epd;
 pub mod export;
 pub mod import;
+pub mod openings;
 pub mod perft;
+pub mod players;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -41,6 +44,12 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Run an EPD test suite (`bm`/`am`); prints failures and `N passed, M failed`.
     Epd(epd::EpdArgs),
+    /// Persons and their spellings; suggest and apply alias files.
+    Players(players::PlayersArgs),
+    /// Find, store and list duplicate games with the reason for each record.
+    Duplicates(duplicates::DuplicatesArgs),
+    /// The opening tree of a selection: games, White's score, draws, ratings per line.
+    Openings(openings::OpeningsArgs),
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error.
@@ -62,6 +71,9 @@ pub fn run() -> i32 {
         Command::Dead(args) => dead::run(&args),
         Command::Analyse(args) => analyse::run(&args),
         Command::Epd(args) => epd::run(&args),
+        Command::Players(args) => players::run(&args),
+        Command::Duplicates(args) => duplicates::run(&args),
+        Command::Openings(args) => openings::run(&args),
     };
     match result {
         Ok(code) => code,
