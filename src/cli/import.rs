@@ -3,7 +3,7 @@
 //! stores nothing twice and resumes an interrupted import.
 
 use super::check::{InputArgs, outcome};
-use super::error::Result;
+use super::error::{AppError, Result};
 use crate::db::{Writer, open};
 use crate::pipeline::import::ImportSink;
 use crate::pipeline::run;
@@ -19,11 +19,27 @@ pub struct ImportArgs {
     /// The SQLite database to create or add to.
     #[arg(long, default_value = "arbiter.sqlite")]
     pub db: PathBuf,
+    /// Map spellings to persons by this alias file (TSV canonical<TAB>variant), stored
+    /// spellings included (docs/IDENTITY.md).
+    #[arg(long, value_name = "FILE")]
+    pub aliases: Option<PathBuf>,
 }
 
 pub fn run_import(args: &ImportArgs) -> Result {
     let start = Instant::now();
-    let conn = open(&args.db)?;
+    let mut conn = open(&args.db)?;
+    let rules = match &args.aliases {
+        None => None,
+        Some(path) => {
+            let applied = crate::identity::aliases::Aliases::load(path)
+                .map_err(crate::db::persons::PersonError::Alias)
+                .and_then(|a| crate::db::persons::apply_aliases(&mut conn, a));
+            match applied {
+                Ok((rules, _)) => Some(rules),
+                Err(e) => return Err(AppError::Other(format!("{e}; nothing imported"))),
+            }
+        }
+    };
     let options = args.input.run_options();
     let settings = serde_json::json!({
         "san": if args.input.strict { "strict" } else { "lenient" },
@@ -32,7 +48,11 @@ pub fn run_import(args: &ImportArgs) -> Result {
         "arbiter": env!("CARGO_PKG_VERSION"),
     })
     .to_string();
-    let mut sink = ImportSink::new(Writer::new(conn), settings);
+    let mut writer = Writer::new(conn);
+    if let Some(rules) = rules {
+        writer.set_person_rules(rules);
+    }
+    let mut sink = ImportSink::new(writer, settings);
     let (findings, quarantine) = args.input.open_outputs()?;
     sink.findings = findings;
     sink.quarantine = quarantine;

@@ -8,11 +8,14 @@ pub mod analyse;
 pub mod bench;
 pub mod check;
 pub mod dead;
+pub mod duplicates;
 pub mod epd;
 pub mod error;
 pub mod export;
 pub mod import;
+pub mod openings;
 pub mod perft;
+pub mod players;
 
 pub use error::{AppError, Outcome, PathContext};
 
@@ -45,6 +48,12 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Run an EPD test suite (`bm`/`am`); prints failures and `N passed, M failed`.
     Epd(epd::EpdArgs),
+    /// Persons and their spellings; suggest and apply alias files.
+    Players(players::PlayersArgs),
+    /// Find, store and list duplicate games with the reason for each record.
+    Duplicates(duplicates::DuplicatesArgs),
+    /// The opening tree of a selection: games, White's score, draws, ratings per line.
+    Openings(openings::OpeningsArgs),
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error; a closed output pipe is 0.
@@ -80,5 +89,8 @@ fn dispatch(command: Command) -> error::Result {
         Command::Dead(args) => finish(dead::run(&args)),
         Command::Analyse(args) => finish(analyse::run(&args)),
         Command::Epd(args) => finish(epd::run(&args)),
+        Command::Players(args) => finish(players::run(&args)),
+        Command::Duplicates(args) => finish(duplicates::run(&args)),
+        Command::Openings(args) => finish(openings::run(&args)),
     }
 }

@@ -3,8 +3,10 @@
 //! (Unicode NFKC), splits spellings by the FIDE ids of their games, and fills the new
 //! `games` columns from the tags kept in `tags` and from the stored moves.
 
-use super::encode::moves_hash;
+use super::encode::{decode_moves, moves_hash};
 use super::persons::{PersonRules, reassign};
+use crate::chess::Position;
+use crate::identity::openings::classify;
 use crate::identity::timecontrol::tc_class;
 use rusqlite::{Connection, params};
 
@@ -67,20 +69,34 @@ pub fn after_v2(conn: &Connection) -> rusqlite::Result<()> {
             Some(other.to_string()),
         ),
     })?;
-    // id, start FEN, moves, TimeControl.
-    type Row = (i64, Option<String>, Vec<u8>, Option<String>);
+    // id, start FEN, moves, TimeControl, variant.
+    type Row = (i64, Option<String>, Vec<u8>, Option<String>, String);
     let rows: Vec<Row> = {
-        let mut stmt = conn.prepare("SELECT id, start_fen, moves, time_control FROM games")?;
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-            .collect::<Result<_, _>>()?
+        let mut stmt =
+            conn.prepare("SELECT id, start_fen, moves, time_control, variant FROM games")?;
+        stmt.query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })?
+        .collect::<Result<_, _>>()?
     };
-    let mut update =
-        conn.prepare("UPDATE games SET moves_hash = ?2, tc_class = ?3 WHERE id = ?1")?;
-    for (id, start_fen, moves, time_control) in rows {
+    let mut update = conn.prepare(include_str!("sql/update_game_identity.sql"))?;
+    for (id, start_fen, moves, time_control, variant) in rows {
+        // Only games from the standard start have an opening name; their stored moves
+        // decode (the import checked them), and a blob that does not is left unnamed.
+        let opening = (start_fen.is_none() && variant == "standard")
+            .then(|| decode_moves(&Position::new(), &moves).ok())
+            .flatten()
+            .and_then(|m| classify(&Position::new(), &m));
+        let o = opening.as_ref();
         update.execute(params![
             id,
             &moves_hash(start_fen.as_deref(), &moves)[..],
-            tc_class(time_control.as_deref())
+            tc_class(time_control.as_deref()),
+            o.map(|o| o.eco),
+            o.map(|o| o.name),
+            o.map(|o| o.family()),
+            o.and_then(|o| o.variation()),
+            o.map(|o| o.ply),
         ])?;
     }
     Ok(())
@@ -228,6 +244,18 @@ mod tests {
             .query_row("SELECT moves FROM games WHERE id = 3", [], |r| r.get(0))
             .unwrap();
         assert_eq!(hash, moves_hash(None, &blob));
+        let opening: (String, String, String, String, i64) = conn
+            .query_row(
+                "SELECT eco, opening, opening_family, opening_variation, opening_ply \
+                 FROM games WHERE id = 3",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .unwrap();
+        assert_eq!(opening.0, "B50");
+        assert_eq!(opening.2, "Sicilian Defense");
+        assert_eq!(opening.4, 4);
+        assert_eq!(opening.1, format!("{}: {}", opening.2, opening.3));
         // The view: two rows a game, scores from each side.
         assert_eq!(q("SELECT count(*) FROM player_games"), 6);
         let (score, opp): (f64, i64) = conn

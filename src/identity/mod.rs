@@ -4,4 +4,5 @@
 
 pub mod aliases;
 pub mod names;
+pub mod openings;
 pub mod timecontrol;

@@ -86,7 +86,9 @@ pub fn record(
             .then(|| crate::pgn::game_to_string(game, &crate::pgn::WriteOptions::default())),
         findings: findings.iter().map(finding_record).collect(),
         analysis: analysis.map(analysis_record),
-        opening: None,
+        opening: (!replay.chess960)
+            .then(|| crate::identity::openings::classify(&replay.start, &replay.moves))
+            .flatten(),
         moves_hash: moves_hash(replay.start_fen.as_deref(), &encode_moves(&replay.moves)),
     }
 }
