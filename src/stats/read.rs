@@ -5,7 +5,7 @@
 //! `b`, `e`, and because the date index then gives the order without sorting two rows a game.
 
 use super::row::{Colour, GameFacts, PlayerGame};
-use crate::export::filter::{BadDate, Filter};
+use crate::export::filter::Filter;
 use rusqlite::types::Value;
 use rusqlite::{Connection, OpenFlags, params_from_iter};
 use std::collections::{HashMap, HashSet};
@@ -29,7 +29,6 @@ pub enum ReadError {
         path: PathBuf,
         found: i64,
     },
-    BadDate(BadDate),
 }
 
 impl fmt::Display for ReadError {
@@ -49,7 +48,6 @@ impl fmt::Display for ReadError {
                 path.display(),
                 crate::db::SCHEMA_VERSION
             ),
-            ReadError::BadDate(e) => write!(f, "{e}"),
         }
     }
 }
@@ -154,14 +152,13 @@ pub fn white_score(result: Option<&str>) -> Option<f64> {
     }
 }
 
-const SELECT: &str = "SELECT g.id, w.person_id, g.white_id, b.person_id, g.black_id, \
+/// The view's columns for both sides of a game, then the facts it lacks (`GameFacts`); the
+/// FROM clause is the export's, so every export filter applies.
+const COLUMNS: &str = "g.id, w.person_id, g.white_id, b.person_id, g.black_id, \
     g.white_elo, g.black_elo, COALESCE(g.lawful_result, g.result), g.result, g.date, g.year, \
     g.month, g.day, g.event_id, g.eco, g.opening, g.opening_family, g.tc_class, g.time_control, \
-    g.ply_count, g.termination, g.laws_edition, \
-    EXISTS (SELECT 1 FROM duplicate_members d WHERE d.game_id = g.id AND d.survivor = 0), \
-    g.termination_ply, g.threefold_ply, g.fifty_ply \
-    FROM games g LEFT JOIN player_names w ON w.id = g.white_id \
-    LEFT JOIN player_names b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id";
+    g.ply_count, g.termination, g.laws_edition, coalesce(dm.survivor = 0, 0), \
+    g.termination_ply, g.threefold_ply, g.fifty_ply";
 
 /// Games whose Termination tag says they were decided on time.
 fn on_time_games(conn: &Connection) -> Result<HashSet<i64>, ReadError> {
@@ -204,7 +201,7 @@ pub fn for_each_row(
 ) -> Result<u64, ReadError> {
     let on_time = on_time_games(conn)?;
     let analysed = analyses(conn)?;
-    let (mut clause, mut values) = filter.to_sql().map_err(ReadError::BadDate)?;
+    let (mut clause, mut values) = filter.to_sql(STATS_SCHEMA);
     if let Some(p) = person {
         values.push(Value::Integer(p));
         let n = values.len();
@@ -213,7 +210,10 @@ pub fn for_each_row(
              OR g.black_id IN (SELECT id FROM player_names WHERE person_id = ?{n}))"
         );
     }
-    let sql = format!("{SELECT} WHERE {clause} ORDER BY g.year, g.month, g.day, g.id");
+    let from = crate::export::games::games_from(STATS_SCHEMA);
+    let sql = format!(
+        "SELECT {COLUMNS} FROM {from} WHERE {clause} ORDER BY g.year, g.month, g.day, g.id"
+    );
     let mut stmt = conn.prepare(&sql)?;
     let mut rows = stmt.query(params_from_iter(values))?;
     let mut row = PlayerGame::new(0, 0, Colour::White);
@@ -398,7 +398,9 @@ pub struct Evidence {
 
 pub fn evidence(conn: &Connection, dir: &Directory, id: i64) -> Result<Evidence, ReadError> {
     let (games, first_year, last_year) = conn.query_row(
-        "SELECT count(*), min(year), max(year) FROM player_games WHERE player_id = ?1",
+        "SELECT count(*), min(year), max(year) FROM games \
+         WHERE white_id IN (SELECT id FROM player_names WHERE person_id = ?1) \
+         OR black_id IN (SELECT id FROM player_names WHERE person_id = ?1)",
         [id],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
     )?;

@@ -6,6 +6,7 @@ use super::dossier::{Dossier, Ending, PLY_BUCKET_WIDTH, PLY_BUCKETS, Stats, Stre
 use super::performance::{Performance, wilson};
 use super::read::Directory;
 use super::row::format_date_key;
+use crate::export::table::{Cell, Column, Kind};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -347,6 +348,96 @@ impl LeaderRow {
             first_date: dated(d.first),
             last_date: dated(d.last),
         }
+    }
+}
+
+/// The leaderboard's columns, for the export's table formats (CSV, JSON lines, Parquet).
+pub const LEADER_COLUMNS: [Column; 22] = [
+    col("player_id", Kind::Int, "person (players.id)"),
+    col("player", Kind::Text, "the person's canonical name"),
+    col("fide_id", Kind::Int, "FIDE id, when known"),
+    col("games", Kind::Int, "finished games (unfinished ones apart)"),
+    col("wins", Kind::Int, "wins"),
+    col("draws", Kind::Int, "draws"),
+    col("losses", Kind::Int, "losses"),
+    col("unfinished", Kind::Int, "games with * or no result"),
+    col("score", Kind::Float, "points"),
+    col(
+        "score_pct",
+        Kind::Float,
+        "points in percent of the finished games",
+    ),
+    col("white_games", Kind::Int, "finished games with White"),
+    col("white_score", Kind::Float, "points with White"),
+    col("black_games", Kind::Int, "finished games with Black"),
+    col("black_score", Kind::Float, "points with Black"),
+    col(
+        "rated_games",
+        Kind::Int,
+        "finished games against rated opponents, forfeits left out",
+    ),
+    col(
+        "average_opponent",
+        Kind::Float,
+        "average rating of those opponents",
+    ),
+    col(
+        "performance_fide",
+        Kind::Int,
+        "FIDE table 8.1.1 performance",
+    ),
+    col("performance_linear", Kind::Float, "Ra + 400(W-L)/n"),
+    col(
+        "performance_perfect",
+        Kind::Float,
+        "rating whose logistic expected score equals the score",
+    ),
+    col(
+        "expected_score",
+        Kind::Float,
+        "expected points where both sides were rated",
+    ),
+    col("first_date", Kind::Text, "first dated game"),
+    col("last_date", Kind::Text, "last dated game"),
+];
+
+const fn col(name: &'static str, kind: Kind, meaning: &'static str) -> Column {
+    Column {
+        name,
+        kind,
+        meaning,
+    }
+}
+
+impl LeaderRow {
+    /// The row's cells, in `LEADER_COLUMNS` order.
+    pub fn cells(&self) -> Vec<Cell<'_>> {
+        let f = |v: Option<f64>| v.map_or(Cell::Null, Cell::Float);
+        let u = |v: u32| Cell::Int(i64::from(v));
+        vec![
+            Cell::Int(self.player_id),
+            Cell::text(&self.player),
+            Cell::opt_int(self.fide_id),
+            u(self.games),
+            u(self.wins),
+            u(self.draws),
+            u(self.losses),
+            u(self.unfinished),
+            Cell::Float(self.score),
+            f(self.score_pct),
+            u(self.white_games),
+            Cell::Float(self.white_score),
+            u(self.black_games),
+            Cell::Float(self.black_score),
+            u(self.rated_games),
+            f(self.average_opponent),
+            Cell::opt_int(self.performance_fide),
+            f(self.performance_linear),
+            f(self.performance_perfect),
+            f(self.expected_score),
+            Cell::opt_text(self.first_date.as_deref()),
+            Cell::opt_text(self.last_date.as_deref()),
+        ]
     }
 }
 
@@ -723,7 +814,7 @@ pub struct CsvRecord {
 }
 
 impl CsvRecord {
-    fn new(player: &str, section: &str, colour: &str, l: &Line) -> CsvRecord {
+    pub fn new(player: &str, section: &str, colour: &str, l: &Line) -> CsvRecord {
         CsvRecord {
             player: player.to_owned(),
             section: section.to_owned(),
