@@ -617,3 +617,54 @@ fn rows_from_the_pipeline_equal_rows_from_the_database() {
     .unwrap();
     assert_eq!(k, 8);
 }
+
+/// An analysed game: our `[%eval]` on every analysed move by default, and with `--annotate`
+/// one judgement NAG per inaccuracy ($6), mistake ($2) and blunder ($4) the analysis counted.
+#[test]
+fn analysed_games_get_our_evaluations_and_judgement_nags() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite");
+    ok(&[
+        "import",
+        s(&sample()),
+        "--db",
+        s(&db),
+        "--quiet",
+        "--analyse=2000",
+    ]);
+    let conn = Connection::open(&db).unwrap();
+    let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    let evals = one("SELECT count(*) FROM evaluations WHERE ply > 0");
+    let judged = |side_cols: &str| {
+        one(&format!(
+            "SELECT coalesce(sum({side_cols}), 0) FROM analyses"
+        ))
+    };
+    let nags = [
+        ("$6", judged("white_inaccuracies + black_inaccuracies")),
+        ("$2", judged("white_mistakes + black_mistakes")),
+        ("$4", judged("white_blunders + black_blunders")),
+    ];
+    assert!(evals > 10, "{evals}");
+    let out = ok(&["export", "--db", s(&db), "--annotate"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let words: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .flat_map(str::split_whitespace)
+        .collect();
+    assert_eq!(text.matches("[%eval").count() as i64, evals);
+    // Each judged move has one quality NAG: ours, or the file's own (kept) on the sample's
+    // one `??`, which is also a blunder by our analysis.
+    for (nag, n) in nags {
+        assert_eq!(
+            words.iter().filter(|w| **w == nag).count() as i64,
+            n,
+            "{nag}"
+        );
+    }
+    assert!(nags.iter().map(|(_, n)| n).sum::<i64>() > 0);
+    // `--evals file`: the sample has no evaluations of its own, so none are written.
+    let out = ok(&["export", "--db", s(&db), "--evals", "file"]);
+    assert!(!String::from_utf8(out.stdout).unwrap().contains("[%eval"));
+}

@@ -18,7 +18,6 @@ use crate::export::table::{GameTable, Selection, TableFormat, list_columns};
 use crate::export::{ExportError, Writer};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rusqlite::OpenFlags;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -45,6 +44,8 @@ pub struct ExportArgs {
     /// The database written by `arbiter import`.
     #[arg(long, default_value = "arbiter.sqlite")]
     pub db: PathBuf,
+    /// pgn (everything stored), csv, jsonl (one typed row per game) or parquet (for DuckDB,
+    /// Spark, polars, pandas; needs -o).
     #[arg(long, value_enum, default_value = "pgn")]
     pub format: Format,
     /// Output file (default: standard output; Parquet needs one). The extension picks the
@@ -123,6 +124,7 @@ pub struct ExportArgs {
     /// Black: the person under any spelling, ignoring case.
     #[arg(long)]
     pub black: Option<String>,
+    /// The Event tag, exactly.
     #[arg(long)]
     pub event: Option<String>,
     /// Games on or after this date (YYYY, YYYY.MM or YYYY.MM.DD).
@@ -137,8 +139,10 @@ pub struct ExportArgs {
     /// Both players rated at least this.
     #[arg(long)]
     pub min_elo: Option<i64>,
+    /// At least this many half-moves in the main line.
     #[arg(long)]
     pub min_plies: Option<i64>,
+    /// At most this many half-moves in the main line.
     #[arg(long)]
     pub max_plies: Option<i64>,
     /// Only games with a finding of this code (repeatable; docs/findings.md).
@@ -328,12 +332,14 @@ pub fn run_export(args: &ExportArgs) -> io::Result<i32> {
         Ok(p) => p,
         Err(e) => return usage(&e),
     };
-    if !args.db.exists() {
-        eprintln!("arbiter: {}: no such database", args.db.display());
-        return Ok(2);
-    }
-    let conn = rusqlite::Connection::open_with_flags(&args.db, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(ExportError::from)?;
+    // Read-only, so a database on read-only media or in a read-only folder exports too.
+    let conn = match crate::db::open_read_only(&args.db) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("arbiter: {e}");
+            return Ok(2);
+        }
+    };
     let version = schema_version(&conn)?;
     if version > crate::db::SCHEMA_VERSION {
         eprintln!(
@@ -341,6 +347,12 @@ pub fn run_export(args: &ExportArgs) -> io::Result<i32> {
             args.db.display()
         );
         return Ok(2);
+    }
+    if args.unique && version < 2 {
+        eprintln!(
+            "arbiter: {}: schema version {version} has no duplicate groups: --unique keeps every game",
+            args.db.display()
+        );
     }
     match export(args, &conn, selection, partition, version) {
         Ok(()) => Ok(0),
