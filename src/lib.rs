@@ -14,3 +14,4 @@ pub mod laws;
 pub mod pgn;
 pub mod pipeline;
 pub mod search;
+pub mod stats;

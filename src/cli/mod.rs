@@ -16,6 +16,7 @@ pub mod import;
 pub mod openings;
 pub mod perft;
 pub mod players;
+pub mod stats;
 
 pub use error::{AppError, Outcome, PathContext};
 
@@ -54,6 +55,8 @@ pub enum Command {
     Duplicates(duplicates::DuplicatesArgs),
     /// The opening tree of a selection: games, White's score, draws, ratings per line.
     Openings(openings::OpeningsArgs),
+    /// Player statistics: dossiers, leaderboard, head-to-head, openings, performance.
+    Stats(Box<stats::StatsArgs>),
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error; a closed output pipe is 0.
@@ -92,5 +95,6 @@ fn dispatch(command: Command) -> error::Result {
         Command::Players(args) => finish(players::run(&args)),
         Command::Duplicates(args) => finish(duplicates::run(&args)),
         Command::Openings(args) => finish(openings::run(&args)),
+        Command::Stats(args) => finish(stats::run(&args)),
     }
 }

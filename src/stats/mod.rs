@@ -1,0 +1,11 @@
+//! Player statistics over the database: one pass over `player_games` (one row per person per
+//! game) builds every person's dossier in memory (`dossier`), with performance ratings in the
+//! three usual definitions (`performance`); `read` streams the rows out of SQLite, `report`
+//! turns a dossier into text, JSON, CSV and leaderboard rows, `html` into a self-contained page.
+
+pub mod dossier;
+pub mod html;
+pub mod performance;
+pub mod read;
+pub mod report;
+pub mod row;
