@@ -12,3 +12,4 @@ pub mod laws;
 pub mod pgn;
 pub mod pipeline;
 pub mod search;
+pub mod stats;
