@@ -8,6 +8,7 @@ pub mod glicko;
 pub mod glicko2;
 pub mod groups;
 pub mod period;
+pub mod pool;
 
 use std::fmt;
 
