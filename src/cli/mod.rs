@@ -11,6 +11,7 @@ pub mod epd;
 pub mod export;
 pub mod import;
 pub mod perft;
+pub mod ratings;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -41,6 +42,8 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Run an EPD test suite (`bm`/`am`); prints failures and `N passed, M failed`.
     Epd(epd::EpdArgs),
+    /// Rate the database's persons: pool (as Ordo), FIDE elo, glicko2 or glicko.
+    Ratings(Box<ratings::RatingsArgs>),
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error.
@@ -62,6 +65,7 @@ pub fn run() -> i32 {
         Command::Dead(args) => dead::run(&args),
         Command::Analyse(args) => analyse::run(&args),
         Command::Epd(args) => epd::run(&args),
+        Command::Ratings(args) => ratings::run(&args),
     };
     match result {
         Ok(code) => code,
