@@ -74,50 +74,9 @@ pub fn parse_edition(text: &str) -> Result<crate::laws::Edition, String> {
     )
 }
 
-/// Every finding code any stage writes (docs/findings.md).
+/// Every finding code any stage writes: the one catalogue (`src/findings.rs`, docs/findings.md).
 pub fn known_codes() -> Vec<&'static str> {
-    use crate::chess::Repair::*;
-    use crate::game::code as replay;
-    use crate::search::analysis::code as analysis;
-    let mut codes: Vec<&'static str> = crate::pgn::code::ALL.to_vec();
-    codes.extend([
-        replay::FEN_INVALID,
-        replay::FEN_CASTLING,
-        replay::SETUP_MISSING,
-        replay::UNREADABLE,
-        replay::ILLEGAL,
-        replay::AMBIGUOUS,
-        replay::NOT_CANONICAL,
-        replay::NULL_MOVE,
-        replay::VARIATION_ILLEGAL,
-    ]);
-    codes.extend(
-        [
-            CastlingZeros,
-            MissingCapture,
-            SuperfluousCapture,
-            OverDisambiguation,
-            PromotionForm,
-            LongAlgebraic,
-            Uci,
-            EnPassantSuffix,
-            CheckSuffix,
-            AnnotationGlyph,
-            PawnLetter,
-        ]
-        .map(replay::repair),
-    );
-    codes.extend(crate::laws::Code::ALL.map(|c| c.as_str()));
-    codes.extend([
-        analysis::INACCURACY,
-        analysis::MISTAKE,
-        analysis::BLUNDER,
-        analysis::MISSED_MATE,
-        analysis::ONLY_MOVE,
-        analysis::RESIGNED_NOT_LOST,
-        analysis::DRAW_IN_WON_POSITION,
-    ]);
-    codes
+    crate::findings::CATALOGUE.iter().map(|e| e.code).collect()
 }
 
 /// `--has-finding`, `--lacks-finding`: a code of the catalogue.
@@ -380,7 +339,7 @@ mod tests {
         assert!(parse_code("result.mismatch").is_ok());
         let e = parse_code("result.mismatchh").unwrap_err();
         assert!(e.contains("result.mismatch,"), "{e}");
-        assert!(parse_code("pgn.bom").is_ok() || crate::pgn::code::ALL.contains(&"pgn.bom"));
+        assert!(parse_code("pgn.bom").is_ok());
         assert!(parse_date("2014.06").is_ok());
         assert!(parse_date("last year").is_err());
         assert!(parse_date("2014.xx").is_err());
