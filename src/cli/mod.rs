@@ -16,6 +16,7 @@ pub mod import;
 pub mod openings;
 pub mod perft;
 pub mod players;
+pub mod ratings;
 pub mod stats;
 
 pub use error::{AppError, Outcome, PathContext};
@@ -57,6 +58,8 @@ pub enum Command {
     Openings(openings::OpeningsArgs),
     /// Player statistics: dossiers, leaderboard, head-to-head, openings, performance.
     Stats(Box<stats::StatsArgs>),
+    /// Rate the database's persons: pool (as Ordo), FIDE elo, glicko2 or glicko.
+    Ratings(Box<ratings::RatingsArgs>),
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error; a closed output pipe is 0.
@@ -96,5 +99,6 @@ fn dispatch(command: Command) -> error::Result {
         Command::Duplicates(args) => finish(duplicates::run(&args)),
         Command::Openings(args) => finish(openings::run(&args)),
         Command::Stats(args) => finish(stats::run(&args)),
+        Command::Ratings(args) => finish(ratings::run(&args)),
     }
 }

@@ -2,10 +2,12 @@
 //! game) builds every person's dossier in memory (`dossier`), with performance ratings in the
 //! three usual definitions (`performance`); `read` streams the rows out of SQLite, `report`
 //! turns a dossier into text, JSON, CSV and leaderboard rows, `html` into a self-contained page.
+//! `ratings` rates the persons: one submodule per rating system.
 
 pub mod dossier;
 pub mod html;
 pub mod performance;
+pub mod ratings;
 pub mod read;
 pub mod report;
 pub mod row;
