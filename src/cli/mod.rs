@@ -11,6 +11,7 @@ pub mod epd;
 pub mod export;
 pub mod import;
 pub mod perft;
+pub mod uci;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -41,6 +42,8 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Run an EPD test suite (`bm`/`am`); prints failures and `N passed, M failed`.
     Epd(epd::EpdArgs),
+    /// Speak UCI on stdin/stdout: arbiter's engine for a GUI or a match runner.
+    Uci(uci::UciArgs),
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error.
@@ -62,6 +65,7 @@ pub fn run() -> i32 {
         Command::Dead(args) => dead::run(&args),
         Command::Analyse(args) => analyse::run(&args),
         Command::Epd(args) => epd::run(&args),
+        Command::Uci(args) => uci::run(&args),
     };
     match result {
         Ok(code) => code,
