@@ -174,6 +174,7 @@ catalogue! {
         ONLY_MOVE "analysis.only-move" Info "—" "the mover found an only move (gap ≥ 0.5)";
         RESIGNED_NOT_LOST "analysis.resigned-not-lost" Warning "—" "a decisive game not ended by mate whose loser was not lost on the board (wc above −0.35)";
         DRAW_IN_WON_POSITION "analysis.draw-in-won-position" Info "—" "`1/2-1/2` while one side's wc ≥ 0.5 and the board did not draw the game";
+        ENGINE_FAILED "analysis.engine-failed" Warning "—" "the UCI engine of `--engine` failed on this game (would not start, crashed, hung, rejected an option or played an illegal move); the game is stored without analysis";
     }
 }
 

@@ -10,18 +10,12 @@ use arbiter::search::analysis::{
     self, AnalysisOptions, GameAnalysis, Judgement, code, game_accuracy, move_accuracy,
     win_percent, winning_chances,
 };
-use arbiter::search::{Score, analyse_game};
+use arbiter::search::{Limits, Score, Searcher, analyse_game};
 use std::time::Instant;
 
 /// The start position and the moves of a game written in SAN.
 fn game(sans: &str) -> (Position, Vec<Move>) {
-    let start = Position::new();
-    let mut pos = start;
-    let moves = sans
-        .split_whitespace()
-        .map(|san| play_san(&mut pos, san, SanMode::Strict).unwrap().mv)
-        .collect();
-    (start, moves)
+    game_from(arbiter::chess::START_FEN, sans)
 }
 
 fn analyse(sans: &str, result: Option<&str>) -> GameAnalysis {
@@ -35,6 +29,75 @@ fn codes_at(a: &GameAnalysis, code: &str) -> Vec<u32> {
         .filter(|f| f.code == code)
         .map(|f| f.ply)
         .collect()
+}
+
+/// A game from a FEN, moves in SAN.
+fn game_from(fen: &str, sans: &str) -> (Position, Vec<Move>) {
+    let start = Position::from_fen(fen).unwrap();
+    let mut pos = start;
+    let moves = sans
+        .split_whitespace()
+        .map(|san| play_san(&mut pos, san, SanMode::Strict).unwrap().mv)
+        .collect();
+    (start, moves)
+}
+
+#[test]
+fn a_single_earlier_occurrence_makes_no_false_blunder() {
+    // White has an extra queen and the kings shuffle. After 2. Kg1, Black's Kg8 would bring
+    // back the start position: once before, that is no draw (the game goes on), so 2. Kg1
+    // gives nothing away. Scored as a draw it was a false blunder.
+    let fen = "6k1/8/8/8/8/8/8/Q5K1 w - - 0 1";
+    let (start, moves) = game_from(fen, "Kh2 Kh7 Kg1");
+    let a = analyse_game(&start, &moves, None, false, &AnalysisOptions::default());
+    assert!(codes_at(&a, code::BLUNDER).is_empty(), "{:#?}", a.findings);
+    assert!(matches!(a.evals[3].score_white, Score::Cp(cp) if cp > 500));
+    // Twice before, Kg8 makes the third occurrence, which Black can claim (Art. 9.2): now
+    // 4. Kg1 throws the win away, and that is a blunder.
+    let (start, moves) = game_from(fen, "Kh2 Kh7 Kg1 Kg8 Kh2 Kh7 Kg1");
+    let a = analyse_game(&start, &moves, None, false, &AnalysisOptions::default());
+    assert_eq!(codes_at(&a, code::BLUNDER), [7], "{:#?}", a.findings);
+    assert_eq!(a.evals[7].score_white, Score::Cp(0));
+}
+
+/// The calibrated score of a position after `nodes`, from the side to move's view.
+fn calibrated_cp(fen: &str, nodes: u64) -> i32 {
+    let pos = Position::from_fen(fen).unwrap();
+    match Searcher::new(16)
+        .search(&pos, &[], Limits::nodes(nodes))
+        .score
+    {
+        Score::Cp(cp) => cp,
+        s => panic!("{fen}: {s:?}"),
+    }
+}
+
+#[test]
+fn the_calibrated_scale_reads_material_like_stockfish() {
+    // Stockfish 15.1 at 1,000,000 nodes (the scale lichess's formulas assume): the start
+    // position without Black's e-pawn +1.63, without a knight +5.89..5.93; a king and pawn
+    // ending a pawn up +2.85. A clean extra pawn reads between one and three pawns, a clean
+    // extra piece between 4.5 and 7.5. (Without Black's f-pawn, an exposed king too: Stockfish
+    // +2.21, arbiter +3.05 at 100,000 nodes, so it is no clean pawn and not tested.)
+    let pawn_up = [
+        "rnbqkbnr/pppp1ppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "4k3/ppp2ppp/8/8/8/8/PPPP1PPP/4K3 w - - 0 1",
+    ];
+    for fen in pawn_up {
+        let cp = calibrated_cp(fen, 100_000);
+        assert!((100..=300).contains(&cp), "{fen}: {cp}");
+    }
+    let piece_up = [
+        "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ];
+    for fen in piece_up {
+        let cp = calibrated_cp(fen, 100_000);
+        assert!((450..=750).contains(&cp), "{fen}: {cp}");
+    }
+    // Level stays level: the start position within a quarter of a pawn.
+    let cp = calibrated_cp(arbiter::chess::START_FEN, 100_000);
+    assert!(cp.abs() <= 60, "start: {cp}");
 }
 
 const QUEEN_HUNG: &str = "e4 e5 Nf3 Qg5 Nxg5 Nc6 d4";

@@ -6,7 +6,7 @@ use crate::chess::SanMode;
 use crate::laws::{Budget, LawsChoice, VerdictOptions};
 use crate::pipeline::sinks::{CheckSink, FindingsFile, Quarantine};
 use crate::pipeline::{RunOptions, Summary, WorkOptions, run};
-use crate::search::AnalysisOptions;
+use crate::search::{AnalysisOptions, EngineLimit, EngineSpec};
 use clap::Args;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -57,6 +57,34 @@ pub struct InputArgs {
         default_missing_value = "20000"
     )]
     pub analyse: Option<u64>,
+    /// Analyse with this UCI engine (e.g. /usr/games/stockfish) instead of arbiter's own
+    /// search: one process per worker, every position searched once at the engine's limit.
+    /// Implies --analyse. Examples:
+    ///   --engine /usr/games/stockfish
+    ///   --engine stockfish --engine-nodes 1000000 --engine-threads 1
+    ///   --engine ./myengine --engine-depth 18 --engine-option Hash=64
+    #[arg(long, value_name = "PATH", verbatim_doc_comment)]
+    pub engine: Option<PathBuf>,
+    /// The engine's node limit per position (default 1000000, near lichess's server analysis).
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "engine",
+        conflicts_with = "engine_depth"
+    )]
+    pub engine_nodes: Option<u64>,
+    /// The engine's depth limit per position, instead of nodes.
+    #[arg(long, value_name = "D", requires = "engine")]
+    pub engine_depth: Option<u32>,
+    /// The engine's Threads option (1 keeps a node-limited analysis reproducible).
+    #[arg(long, value_name = "T", default_value_t = 1, requires = "engine")]
+    pub engine_threads: u32,
+    /// An engine option, NAME=VALUE (repeatable), e.g. Hash=64.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_engine_option, requires = "engine")]
+    pub engine_option: Vec<(String, String)>,
+    /// Seconds the engine may take for one position before it is killed and restarted.
+    #[arg(long, value_name = "SECS", default_value_t = 60, requires = "engine")]
+    pub engine_timeout: u64,
     /// Node budget per side for deciding whether a final position is dead. Most final
     /// positions are decided in a few dozen nodes; 50,000 settles the long minor-piece
     /// helpmates (K+N+N v K) the stages may otherwise miss.
@@ -64,7 +92,45 @@ pub struct InputArgs {
     pub dead_budget: u64,
 }
 
+/// Default node limit of `--engine`: near lichess's server analysis.
+pub const ENGINE_DEFAULT_NODES: u64 = 1_000_000;
+
+fn parse_engine_option(text: &str) -> std::result::Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!("{text:?} is not NAME=VALUE (e.g. Hash=64)")),
+    }
+}
+
 impl InputArgs {
+    /// The analysis asked for: `--analyse`, or `--engine` (which implies it).
+    pub fn analysis_options(&self) -> Option<AnalysisOptions> {
+        if self.analyse.is_none() && self.engine.is_none() {
+            return None;
+        }
+        let mut options = AnalysisOptions::default();
+        if let Some(nodes) = self.analyse {
+            options.deep_nodes = nodes;
+        }
+        if let Some(path) = &self.engine {
+            let limit = match (self.engine_nodes, self.engine_depth) {
+                (_, Some(d)) => EngineLimit::Depth(d),
+                (n, None) => EngineLimit::Nodes(n.unwrap_or(ENGINE_DEFAULT_NODES)),
+            };
+            // One spec for the whole run, shared by every worker thread.
+            options.engine = Some(Box::leak(Box::new(EngineSpec {
+                path: path.clone(),
+                limit,
+                threads: self.engine_threads.max(1),
+                options: self.engine_option.clone(),
+                search_timeout: std::time::Duration::from_secs(self.engine_timeout.max(1)),
+            })));
+        }
+        Some(options)
+    }
+
     pub fn run_options(&self) -> RunOptions {
         RunOptions {
             inputs: self.files.clone(),
@@ -74,10 +140,7 @@ impl InputArgs {
                 } else {
                     SanMode::Lenient
                 },
-                analysis: self.analyse.map(|nodes| AnalysisOptions {
-                    deep_nodes: nodes,
-                    ..AnalysisOptions::default()
-                }),
+                analysis: self.analysis_options(),
                 laws: (!self.no_laws).then(|| VerdictOptions {
                     laws: self.laws,
                     budget: Budget {

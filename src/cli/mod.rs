@@ -18,6 +18,7 @@ pub mod perft;
 pub mod players;
 pub mod ratings;
 pub mod stats;
+pub mod uci;
 
 pub use error::{AppError, Outcome, PathContext};
 
@@ -60,6 +61,8 @@ pub enum Command {
     Stats(Box<stats::StatsArgs>),
     /// Rate the database's persons: pool (as Ordo), FIDE elo, glicko2 or glicko.
     Ratings(Box<ratings::RatingsArgs>),
+    /// Speak UCI on stdin/stdout: arbiter's engine for a GUI or a match runner.
+    Uci(uci::UciArgs),
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error; a closed output pipe is 0.
@@ -100,5 +103,6 @@ fn dispatch(command: Command) -> error::Result {
         Command::Openings(args) => finish(openings::run(&args)),
         Command::Stats(args) => finish(stats::run(&args)),
         Command::Ratings(args) => finish(ratings::run(&args)),
+        Command::Uci(args) => finish(uci::run(&args)),
     }
 }

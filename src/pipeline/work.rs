@@ -8,7 +8,8 @@ use crate::db::GameRecord;
 use crate::game::{Replayed, replay};
 use crate::laws::{self, GameInput, LawFinding, Verdict, VerdictOptions};
 use crate::pgn::{Finding, Game, Pos, RawGame, Severity, parse_game};
-use crate::search::{AnalysisFinding, AnalysisOptions, analyse_game};
+use crate::search::analysis::code as analysis_code;
+use crate::search::{AnalysisFinding, AnalysisOptions, analyse};
 
 /// Settings for the per-game work, fixed for a run.
 #[derive(Debug, Clone, Copy)]
@@ -81,15 +82,30 @@ pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
                 .as_ref()
                 .and_then(|v| v.termination)
                 .is_some_and(|(kind, _)| matches!(kind, laws::TerminationKind::Checkmate { .. }));
-            let a = analyse_game(
+            match analyse(
                 &replay.start,
                 &replay.moves,
                 game.tag("Result"),
                 mate,
                 &opts,
-            );
-            findings.extend(a.findings.iter().map(|f| locate_analysis(&game, f)));
-            Some(a)
+            ) {
+                Ok(a) => {
+                    findings.extend(a.findings.iter().map(|f| locate_analysis(&game, f)));
+                    Some(a)
+                }
+                // The game is still stored and judged, without an analysis.
+                Err(e) => {
+                    let ply = e.ply.unwrap_or(0);
+                    findings.push(at_ply(
+                        &game,
+                        analysis_code::ENGINE_FAILED,
+                        Severity::Warning,
+                        ply,
+                        e.to_string(),
+                    ));
+                    None
+                }
+            }
         }
         _ => None,
     };

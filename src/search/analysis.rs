@@ -4,6 +4,7 @@
 //! Pure and deterministic: one searcher per game, cleared first, node limits only.
 //! The formulas, thresholds and budgets are documented in `docs/ANALYSIS.md`.
 
+use super::engine::{EngineError, EngineSpec, with_engine};
 use super::{Limits, Score, SearchResult, Searcher};
 use crate::chess::san::to_san;
 use crate::chess::{Color, Move, Position, Role};
@@ -31,13 +32,19 @@ pub const ONLY_MOVE_OPEN: f64 = 0.9;
 pub const RESIGNED_NOT_LOST_WC: f64 = -0.35;
 /// A draw is agreed "in a won position" when one side's |wc| is at least this.
 pub const DRAW_IN_WON_WC: f64 = 0.5;
-/// Bumped whenever the analysis (not the engine) changes what it reports.
-pub const ANALYSIS_VERSION: u32 = 1;
+/// Bumped whenever the analysis (not the engine) changes what it reports. 2: centipawns on the
+/// calibrated scale (`cp_scale_percent` in the settings) and repetitions of the game's history
+/// drawn only from the third occurrence.
+pub const ANALYSIS_VERSION: u32 = 2;
 
 /// Node budgets of the two passes and the hash size. The defaults analyse a 40-move master
 /// game in a fraction of a second on one core (`docs/ANALYSIS.md` has the measurements).
+/// With `engine`, a UCI engine searches every position once at its own limit instead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AnalysisOptions {
+    /// A UCI engine to search with instead of arbiter's own (`--engine`); fixed for a run,
+    /// hence `'static` (the command line leaks one spec) and the options stay `Copy`.
+    pub engine: Option<&'static EngineSpec>,
     /// Nodes per ply in the cheap pass (and per only-move probe).
     pub cheap_nodes: u64,
     /// Nodes per critical position in the deep pass.
@@ -49,6 +56,7 @@ pub struct AnalysisOptions {
 impl Default for AnalysisOptions {
     fn default() -> AnalysisOptions {
         AnalysisOptions {
+            engine: None,
             cheap_nodes: 2_000,
             deep_nodes: 20_000,
             tt_mb: 16,
@@ -267,29 +275,56 @@ impl Slot {
     }
 }
 
-/// The game's positions and repetition keys, searched with one searcher.
+/// What searches the game's positions: arbiter's own searcher, or this thread's UCI engine.
+enum Prober {
+    Own(Box<Searcher>),
+    Engine(&'static EngineSpec),
+}
+
+/// The game's positions and repetition keys, searched by one prober.
 struct Game<'a> {
     positions: Vec<Position>,
     keys: Vec<u64>,
-    searcher: Searcher,
+    moves: &'a [Move],
+    prober: Prober,
     options: &'a AnalysisOptions,
 }
 
 impl Game<'_> {
-    fn search(&mut self, ply: usize, nodes: u64, excluded: &[Move]) -> SearchResult {
+    fn search(
+        &mut self,
+        ply: usize,
+        nodes: u64,
+        excluded: &[Move],
+    ) -> Result<SearchResult, EngineError> {
         let (pos, history) = (&self.positions[ply], &self.keys[..=ply]);
-        let limits = Limits::nodes(nodes);
-        if excluded.is_empty() {
-            self.searcher.search(pos, history, limits)
-        } else {
-            self.searcher
-                .search_excluding(pos, history, limits, excluded)
+        match &mut self.prober {
+            Prober::Own(searcher) => {
+                let limits = Limits::nodes(nodes);
+                Ok(if excluded.is_empty() {
+                    searcher.search(pos, history, limits)
+                } else {
+                    searcher.search_excluding(pos, history, limits, excluded)
+                })
+            }
+            Prober::Engine(spec) => {
+                let (start, moves) = (&self.positions[0], &self.moves[..ply]);
+                with_engine(spec, |e| e.search(start, moves, pos, excluded)).map_err(|mut e| {
+                    e.ply = Some(ply as u32);
+                    e
+                })
+            }
         }
     }
 
-    fn deep(&mut self, ply: usize) -> Slot {
-        let r = self.search(ply, self.options.deep_nodes, &[]);
-        Slot::from_result(&r, true)
+    /// An engine searches every position once at its own limit: its first pass is final.
+    fn single_pass(&self) -> bool {
+        matches!(self.prober, Prober::Engine(_))
+    }
+
+    fn deep(&mut self, ply: usize) -> Result<Slot, EngineError> {
+        let r = self.search(ply, self.options.deep_nodes, &[])?;
+        Ok(Slot::from_result(&r, true))
     }
 }
 
@@ -320,6 +355,27 @@ pub fn analyse_game(
     termination_is_mate: bool,
     options: &AnalysisOptions,
 ) -> GameAnalysis {
+    let own = AnalysisOptions {
+        engine: None,
+        ..*options
+    };
+    match analyse(start, moves, recorded_result, termination_is_mate, &own) {
+        Ok(a) => a,
+        Err(e) => unreachable!("arbiter's own search does not fail: {e}"),
+    }
+}
+
+/// Analyses one game with the engine `options` name: arbiter's own (as `analyse_game`) or,
+/// with `options.engine`, this thread's UCI engine, which fails with an `EngineError` naming
+/// the engine, the position and its ply. After a failure the engine is restarted for the next
+/// game.
+pub fn analyse(
+    start: &Position,
+    moves: &[Move],
+    recorded_result: Option<&str>,
+    termination_is_mate: bool,
+    options: &AnalysisOptions,
+) -> Result<GameAnalysis, EngineError> {
     let n = moves.len();
     let mut positions = Vec::with_capacity(n + 1);
     let mut keys = Vec::with_capacity(n + 1);
@@ -332,20 +388,37 @@ pub fn analyse_game(
         positions.push(pos);
         keys.push(pos.zobrist());
     }
-    let mut searcher = Searcher::new(options.tt_mb);
-    // A fresh table already; cleared anyway so the promise holds if searchers are ever reused.
-    searcher.clear();
+    let (prober, engine_name) = match options.engine {
+        None => {
+            let mut searcher = Box::new(Searcher::new(options.tt_mb));
+            // A fresh table already; cleared anyway so the promise holds if searchers are
+            // ever reused.
+            searcher.clear();
+            (Prober::Own(searcher), None)
+        }
+        Some(spec) => {
+            let name = with_engine(spec, |e| {
+                e.new_game()?;
+                Ok(e.name.clone())
+            })?;
+            (Prober::Engine(spec), Some(name))
+        }
+    };
     let mut game = Game {
         positions,
         keys,
-        searcher,
+        moves,
+        prober,
         options,
     };
 
-    // 1. The cheap curve.
-    let mut slots: Vec<Slot> = (0..=n)
-        .map(|ply| Slot::from_result(&game.search(ply, options.cheap_nodes, &[]), false))
-        .collect();
+    // 1. The cheap curve (with an engine, the only pass).
+    let single = game.single_pass();
+    let mut slots = Vec::with_capacity(n + 1);
+    for ply in 0..=n {
+        let r = game.search(ply, options.cheap_nodes, &[])?;
+        slots.push(Slot::from_result(&r, single));
+    }
 
     // 2. Only-move probes: the cheap pass's best move against the best of the rest.
     let mut only_candidates = Vec::new();
@@ -355,7 +428,7 @@ pub fn analyse_game(
         if wc.abs() >= ONLY_MOVE_OPEN || is_recapture(&game.positions, moves, k, best) {
             continue;
         }
-        let second = game.search(k, options.cheap_nodes, &[best]);
+        let second = game.search(k, options.cheap_nodes, &[best])?;
         if second.best_move.is_some() && wc - score_winning_chances(second.score) >= ONLY_MOVE_GAP {
             only_candidates.push(k);
         }
@@ -383,19 +456,25 @@ pub fn analyse_game(
             break;
         }
         for p in todo {
-            slots[p] = game.deep(p);
+            slots[p] = game.deep(p)?;
         }
     }
 
-    // 4. Only moves confirmed at the deep budget.
+    // 4. Only moves confirmed at the deep budget (an engine's probe was already final).
     let mut only = vec![false; n];
+    if single {
+        for &k in &only_candidates {
+            only[k] = true;
+        }
+        only_candidates.clear();
+    }
     for &k in &only_candidates {
         let Some(best) = slots[k].best else { continue };
         let wc = slots[k].wc();
         if wc.abs() >= ONLY_MOVE_OPEN || is_recapture(&game.positions, moves, k, best) {
             continue;
         }
-        let second = game.search(k, options.deep_nodes, &[best]);
+        let second = game.search(k, options.deep_nodes, &[best])?;
         only[k] =
             second.best_move.is_some() && wc - score_winning_chances(second.score) >= ONLY_MOVE_GAP;
     }
@@ -499,14 +578,35 @@ pub fn analyse_game(
         })
         .collect();
 
-    GameAnalysis {
+    let settings = match (options.engine, engine_name) {
+        (Some(spec), Some(name)) => engine_settings_json(spec, &name),
+        _ => settings_json(options),
+    };
+    Ok(GameAnalysis {
         evals,
         moves: judged,
         accuracy,
         counts,
         findings,
-        settings: settings_json(options),
-    }
+        settings,
+    })
+}
+
+/// The settings of an analysis made by a UCI engine: its name as it reported it, its path,
+/// limit, threads and options; centipawns are the engine's own.
+pub fn engine_settings_json(spec: &EngineSpec, name: &str) -> String {
+    serde_json::json!({
+        "engine": name,
+        "uci_engine": spec.settings(name),
+        "analysis_version": ANALYSIS_VERSION,
+        "passes": "one search a position at the engine's limit",
+        "cp_scale_percent": 100,
+        "mate_cp": MATE_CP,
+        "drop_thresholds": DROP_THRESHOLDS,
+        "missed_mate_max": MISSED_MATE_MAX,
+        "only_move_gap": ONLY_MOVE_GAP,
+    })
+    .to_string()
 }
 
 /// The JSON recorded with every analysis, keys sorted.
@@ -517,6 +617,8 @@ pub fn settings_json(options: &AnalysisOptions) -> String {
         "cheap_nodes": options.cheap_nodes,
         "deep_nodes": options.deep_nodes,
         "tt_mb": options.tt_mb,
+        "cp_scale_percent": super::eval::CP_SCALE_PERCENT,
+        "repetition": "third occurrence in the game, second inside the search",
         "mate_cp": MATE_CP,
         "drop_thresholds": DROP_THRESHOLDS,
         "missed_mate_max": MISSED_MATE_MAX,

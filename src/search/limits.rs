@@ -1,6 +1,8 @@
 //! How long a search may run: nodes and depth are exact and reproducible; a move time is only a
 //! safety cap, and a search it cuts short is marked truncated (its result depends on the clock).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Search limits; any combination, the first reached ends the search. With none set the
@@ -48,8 +50,10 @@ pub(crate) struct Clock {
     deadline: Option<Instant>,
     /// Set once the search must unwind; every score after it is discarded.
     pub stopped: bool,
-    /// The deadline, not a node or depth limit, ended the search.
+    /// The deadline or a stop request, not a node or depth limit, ended the search.
     pub truncated: bool,
+    /// Set by another thread to stop the search (UCI `stop`); read with the clock.
+    pub external: Option<Arc<AtomicBool>>,
 }
 
 impl Clock {
@@ -59,7 +63,16 @@ impl Clock {
             deadline: limits.movetime.map(|t| Instant::now() + t),
             stopped: false,
             truncated: false,
+            external: None,
         }
+    }
+
+    /// The deadline has passed or a stop was requested.
+    fn out_of_time(&self) -> bool {
+        self.external
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// True when the search must stop. The clock is read only every 1024 nodes.
@@ -70,10 +83,7 @@ impl Clock {
         }
         if nodes >= self.node_limit {
             self.stopped = true;
-        } else if nodes & 1023 == 0
-            && let Some(deadline) = self.deadline
-            && Instant::now() >= deadline
-        {
+        } else if nodes & 1023 == 0 && self.out_of_time() {
             self.stopped = true;
             self.truncated = true;
         }
@@ -84,6 +94,11 @@ impl Clock {
     /// time left is not started; that decision reads the clock, so it marks the result truncated.
     pub fn may_start_iteration(&mut self, started: Instant) -> bool {
         if self.stopped {
+            return false;
+        }
+        if self.out_of_time() {
+            self.stopped = true;
+            self.truncated = true;
             return false;
         }
         if let Some(deadline) = self.deadline

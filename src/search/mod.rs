@@ -3,6 +3,7 @@
 //! gives the same result on every run and with any number of worker threads.
 
 pub mod analysis;
+pub mod engine;
 pub mod epd;
 pub mod eval;
 pub mod limits;
@@ -13,8 +14,10 @@ pub mod search;
 pub mod tt;
 
 pub use analysis::{
-    AnalysisFinding, AnalysisOptions, GameAnalysis, Judgement, MoveJudgement, PlyEval, analyse_game,
+    AnalysisFinding, AnalysisOptions, GameAnalysis, Judgement, MoveJudgement, PlyEval, analyse,
+    analyse_game,
 };
+pub use engine::{EngineError, EngineLimit, EngineSpec};
 pub use eval::evaluate;
 pub use limits::Limits;
 pub use score::Score;

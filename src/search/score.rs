@@ -24,14 +24,15 @@ pub enum Score {
 }
 
 impl Score {
-    /// From the internal scale.
+    /// From the internal scale; centipawns are reported on the calibrated pawn scale
+    /// (`eval::CP_SCALE_PERCENT`).
     pub fn from_internal(v: i32) -> Score {
         if v >= MATE_BOUND {
             Score::Mate((MATE - v + 1) / 2)
         } else if v <= -MATE_BOUND {
             Score::Mate(-((MATE + v) / 2))
         } else {
-            Score::Cp(v)
+            Score::Cp(super::eval::to_reported_cp(v))
         }
     }
 
@@ -91,7 +92,8 @@ mod tests {
         assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
         assert_eq!(Score::from_internal(-MATE + 2), Score::Mate(-1));
         assert_eq!(Score::from_internal(-MATE), Score::Mate(0));
-        assert_eq!(Score::from_internal(-37), Score::Cp(-37));
+        assert_eq!(Score::from_internal(-37), Score::Cp(-37 * 185 / 100));
+        assert_eq!(Score::from_internal(100), Score::Cp(185));
     }
 
     #[test]

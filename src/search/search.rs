@@ -9,6 +9,8 @@ use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, from_tt, to
 use super::tt::{Bound, TranspositionTable};
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Bitboard, Color, Move, MoveList, Position, Rank, Role};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// What a search found. With a node or depth limit it is the same on every run.
@@ -41,6 +43,8 @@ pub struct Searcher {
     keys: Vec<u64>,
     /// Repetition look-back stops here: a position before a null move is not a real repetition.
     rep_floor: usize,
+    /// Index of the root's key in `keys`: keys at or before it are the game's history.
+    root_index: usize,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     evals: [i32; MAX_PLY + 1],
@@ -54,6 +58,8 @@ pub struct Searcher {
     frames: Option<Box<[Frame]>>,
     /// Root moves the current search may not play (`search_excluding`); empty otherwise.
     excluded: Vec<Move>,
+    /// Set by another thread to end the current search early (UCI `stop`).
+    stop_flag: Option<Arc<AtomicBool>>,
 }
 
 /// Per-ply scratch space, kept between nodes so it is never zeroed again.
@@ -81,6 +87,7 @@ impl Searcher {
             seldepth: 0,
             keys: Vec::with_capacity(1024),
             rep_floor: 0,
+            root_index: 0,
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             evals: [0; MAX_PLY + 1],
@@ -99,7 +106,14 @@ impl Searcher {
                 .into_boxed_slice(),
             ),
             excluded: Vec::new(),
+            stop_flag: None,
         }
+    }
+
+    /// A flag another thread may set to end the running search as soon as possible (read
+    /// every 1024 nodes); the result is then marked truncated.
+    pub fn set_stop_flag(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.stop_flag = flag;
     }
 
     /// Forgets everything learnt (call at a new game): the next search then depends only on its
@@ -138,6 +152,7 @@ impl Searcher {
     fn run(&mut self, pos: &Position, history: &[u64], limits: Limits) -> SearchResult {
         let started = Instant::now();
         self.clock = Clock::start(&limits);
+        self.clock.external = self.stop_flag.clone();
         self.nodes = 0;
         self.seldepth = 0;
         self.tt.new_search();
@@ -149,6 +164,7 @@ impl Searcher {
             self.keys.push(root_key);
         }
         self.rep_floor = 0;
+        self.root_index = self.keys.len() - 1;
 
         let mut legal = pos.legal_moves();
         let mated = legal.is_empty() && pos.is_check();
@@ -632,8 +648,12 @@ impl Searcher {
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// Draw by the 50-move rule (unless this is mate), by repetition of a position on the path
-    /// or in the game, or by bare kings and a lone minor piece.
+    /// Draw by the 50-move rule (unless this is mate), by repetition, or by bare kings and a
+    /// lone minor piece. A repetition inside the search (the earlier occurrence after the root)
+    /// is a draw: the side that chose to repeat can repeat again. Against the game's history
+    /// (the root and before) only a third occurrence is: it can be claimed (Art. 9.2), and the
+    /// fivefold one that ends the game (Art. 9.6.1) comes after it. A single earlier occurrence
+    /// in the game is not a draw: the game goes on, and scoring it 0.00 made false blunders.
     fn is_draw(&self, pos: &Position, in_check: bool) -> bool {
         let clock = pos.halfmove_clock() as usize;
         if clock >= 100 {
@@ -643,10 +663,17 @@ impl Searcher {
         let key = self.keys[n - 1];
         let oldest = self.rep_floor.max((n - 1).saturating_sub(clock));
         let mut i = n - 1;
+        let mut in_history = 0;
         while i >= oldest + 2 {
             i -= 2;
             if self.keys[i] == key {
-                return true;
+                if i > self.root_index {
+                    return true;
+                }
+                in_history += 1;
+                if in_history >= 2 {
+                    return true;
+                }
             }
         }
         let occ = pos.occupied();
@@ -724,17 +751,27 @@ mod tests {
     }
 
     #[test]
-    fn a_repetition_of_a_game_position_is_a_draw() {
-        // Black is a queen up; White's Kh1 repeats a position from the game and holds the
-        // draw, every other move loses.
+    fn a_game_position_is_a_draw_at_its_third_occurrence_not_its_second() {
+        // Black is a queen up; White's Kh1 returns to a position of the game. Once before,
+        // that is no draw (the game goes on, Art. 9.2 needs a third occurrence), so White is
+        // lost; twice before, Kh1 makes the third occurrence, a claimable draw, and holds.
         let fen = "6k1/8/8/8/8/8/q7/6K1 w - - 10 60";
-        let mut after = Position::from_fen(fen).unwrap();
+        let root = Position::from_fen(fen).unwrap();
+        let mut after = root;
         let kh1 = crate::chess::uci::parse_uci(&after, "g1h1").unwrap();
         after.play_unchecked(kh1);
-        let (pos, r) = search_fen(fen, &[after.zobrist()], Limits::depth(6));
+        let once = [after.zobrist()];
+        let (_, r) = search_fen(fen, &once, Limits::depth(6));
+        assert!(
+            matches!(r.score, Score::Cp(cp) if cp < -500),
+            "{:?}",
+            r.score
+        );
+        let twice = [after.zobrist(), root.zobrist(), after.zobrist()];
+        let (pos, r) = search_fen(fen, &twice, Limits::depth(6));
         assert_eq!(best_san(&pos, &r), "Kh1");
         assert_eq!(r.score, Score::Cp(0));
-        // Without that history the position is simply lost.
+        // Without any history the position is simply lost.
         let (_, r) = search_fen(fen, &[], Limits::depth(6));
         assert!(
             matches!(r.score, Score::Cp(cp) if cp < -500),
