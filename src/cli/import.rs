@@ -23,6 +23,9 @@ pub struct ImportArgs {
 
 pub fn run_import(args: &ImportArgs) -> Result {
     let start = Instant::now();
+    // Taken before the database is opened: a second import of it stops here, and never
+    // mistakes the first one's committed batches for an interrupted run's.
+    let _lock = crate::db::lock_for_import(&args.db)?;
     let conn = open(&args.db)?;
     let options = args.input.run_options();
     let settings = serde_json::json!({
