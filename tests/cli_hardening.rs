@@ -304,3 +304,34 @@ fn second_import_while_the_first_runs_says_so_instead_of_resuming() {
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
     assert!(!lock.exists());
 }
+
+#[test]
+fn every_subcommand_help_has_examples() {
+    let top = text(&arbiter(&["--help"]).stdout);
+    let commands: Vec<&str> = top
+        .split("Commands:")
+        .nth(1)
+        .unwrap()
+        .split("Options:")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() >= 8, "{commands:?}");
+    for command in commands {
+        let out = arbiter(&[command, "--help"]);
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        let help = text(&out.stdout);
+        let examples = help.split("Examples:").nth(1).unwrap_or("");
+        let count = examples
+            .lines()
+            .filter(|l| l.trim_start().starts_with("arbiter "))
+            .count();
+        assert!(
+            (2..=3).contains(&count),
+            "arbiter {command} --help:\n{help}"
+        );
+    }
+}
