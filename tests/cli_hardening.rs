@@ -258,3 +258,80 @@ fn help_help_does_not_error() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("Usage: arbiter"));
 }
+
+#[test]
+fn second_import_while_the_first_runs_says_so_instead_of_resuming() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite");
+    // Enough games for the first import to run for a while: the sample, 500 times.
+    let sample = std::fs::read_to_string(testdata("sample.pgn")).unwrap();
+    let big = dir.path().join("big.pgn");
+    std::fs::write(&big, sample.repeat(500)).unwrap();
+    let args = [
+        "import",
+        "-q",
+        "--jobs",
+        "1",
+        "--db",
+        db.to_str().unwrap(),
+        big.to_str().unwrap(),
+    ];
+    let mut first = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lock = dir.path().join("a.sqlite-import.lock");
+    let started = std::time::Instant::now();
+    while !lock.exists() && started.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let second = arbiter(&args);
+    let still_running = first.try_wait().unwrap().is_none();
+    let first_status = first.wait().unwrap();
+    assert!(
+        still_running,
+        "the first import ended before the second started"
+    );
+    let err = text(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{err}");
+    assert!(err.contains("another arbiter import is writing"), "{err}");
+    assert!(!err.contains("resuming"), "{err}");
+    assert_eq!(first_status.code(), Some(0));
+    // Once the first has ended, the same command runs (and finds every game present).
+    let again = arbiter(&args);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stderr));
+    assert!(!lock.exists());
+}
+
+#[test]
+fn every_subcommand_help_has_examples() {
+    let top = text(&arbiter(&["--help"]).stdout);
+    let commands: Vec<&str> = top
+        .split("Commands:")
+        .nth(1)
+        .unwrap()
+        .split("Options:")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() >= 8, "{commands:?}");
+    for command in commands {
+        let out = arbiter(&[command, "--help"]);
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        let help = text(&out.stdout);
+        let examples = help.split("Examples:").nth(1).unwrap_or("");
+        let count = examples
+            .lines()
+            .filter(|l| l.trim_start().starts_with("arbiter "))
+            .count();
+        assert!(
+            (2..=3).contains(&count),
+            "arbiter {command} --help:\n{help}"
+        );
+    }
+}

@@ -27,6 +27,9 @@ pub struct ImportArgs {
 
 pub fn run_import(args: &ImportArgs) -> Result {
     let start = Instant::now();
+    // Taken before the database is opened: a second import of it stops here, and never
+    // mistakes the first one's committed batches for an interrupted run's.
+    let _lock = crate::db::lock_for_import(&args.db)?;
     let mut conn = open(&args.db)?;
     let rules = match &args.aliases {
         None => None,

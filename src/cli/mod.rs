@@ -36,20 +36,28 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Replay every game of PGN files, report findings and a summary.
+    #[command(after_help = EXAMPLES_CHECK)]
     Check(check::CheckArgs),
     /// Import PGN files into a SQLite database (resumable, idempotent).
+    #[command(after_help = EXAMPLES_IMPORT)]
     Import(import::ImportArgs),
     /// Export games or findings from the database as PGN, CSV or JSON lines.
+    #[command(after_help = EXAMPLES_EXPORT)]
     Export(Box<export::ExportArgs>),
     /// Count leaf nodes of the legal move tree (move generator test).
+    #[command(after_help = EXAMPLES_PERFT)]
     Perft(perft::PerftArgs),
     /// Benchmarks with fixed inputs.
+    #[command(after_help = EXAMPLES_BENCH)]
     Bench(bench::BenchArgs),
     /// Can each side still checkmate? (dead positions, Art. 5.2.2 and 6.9)
+    #[command(after_help = EXAMPLES_DEAD)]
     Dead(dead::DeadArgs),
     /// Search one position: best move, score, depth and principal variation.
+    #[command(after_help = EXAMPLES_ANALYSE)]
     Analyse(analyse::AnalyseArgs),
     /// Run an EPD test suite (`bm`/`am`); prints failures and `N passed, M failed`.
+    #[command(after_help = EXAMPLES_EPD)]
     Epd(epd::EpdArgs),
     /// Persons and their spellings; suggest and apply alias files.
     Players(players::PlayersArgs),
@@ -106,3 +114,42 @@ fn dispatch(command: Command) -> error::Result {
         Command::Uci(args) => finish(uci::run(&args)),
     }
 }
+
+const EXAMPLES_CHECK: &str = "Examples:
+  arbiter check games.pgn.zst
+  arbiter check -q --findings findings.jsonl --quarantine rejected.pgn *.pgn
+  arbiter check --strict --laws 2014 --summary-json summary.json games.pgn";
+
+const EXAMPLES_IMPORT: &str = "Examples:
+  arbiter import --db games.sqlite twic1500.pgn.gz
+  arbiter import -q --db games.sqlite --jobs 2 *.pgn
+  arbiter import --db games.sqlite --analyse=50000 club.pgn";
+
+const EXAMPLES_EXPORT: &str = "Examples:
+  arbiter export --db games.sqlite --player Carlsen --format pgn -o carlsen.pgn
+  arbiter export --db games.sqlite --format csv --date-from 1990 --date-to 1999
+  arbiter export --db games.sqlite --findings --format jsonl --severity error";
+
+const EXAMPLES_PERFT: &str = "Examples:
+  arbiter perft 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' 5
+  arbiter perft --divide 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' 3
+  arbiter perft --suite standard.epd --max-nodes 1000000";
+
+const EXAMPLES_BENCH: &str = "Examples:
+  arbiter bench perft
+  arbiter bench search --runs 5";
+
+const EXAMPLES_DEAD: &str = "Examples:
+  arbiter dead '8/8/4k3/8/8/3K4/8/4B3 w - - 0 1'
+  arbiter dead --suite labels.txt --budget 200000
+  arbiter dead --positions finals.fen --list";
+
+const EXAMPLES_ANALYSE: &str = "Examples:
+  arbiter analyse 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'
+  arbiter analyse --depth 12 '8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1'
+  arbiter analyse --movetime 2000 --hash 64 '6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1'";
+
+const EXAMPLES_EPD: &str = "Examples:
+  arbiter epd --suite wac.epd --nodes 100000
+  arbiter epd --suite wac.epd --depth 8
+  arbiter epd --suite tactics.epd --movetime 500";

@@ -10,6 +10,6 @@ pub mod record;
 pub mod upgrade;
 pub mod writer;
 
-pub use open::{DbError, SCHEMA_VERSION, open, open_read_only};
+pub use open::{DbError, ImportLock, SCHEMA_VERSION, lock_for_import, open, open_read_only};
 pub use record::GameRecord;
 pub use writer::{ImportState, SourceIdentity, Stored, Writer};

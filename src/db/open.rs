@@ -45,6 +45,15 @@ pub enum DbError {
         path: PathBuf,
         found: i64,
     },
+    /// Another `arbiter import` holds the database's import lock.
+    Busy {
+        path: PathBuf,
+    },
+    /// The import lock file could not be created.
+    LockFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// Opened read-only, the file does not exist.
     Missing {
         path: PathBuf,
@@ -82,6 +91,12 @@ impl fmt::Display for DbError {
                 path.display()
             ),
             DbError::Missing { path } => write!(f, "{}: no such database", path.display()),
+            DbError::LockFile { path, source } => write!(f, "{}: {source}", path.display()),
+            DbError::Busy { path } => write!(
+                f,
+                "{}: another arbiter import is writing to this database now; wait for it to finish, then run this import again (it resumes where that one stopped)",
+                path.display()
+            ),
             DbError::Migration {
                 path,
                 version,
@@ -237,6 +252,51 @@ pub fn open_read_only(path: &Path) -> Result<Connection, DbError> {
         });
     }
     Ok(conn)
+}
+
+/// Held by an import for its whole life: a second import of the same database fails at once
+/// with `DbError::Busy` instead of reading the first one's progress as an interrupted run's.
+/// An exclusive `flock` on `PATH-import.lock`; the kernel drops it when the process ends, even
+/// by `kill -9`, so a crash never leaves the database locked. The file is removed on drop.
+pub struct ImportLock {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl Drop for ImportLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+        let _ = &self.file;
+    }
+}
+
+/// Takes the import lock of the database at `db`.
+pub fn lock_for_import(db: &Path) -> Result<ImportLock, DbError> {
+    use std::os::unix::io::AsRawFd;
+    let path = side_file(db, "-import.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|source| DbError::LockFile {
+            path: path.clone(),
+            source,
+        })?;
+    const LOCK_EX: std::ffi::c_int = 2;
+    const LOCK_NB: std::ffi::c_int = 4;
+    // SAFETY: flock(2) on a descriptor this function owns; no memory is passed.
+    if unsafe { libc_flock(file.as_raw_fd(), LOCK_EX | LOCK_NB) } != 0 {
+        return Err(DbError::Busy {
+            path: db.to_owned(),
+        });
+    }
+    Ok(ImportLock { file, path })
+}
+
+unsafe extern "C" {
+    #[link_name = "flock"]
+    fn libc_flock(fd: std::ffi::c_int, operation: std::ffi::c_int) -> std::ffi::c_int;
 }
 
 /// `PATH-wal`, `PATH-shm`.
