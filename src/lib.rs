@@ -9,6 +9,7 @@ pub mod db;
 pub mod export;
 pub mod findings;
 pub mod game;
+pub mod identity;
 pub mod laws;
 pub mod pgn;
 pub mod pipeline;

@@ -106,8 +106,8 @@ fn imports_the_sample_with_balanced_counts_and_exact_values() {
     // Values as in the PGN.
     let (white, black, elo, date, year): (String, String, i64, String, i64) = conn
         .query_row(
-            "SELECT w.name, b.name, g.white_elo, g.date, g.year FROM games g JOIN players w ON w.id = g.white_id \
-             JOIN players b ON b.id = g.black_id WHERE g.round = '2'",
+            "SELECT w.name, b.name, g.white_elo, g.date, g.year FROM games g JOIN player_names w ON w.id = g.white_id \
+             JOIN player_names b ON b.id = g.black_id WHERE g.round = '2'",
             [],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
         )

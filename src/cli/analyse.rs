@@ -1,6 +1,7 @@
 //! `arbiter analyse FEN [--nodes N | --depth D | --movetime MS]`: searches one position and
 //! prints the best move (SAN and UCI), the score, depth, nodes and the principal variation.
 
+use super::error::{Outcome, Result};
 use crate::chess::san::to_san;
 use crate::chess::uci::to_uci;
 use crate::chess::{Move, Position};
@@ -52,14 +53,8 @@ pub struct AnalyseArgs {
 
 pub const DEFAULT_NODES: u64 = 1_000_000;
 
-pub fn run(args: &AnalyseArgs) -> io::Result<i32> {
-    let pos = match Position::from_fen(args.fen.trim()) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("arbiter: {e}");
-            return Ok(2);
-        }
-    };
+pub fn run(args: &AnalyseArgs) -> Result {
+    let pos = Position::from_fen(args.fen.trim())?;
     let mut searcher = Searcher::new(args.hash);
     let start = Instant::now();
     let result = searcher.search(&pos, &[], args.limits.to_limits(DEFAULT_NODES));
@@ -87,7 +82,7 @@ pub fn run(args: &AnalyseArgs) -> io::Result<i32> {
         }
     )?;
     writeln!(out, "pv       {}", pv_san(&pos, &result.pv))?;
-    Ok(0)
+    Ok(Outcome::Success)
 }
 
 /// The principal variation in SAN, with move numbers.

@@ -3,6 +3,7 @@
 //! `arbiter bench search`: a fixed-depth search of twelve positions; the total node count is a
 //! signature that changes whenever search behaviour does, and nps measures speed.
 
+use super::error::{Outcome, Result};
 use crate::chess::Position;
 use crate::chess::perft::perft;
 use clap::{Args, ValueEnum};
@@ -60,20 +61,20 @@ pub const PERFT_BENCH: [(&str, &str, u32, u64); 6] = [
     ),
 ];
 
-pub fn run(args: &BenchArgs) -> io::Result<i32> {
+pub fn run(args: &BenchArgs) -> Result {
     match args.what {
         BenchKind::Perft => run_perft(args),
         BenchKind::Search => run_search(args),
     }
 }
 
-fn run_perft(args: &BenchArgs) -> io::Result<i32> {
+fn run_perft(args: &BenchArgs) -> Result {
     let mut out = io::stdout().lock();
     let runs = args.runs.max(1);
     let (mut all_nodes, mut all_secs) = (0u64, 0f64);
     let mut wrong = 0;
     for (name, fen, depth, expected) in PERFT_BENCH {
-        let pos = Position::from_fen(fen).map_err(|e| io::Error::other(e.to_string()))?;
+        let pos = Position::from_fen(fen)?;
         let mut times = Vec::with_capacity(runs);
         let mut nodes = 0;
         for _ in 0..runs {
@@ -104,7 +105,7 @@ fn run_perft(args: &BenchArgs) -> io::Result<i32> {
         "total                {all_nodes:>11} nodes  {all_secs:>7.3} s  {:>7.1} Mnps (median of {runs} runs each)",
         all_nodes as f64 / all_secs / 1e6
     )?;
-    Ok(if wrong > 0 { 1 } else { 0 })
+    Ok(Outcome::from(wrong == 0))
 }
 
 /// Depth of every search in `bench search`.
@@ -127,14 +128,14 @@ pub const SEARCH_BENCH: [&str; 12] = [
     "8/5pk1/6p1/3R3p/r6P/6P1/5PK1/8 w - - 0 1",
 ];
 
-fn run_search(args: &BenchArgs) -> io::Result<i32> {
+fn run_search(args: &BenchArgs) -> Result {
     use crate::search::{Limits, Searcher};
     let mut out = io::stdout().lock();
     let runs = args.runs.max(1);
     let mut searcher = Searcher::new(16);
     let (mut all_nodes, mut all_secs) = (0u64, 0f64);
     for (i, fen) in SEARCH_BENCH.iter().enumerate() {
-        let pos = Position::from_fen(fen).map_err(|e| io::Error::other(e.to_string()))?;
+        let pos = Position::from_fen(fen)?;
         let mut times = Vec::with_capacity(runs);
         let mut nodes = 0;
         for _ in 0..runs {
@@ -160,5 +161,5 @@ fn run_search(args: &BenchArgs) -> io::Result<i32> {
         "signature {all_nodes} nodes (depth {SEARCH_BENCH_DEPTH})  {all_secs:.3} s  {:.2} Mnps (median of {runs} runs each)",
         all_nodes as f64 / all_secs / 1e6
     )?;
-    Ok(0)
+    Ok(Outcome::Success)
 }

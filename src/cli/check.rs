@@ -1,10 +1,11 @@
 //! `arbiter check FILES...`: replay every game, report findings and a summary. Exit status
 //! 0 when every game was accepted, 1 when any was rejected, 2 on usage or I/O errors.
 
+use super::error::{Outcome, PathContext, Result};
 use crate::chess::SanMode;
 use crate::laws::{Budget, LawsChoice, VerdictOptions};
 use crate::pipeline::sinks::{CheckSink, FindingsFile, Quarantine};
-use crate::pipeline::{RunOptions, WorkOptions, run};
+use crate::pipeline::{RunOptions, Summary, WorkOptions, run};
 use crate::search::AnalysisOptions;
 use clap::Args;
 use std::io::{self, Write};
@@ -83,19 +84,43 @@ impl InputArgs {
         }
     }
 
-    pub fn open_outputs(&self) -> io::Result<(Option<FindingsFile>, Option<Quarantine>)> {
-        let context =
-            |p: &PathBuf, e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", p.display()));
+    pub fn open_outputs(&self) -> Result<(Option<FindingsFile>, Option<Quarantine>)> {
         let findings = match &self.findings {
-            Some(p) => Some(FindingsFile::create(p, self.csv_raw).map_err(|e| context(p, e))?),
+            Some(p) => Some(FindingsFile::create(p, self.csv_raw).with_path(p)?),
             None => None,
         };
         let quarantine = match &self.quarantine {
-            Some(p) => Some(Quarantine::create(p).map_err(|e| context(p, e))?),
+            Some(p) => Some(Quarantine::create(p).with_path(p)?),
             None => None,
         };
         Ok((findings, quarantine))
     }
+
+    /// Writes the summary as JSON where `--summary-json` asks for it, with `extra` fields.
+    pub fn write_summary_json(
+        &self,
+        summary: &Summary,
+        extra: &[(&str, serde_json::Value)],
+    ) -> Result<()> {
+        let Some(path) = &self.summary_json else {
+            return Ok(());
+        };
+        let mut value = serde_json::to_value(summary)?;
+        for (key, v) in extra {
+            value[*key] = v.clone();
+        }
+        let text = serde_json::to_string_pretty(&value)?;
+        std::fs::write(path, text + "\n").with_path(path)
+    }
+}
+
+/// The exit status of a run over PGN inputs: 2 if a file could not be read, 1 if a game was
+/// rejected, else 0.
+pub fn outcome(summary: &Summary) -> Outcome {
+    Outcome::of(
+        !summary.failed_files.is_empty(),
+        summary.rejected > 0 || !summary.files_without_games.is_empty(),
+    )
 }
 
 #[derive(Args, Debug)]
@@ -104,7 +129,7 @@ pub struct CheckArgs {
     pub input: InputArgs,
 }
 
-pub fn run_check(args: &CheckArgs) -> io::Result<i32> {
+pub fn run_check(args: &CheckArgs) -> Result {
     let start = Instant::now();
     let (findings, quarantine) = args.input.open_outputs()?;
     let mut sink = CheckSink {
@@ -115,18 +140,9 @@ pub fn run_check(args: &CheckArgs) -> io::Result<i32> {
     let summary = run(&args.input.run_options(), &mut sink)?;
     sink.finish()?;
     let elapsed = start.elapsed();
-    if let Some(path) = &args.input.summary_json {
-        let text = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
-        std::fs::write(path, text + "\n")?;
-    }
+    args.input.write_summary_json(&summary, &[])?;
     let mut out = io::stdout().lock();
     summary.write_table(&mut out, elapsed)?;
     out.flush()?;
-    Ok(if !summary.failed_files.is_empty() {
-        2
-    } else if summary.rejected > 0 || !summary.files_without_games.is_empty() {
-        1
-    } else {
-        0
-    })
+    Ok(outcome(&summary))
 }

@@ -9,6 +9,7 @@
 //! verdict applies to every game's final position over a file of FENs (one a line, no
 //! labels) and prints how many are alive, dead and undetermined, with the time per position.
 
+use super::error::{AppError, Outcome, PathContext, Result};
 use crate::chess::san::to_san;
 use crate::chess::{Color, Move, Position};
 use crate::laws::dead::shorten::shorten;
@@ -40,38 +41,33 @@ pub struct DeadArgs {
     pub list: bool,
 }
 
-pub fn run(args: &DeadArgs) -> io::Result<i32> {
+pub fn run(args: &DeadArgs) -> Result {
     let budget = Budget {
         nodes: args.budget,
         ..Budget::default()
     };
     let mut out = io::stdout().lock();
     if let Some(path) = &args.suite {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).with_path(path)?;
         return run_suite(&mut out, &text, path, budget, args.list);
     }
     if let Some(path) = &args.positions {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).with_path(path)?;
         return run_positions(&mut out, &text, path, budget, args.list);
     }
     let Some(fen) = &args.fen else {
-        eprintln!("arbiter: dead needs a FEN or --suite FILE");
-        return Ok(2);
+        return Err(AppError::usage("dead needs a FEN or --suite FILE"));
     };
-    let pos = match Position::from_fen(fen) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("arbiter: {e}");
-            return Ok(2);
-        }
-    };
+    let pos = Position::from_fen(fen)?;
     let u = analyse(&pos, budget);
     for color in Color::ALL {
         let name = color_name(color);
         match u.side(color) {
             Winnability::CannotWin(proof) => writeln!(out, "{name}: cannot win ({proof})")?,
+            Winnability::CanWin { line, .. } if line.is_empty() => writeln!(
+                out,
+                "{name}: has checkmated: the game is over (2017 Art. 5.1.1)"
+            )?,
             Winnability::CanWin { line, nodes } => {
                 // The search's line proves the point; the shortest line through its
                 // positions reads better (the exhaustive walk's can run to many thousands
@@ -96,12 +92,14 @@ pub fn run(args: &DeadArgs) -> io::Result<i32> {
         }
     }
     let verdict = match u.deadness() {
+        _ if pos.is_checkmate() => "checkmate (2017 Art. 5.1.1)",
+        _ if pos.is_stalemate() => "stalemate (2017 Art. 5.2.1)",
         Deadness::Dead => "dead: neither side can checkmate (2017 Art. 5.2.2)",
         Deadness::Alive => "not dead",
         Deadness::Unknown => "undetermined",
     };
     writeln!(out, "position: {verdict}")?;
-    Ok(0)
+    Ok(Outcome::Success)
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -145,7 +143,7 @@ fn run_suite(
     path: &std::path::Path,
     budget: Budget,
     list: bool,
-) -> io::Result<i32> {
+) -> Result {
     let (mut passed, mut failed, mut unknown, mut bad) = (0u64, 0u64, 0u64, 0u64);
     let start = Instant::now();
     for (n, line) in content_lines(text) {
@@ -208,12 +206,12 @@ fn run_suite(
         out,
         "{passed} passed, {failed} failed, {unknown} undetermined, {bad} skipped"
     )?;
-    Ok(if failed > 0 { 1 } else { 0 })
+    Ok(Outcome::from(failed == 0))
 }
 
 /// One line of a label file: the FEN and whether White and Black can win; `None` for the
 /// tab-separated file's header line.
-fn suite_entry(line: &str) -> Result<Option<(&str, bool, bool)>, &'static str> {
+fn suite_entry(line: &str) -> std::result::Result<Option<(&str, bool, bool)>, &'static str> {
     if line.contains('\t') {
         let mut cols = line.split('\t').map(str::trim);
         let fen = cols.next().unwrap_or("");
@@ -246,7 +244,7 @@ fn run_positions(
     path: &std::path::Path,
     budget: Budget,
     list: bool,
-) -> io::Result<i32> {
+) -> Result {
     let mut positions = Vec::new();
     let mut bad = 0u64;
     for (n, line) in content_lines(text) {
@@ -287,7 +285,7 @@ fn run_positions(
         "{secs:.3} s ({:.2} µs per position)",
         secs * 1e6 / total.max(1) as f64
     )?;
-    Ok(0)
+    Ok(Outcome::Success)
 }
 
 #[cfg(test)]
@@ -329,7 +327,7 @@ mod tests {
         let path = std::path::Path::new("t.tsv");
         let code = run_suite(&mut out, text, path, Budget::default(), false).unwrap();
         let out = String::from_utf8(out).unwrap();
-        assert_eq!(code, 1, "{out}");
+        assert_eq!(code, Outcome::Failed, "{out}");
         assert!(out.contains("FAIL t.tsv:4: White can win"), "{out}");
         assert!(
             out.contains("t.tsv:5: skipped: bad label: dead must be yes"),

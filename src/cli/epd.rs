@@ -3,6 +3,7 @@
 //! `N passed, M failed`; the exit code is 1 if any failed.
 
 use super::analyse::{LimitArgs, pv_san};
+use super::error::{Outcome, PathContext, Result};
 use crate::chess::san::to_san;
 use crate::search::Searcher;
 use crate::search::epd::parse_suite;
@@ -22,9 +23,8 @@ pub struct EpdArgs {
     pub hash: usize,
 }
 
-pub fn run(args: &EpdArgs) -> io::Result<i32> {
-    let text = std::fs::read_to_string(&args.suite)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.suite.display())))?;
+pub fn run(args: &EpdArgs) -> Result {
+    let text = std::fs::read_to_string(&args.suite).with_path(&args.suite)?;
     let limits = args.limits.to_limits(super::analyse::DEFAULT_NODES);
     let mut searcher = Searcher::new(args.hash);
     let mut out = io::stdout().lock();
@@ -77,5 +77,5 @@ pub fn run(args: &EpdArgs) -> io::Result<i32> {
     }
     writeln!(out, "{nodes} nodes searched")?;
     writeln!(out, "{passed} passed, {failed} failed")?;
-    Ok(i32::from(failed > 0))
+    Ok(Outcome::from(failed == 0))
 }

@@ -18,7 +18,6 @@ use crate::export::table::{GameTable, Selection, TableFormat, list_columns};
 use crate::export::{ExportError, Writer};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rusqlite::OpenFlags;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -333,12 +332,14 @@ pub fn run_export(args: &ExportArgs) -> io::Result<i32> {
         Ok(p) => p,
         Err(e) => return usage(&e),
     };
-    if !args.db.exists() {
-        eprintln!("arbiter: {}: no such database", args.db.display());
-        return Ok(2);
-    }
-    let conn = rusqlite::Connection::open_with_flags(&args.db, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(ExportError::from)?;
+    // Read-only, so a database on read-only media or in a read-only folder exports too.
+    let conn = match crate::db::open_read_only(&args.db) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("arbiter: {e}");
+            return Ok(2);
+        }
+    };
     let version = schema_version(&conn)?;
     if version > crate::db::SCHEMA_VERSION {
         eprintln!(

@@ -2,7 +2,8 @@
 //! judged on the workers, then stored by one writer in batches; rerunning the same command
 //! stores nothing twice and resumes an interrupted import.
 
-use super::check::InputArgs;
+use super::check::{InputArgs, outcome};
+use super::error::Result;
 use crate::db::{Writer, open};
 use crate::pipeline::import::ImportSink;
 use crate::pipeline::run;
@@ -20,15 +21,9 @@ pub struct ImportArgs {
     pub db: PathBuf,
 }
 
-pub fn run_import(args: &ImportArgs) -> io::Result<i32> {
+pub fn run_import(args: &ImportArgs) -> Result {
     let start = Instant::now();
-    let conn = match open(&args.db) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("arbiter: {e}");
-            return Ok(2);
-        }
-    };
+    let conn = open(&args.db)?;
     let options = args.input.run_options();
     let settings = serde_json::json!({
         "san": if args.input.strict { "strict" } else { "lenient" },
@@ -47,14 +42,14 @@ pub fn run_import(args: &ImportArgs) -> io::Result<i32> {
     // Games skipped by a resume were read from the file too.
     summary.games += counts.resumed;
     let elapsed = start.elapsed();
-    if let Some(path) = &args.input.summary_json {
-        let mut value = serde_json::to_value(&summary).map_err(io::Error::other)?;
-        value["stored"] = counts.stored.into();
-        value["already_present"] = counts.already_present.into();
-        value["resumed"] = counts.resumed.into();
-        let text = serde_json::to_string_pretty(&value).map_err(io::Error::other)?;
-        std::fs::write(path, text + "\n")?;
-    }
+    args.input.write_summary_json(
+        &summary,
+        &[
+            ("stored", counts.stored.into()),
+            ("already_present", counts.already_present.into()),
+            ("resumed", counts.resumed.into()),
+        ],
+    )?;
     let mut out = io::stdout().lock();
     summary.write_table(&mut out, elapsed)?;
     writeln!(out, "stored     {:>12}", counts.stored)?;
@@ -72,11 +67,5 @@ pub fn run_import(args: &ImportArgs) -> io::Result<i32> {
     }
     writeln!(out, "database   {}", args.db.display())?;
     out.flush()?;
-    Ok(if !summary.failed_files.is_empty() {
-        2
-    } else if summary.rejected > 0 || !summary.files_without_games.is_empty() {
-        1
-    } else {
-        0
-    })
+    Ok(outcome(&summary))
 }

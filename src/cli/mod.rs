@@ -1,5 +1,6 @@
 //! The command line: clap parses flags into plain structs (no I/O), and each subcommand lives
-//! in its own file. `run` returns the process exit code; `main.rs` only calls it.
+//! in its own file. Each command returns `error::Result` (an `Outcome` or an `AppError`);
+//! `run` turns that into the process exit status in one place; `main.rs` only calls it.
 
 use clap::{Parser, Subcommand};
 
@@ -8,9 +9,12 @@ pub mod bench;
 pub mod check;
 pub mod dead;
 pub mod epd;
+pub mod error;
 pub mod export;
 pub mod import;
 pub mod perft;
+
+pub use error::{AppError, Outcome, PathContext};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -43,32 +47,31 @@ pub enum Command {
     Epd(epd::EpdArgs),
 }
 
-/// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error.
-pub fn run() -> i32 {
+/// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error; a closed output pipe is 0.
+pub fn run() -> std::process::ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
+            // `--help | head` must not fail either.
             let _ = e.print();
-            return code;
+            return std::process::ExitCode::from(code);
         }
     };
-    let result = match cli.command {
-        Command::Check(args) => check::run_check(&args),
-        Command::Import(args) => import::run_import(&args),
-        Command::Export(args) => export::run_export(&args),
-        Command::Perft(args) => perft::run(&args),
-        Command::Bench(args) => bench::run(&args),
-        Command::Dead(args) => dead::run(&args),
-        Command::Analyse(args) => analyse::run(&args),
-        Command::Epd(args) => epd::run(&args),
-    };
-    match result {
-        Ok(code) => code,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            eprintln!("arbiter: {e}");
-            2
-        }
+    error::exit_code(dispatch(cli.command))
+}
+
+/// Runs one command. `error::finish` accepts `io::Result<i32>` as well as `error::Result`.
+fn dispatch(command: Command) -> error::Result {
+    use error::finish;
+    match command {
+        Command::Check(args) => finish(check::run_check(&args)),
+        Command::Import(args) => finish(import::run_import(&args)),
+        Command::Export(args) => finish(export::run_export(&args)),
+        Command::Perft(args) => finish(perft::run(&args)),
+        Command::Bench(args) => finish(bench::run(&args)),
+        Command::Dead(args) => finish(dead::run(&args)),
+        Command::Analyse(args) => finish(analyse::run(&args)),
+        Command::Epd(args) => finish(epd::run(&args)),
     }
 }

@@ -1,5 +1,6 @@
 //! `arbiter perft FEN DEPTH [--divide]` and `arbiter perft --suite FILE [--max-nodes N]`.
 
+use super::error::{AppError, Outcome, PathContext, Result};
 use crate::chess::Position;
 use crate::chess::perft::{divide, parse_suite, perft, run_suite};
 use crate::chess::uci::to_uci;
@@ -26,18 +27,12 @@ pub struct PerftArgs {
     pub max_nodes: u64,
 }
 
-pub fn run(args: &PerftArgs) -> io::Result<i32> {
+pub fn run(args: &PerftArgs) -> Result {
     let mut out = io::stdout().lock();
     if let Some(path) = &args.suite {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        let entries = match parse_suite(&text) {
-            Ok(e) => e,
-            Err(e) => {
-                eprintln!("arbiter: {}: {e}", path.display());
-                return Ok(2);
-            }
-        };
+        let text = std::fs::read_to_string(path).with_path(path)?;
+        let entries =
+            parse_suite(&text).map_err(|e| AppError::Other(format!("{}: {e}", path.display())))?;
         let start = Instant::now();
         let report = run_suite(&entries, args.max_nodes);
         for f in &report.failures {
@@ -51,19 +46,14 @@ pub fn run(args: &PerftArgs) -> io::Result<i32> {
             report.nodes as f64 / secs.max(1e-9) / 1e6
         );
         writeln!(out, "{} passed, {} failed", report.passed, report.failed)?;
-        return Ok(if report.failed > 0 { 1 } else { 0 });
+        return Ok(Outcome::from(report.failed == 0));
     }
     let (Some(fen), Some(depth)) = (&args.fen, args.depth) else {
-        eprintln!("arbiter: perft needs FEN and DEPTH, or --suite FILE");
-        return Ok(2);
+        return Err(AppError::usage(
+            "perft needs FEN and DEPTH, or --suite FILE",
+        ));
     };
-    let pos = match Position::from_fen(fen) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("arbiter: {e}");
-            return Ok(2);
-        }
-    };
+    let pos = Position::from_fen(fen)?;
     let start = Instant::now();
     let total = if args.divide {
         let mut total = 0;
@@ -83,5 +73,5 @@ pub fn run(args: &PerftArgs) -> io::Result<i32> {
         secs,
         total as f64 / secs.max(1e-9) / 1e6
     );
-    Ok(0)
+    Ok(Outcome::Success)
 }

@@ -127,6 +127,16 @@ pub fn content_hash(tag: impl Fn(&str) -> Option<String>, moves: &[Move]) -> [u8
     h.finish()
 }
 
+/// Hash of a game's start (the FEN tag as stored, empty for the standard start) and its
+/// encoded moves, nothing else: records of one game with different tags hash alike
+/// (`games.moves_hash`, what duplicate detection looks up).
+pub fn moves_hash(start_fen: Option<&str>, moves_blob: &[u8]) -> [u8; 16] {
+    let mut h = Fnv128::default();
+    h.field(start_fen.unwrap_or("").trim().as_bytes());
+    h.field(moves_blob);
+    h.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,9 +4,11 @@
 
 pub mod encode;
 pub mod open;
+pub mod persons;
 pub mod record;
+pub mod upgrade;
 pub mod writer;
 
-pub use open::{DbError, SCHEMA_VERSION, open};
+pub use open::{DbError, SCHEMA_VERSION, open, open_read_only};
 pub use record::GameRecord;
 pub use writer::{ImportState, SourceIdentity, Stored, Writer};

@@ -1,16 +1,24 @@
 //! Opening a database: pragmas (WAL, foreign keys), then the schema version in
 //! `PRAGMA user_version`: a new file gets `schema.sql`, an older one is migrated step by step,
-//! a newer one is refused with a clear message.
+//! a newer one is refused with a clear message. `open_read_only` is for every command that
+//! only reads: it never writes, never migrates, and works on read-only files, folders and media.
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OpenFlags};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// The first migration is the whole schema; later ones are appended here, never edited.
-const MIGRATIONS: &[&str] = &[include_str!("../../schema.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../schema.sql"),
+    include_str!("migrations/002_identity.sql"),
+];
+
+/// What a migration needs beyond SQL, run in its transaction after its SQL (by index).
+type Upgrade = fn(&Connection) -> rusqlite::Result<()>;
+const UPGRADES: &[Option<Upgrade>] = &[None, Some(super::upgrade::after_v2)];
 
 #[derive(Debug)]
 pub enum DbError {
@@ -21,6 +29,31 @@ pub enum DbError {
     TooNew {
         path: PathBuf,
         found: i64,
+    },
+    /// `user_version` is negative: no arbiter wrote it.
+    BadVersion {
+        path: PathBuf,
+        found: i64,
+    },
+    /// Tables but `user_version` 0: another program's database, or one whose version was reset.
+    NotArbiter {
+        path: PathBuf,
+        tables: i64,
+    },
+    /// Opened read-only, the database needs a migration this build would have to write.
+    TooOld {
+        path: PathBuf,
+        found: i64,
+    },
+    /// Opened read-only, the file does not exist.
+    Missing {
+        path: PathBuf,
+    },
+    /// Applying migration `version` failed (the SQL itself is not repeated at the user).
+    Migration {
+        path: PathBuf,
+        version: usize,
+        source: rusqlite::Error,
     },
 }
 
@@ -33,6 +66,38 @@ impl fmt::Display for DbError {
                 "{}: the database has schema version {found}, written by a newer arbiter; this one knows up to version {SCHEMA_VERSION}",
                 path.display()
             ),
+            DbError::BadVersion { path, found } => write!(
+                f,
+                "{}: the database has schema version {found}, which no arbiter writes; refusing to use it",
+                path.display()
+            ),
+            DbError::NotArbiter { path, tables } => write!(
+                f,
+                "{}: the file has {tables} tables but no arbiter schema version (user_version 0); not an arbiter database, refusing to add to it",
+                path.display()
+            ),
+            DbError::TooOld { path, found } => write!(
+                f,
+                "{}: the database has schema version {found}; this arbiter reads version {SCHEMA_VERSION}: run `arbiter import` on it once (with no files) to upgrade it, or use the arbiter that wrote it",
+                path.display()
+            ),
+            DbError::Missing { path } => write!(f, "{}: no such database", path.display()),
+            DbError::Migration {
+                path,
+                version,
+                source,
+            } => {
+                let why = match source {
+                    rusqlite::Error::SqliteFailure(_, Some(m)) => m.clone(),
+                    rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
+                    other => other.to_string(),
+                };
+                write!(
+                    f,
+                    "{}: upgrading to schema version {version} failed: {why}",
+                    path.display()
+                )
+            }
         }
     }
 }
@@ -54,22 +119,175 @@ pub fn open(path: &Path) -> Result<Connection, DbError> {
         .map_err(err)?;
     conn.busy_timeout(std::time::Duration::from_secs(10))
         .map_err(err)?;
+    let version = checked_version(&conn, path)?;
+    // Rebuilding a table (v2 renames `players`) needs foreign keys off; they are checked
+    // before each commit instead, and turned back on after.
+    conn.pragma_update(None, "foreign_keys", "OFF")
+        .map_err(err)?;
+    for (i, migration) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        // Each migration sets user_version itself, inside its transaction.
+        let sql = format!("BEGIN;\n{migration}");
+        let run = || -> rusqlite::Result<()> {
+            conn.execute_batch(&sql)?;
+            if let Some(Some(upgrade)) = UPGRADES.get(i) {
+                upgrade(&conn)?;
+            }
+            let broken: i64 =
+                conn.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+                    r.get(0)
+                })?;
+            if broken > 0 {
+                return Err(rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY),
+                    Some(format!(
+                        "migration to version {} would break {broken} foreign keys",
+                        i + 1
+                    )),
+                ));
+            }
+            conn.execute_batch("COMMIT")
+        };
+        if let Err(e) = run() {
+            let _ = conn.execute_batch("ROLLBACK");
+            return Err(DbError::Migration {
+                path: path.to_owned(),
+                version: i + 1,
+                source: e,
+            });
+        }
+        debug_assert_eq!(i as i64 + 1, SCHEMA_VERSION.min(i as i64 + 1));
+    }
+    conn.pragma_update(None, "foreign_keys", "ON")
+        .map_err(err)?;
+    Ok(conn)
+}
+
+/// The schema version of an open database, refused when no arbiter could have written it:
+/// negative, newer than this build, or 0 on a file that already has tables.
+fn checked_version(conn: &Connection, path: &Path) -> Result<i64, DbError> {
+    let err = |source| DbError::Sqlite {
+        path: path.to_owned(),
+        source,
+    };
     let version: i64 = conn
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .map_err(err)?;
+    let path = path.to_owned();
+    if version < 0 {
+        return Err(DbError::BadVersion {
+            path,
+            found: version,
+        });
+    }
     if version > SCHEMA_VERSION {
         return Err(DbError::TooNew {
+            path,
+            found: version,
+        });
+    }
+    if version == 0 {
+        let tables: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(err)?;
+        if tables > 0 {
+            return Err(DbError::NotArbiter { path, tables });
+        }
+    }
+    Ok(version)
+}
+
+/// Opens a database for reading only: nothing is created, migrated or written, and no
+/// `-wal`/`-shm` side file is left behind. Where this process cannot write the file or its
+/// folder (read-only media, a shared archive) and no writer left a write-ahead log, the file
+/// is opened `immutable`: SQLite then takes no locks and needs no side files, which is sound
+/// because nobody can be writing a file that cannot be written. A log left by a writer is
+/// read the ordinary way, so committed games in it are never missed.
+pub fn open_read_only(path: &Path) -> Result<Connection, DbError> {
+    let err = |source| DbError::Sqlite {
+        path: path.to_owned(),
+        source,
+    };
+    if !path.is_file() {
+        return Err(DbError::Missing {
+            path: path.to_owned(),
+        });
+    }
+    let wal = side_file(path, "-wal");
+    let log_left = std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0);
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+        | OpenFlags::SQLITE_OPEN_URI
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = if !log_left && !writable(path) {
+        Connection::open_with_flags(uri(path, "?immutable=1"), flags).map_err(err)?
+    } else {
+        Connection::open_with_flags(uri(path, ""), flags).map_err(err)?
+    };
+    conn.busy_timeout(std::time::Duration::from_secs(10))
+        .map_err(err)?;
+    let version = checked_version(&conn, path)?;
+    if version == 0 || version < SCHEMA_VERSION {
+        // 0 here: an empty file; it holds no games either way.
+        return Err(DbError::TooOld {
             path: path.to_owned(),
             found: version,
         });
     }
-    for (i, migration) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-        // Each migration sets user_version itself, inside its transaction.
-        let sql = format!("BEGIN;\n{migration}\nCOMMIT;");
-        conn.execute_batch(&sql).map_err(err)?;
-        debug_assert_eq!(i as i64 + 1, SCHEMA_VERSION.min(i as i64 + 1));
-    }
     Ok(conn)
+}
+
+/// `PATH-wal`, `PATH-shm`.
+fn side_file(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Whether this process may write both the file and its folder (where SQLite puts side files).
+fn writable(path: &Path) -> bool {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    can_write(path) && can_write(folder)
+}
+
+fn can_write(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    // No write bit at all: the owner meant it read-only, even where root could write it.
+    if std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly()) {
+        return false;
+    }
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // access(2) asks the kernel, which knows read-only mounts, ACLs and root; the mode bits
+    // alone know none of them.
+    unsafe { libc_access(c.as_ptr(), 2) == 0 }
+}
+
+unsafe extern "C" {
+    #[link_name = "access"]
+    fn libc_access(path: *const std::ffi::c_char, mode: std::ffi::c_int) -> std::ffi::c_int;
+}
+
+/// A `file:` URI for `path`, with `%`, `?` and `#` escaped as SQLite's URI rules require.
+fn uri(path: &Path, query: &str) -> String {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let mut out = String::from("file:");
+    for c in abs.to_string_lossy().chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '?' => out.push_str("%3f"),
+            '#' => out.push_str("%23"),
+            c => out.push(c),
+        }
+    }
+    out.push_str(query);
+    out
 }
 
 #[cfg(test)]

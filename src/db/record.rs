@@ -39,6 +39,30 @@ pub struct AnalysisRecord {
     pub settings: String,
 }
 
+/// The opening a game reached, by position (`identity::openings`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpeningRecord {
+    pub eco: &'static str,
+    /// Full name, `Sicilian Defense: Najdorf Variation`.
+    pub name: &'static str,
+    /// Ply of the deepest named position (0: the start).
+    pub ply: u32,
+}
+
+impl OpeningRecord {
+    /// The part before `:`.
+    pub fn family(&self) -> &'static str {
+        self.name
+            .split_once(':')
+            .map_or(self.name, |(f, _)| f.trim())
+    }
+
+    /// The part after `:`, when there is one.
+    pub fn variation(&self) -> Option<&'static str> {
+        self.name.split_once(':').map(|(_, v)| v.trim())
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct GameRecord {
     pub game_number: u64,
@@ -66,6 +90,10 @@ pub struct GameRecord {
     pub annotated: Option<String>,
     pub findings: Vec<FindingRecord>,
     pub analysis: Option<AnalysisRecord>,
+    /// The opening by position (standard start only).
+    pub opening: Option<OpeningRecord>,
+    /// Hash of the start FEN and the moves alone (`encode::moves_hash`).
+    pub moves_hash: [u8; 16],
 }
 
 impl GameRecord {

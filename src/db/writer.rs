@@ -4,11 +4,16 @@
 //! resumes after the last one.
 
 use super::encode::{encode_clocks, encode_moves};
+use super::persons::{PersonRules, upsert_person};
 use super::record::GameRecord;
+use crate::identity::names::parse_fide_id;
+use crate::identity::timecontrol::tc_class;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::HashMap;
 
 /// Tags stored in their own columns of `games` rather than in `tags`.
+/// (Tags such as WhiteFideId, WhiteTitle or TimeControl are copied into columns and kept in
+/// `tags` too, as written.)
 const COLUMN_TAGS: [&str; 10] = [
     "Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo", "FEN",
 ];
@@ -41,7 +46,9 @@ struct BatchCounts {
 
 pub struct Writer {
     conn: Connection,
-    players: HashMap<String, i64>,
+    /// Spelling (name as written, FIDE id) → `player_names.id`.
+    players: HashMap<(String, Option<i64>), i64>,
+    persons: PersonRules,
     events: HashMap<(String, String), i64>,
     in_batch: bool,
     counts: BatchCounts,
@@ -71,6 +78,7 @@ impl Writer {
         Writer {
             conn,
             players: HashMap::new(),
+            persons: PersonRules::default(),
             events: HashMap::new(),
             in_batch: false,
             counts: BatchCounts::default(),
@@ -136,15 +144,35 @@ impl Writer {
         Ok(())
     }
 
-    fn player(&mut self, name: &str) -> rusqlite::Result<i64> {
-        if let Some(&id) = self.players.get(name) {
+    /// How new spellings get their person (`import --aliases`); the caller has applied
+    /// the same rules to the stored spellings (`persons::apply_aliases`).
+    pub fn set_person_rules(&mut self, rules: PersonRules) {
+        self.persons = rules;
+    }
+
+    /// The spelling's id, made with its person when new: by FIDE id, then aliases, then the
+    /// safe normalisation.
+    fn player(&mut self, name: &str, fide_id: Option<i64>) -> rusqlite::Result<i64> {
+        let key = (name.to_owned(), fide_id);
+        if let Some(&id) = self.players.get(&key) {
             return Ok(id);
         }
-        let id = self
+        let found = self
             .conn
-            .prepare_cached(include_str!("sql/upsert_player.sql"))?
-            .query_row([name], |r| r.get(0))?;
-        self.players.insert(name.to_owned(), id);
+            .prepare_cached(include_str!("sql/find_player_name.sql"))?
+            .query_row(params![name, fide_id], |r| r.get(0))
+            .optional()?;
+        let id = match found {
+            Some(id) => id,
+            None => {
+                let person = upsert_person(&self.conn, &self.persons.person(name, fide_id))?;
+                self.conn
+                    .prepare_cached(include_str!("sql/insert_player_name.sql"))?
+                    .execute(params![name, fide_id, person])?;
+                self.conn.last_insert_rowid()
+            }
+        };
+        self.players.insert(key, id);
         Ok(id)
     }
 
@@ -196,8 +224,16 @@ impl Writer {
             (None, None) => None,
             (e, s) => Some(self.event(e.unwrap_or("?"), s.unwrap_or("?"))?),
         };
-        let white_id = tag("White").map(|n| self.player(n)).transpose()?;
-        let black_id = tag("Black").map(|n| self.player(n)).transpose()?;
+        let white_fide = tag("WhiteFideId").and_then(parse_fide_id);
+        let black_fide = tag("BlackFideId").and_then(parse_fide_id);
+        let white_id = tag("White")
+            .map(|n| self.player(n, white_fide))
+            .transpose()?;
+        let black_id = tag("Black")
+            .map(|n| self.player(n, black_fide))
+            .transpose()?;
+        let time_control = tag("TimeControl");
+        let opening = g.opening.as_ref();
         let elo = |name: &str| tag(name).and_then(|v| v.parse::<i64>().ok());
         let (year, month, day) = tag("Date").map_or((None, None, None), date_parts);
         let changed = self
@@ -236,6 +272,20 @@ impl Writer {
                 encode_moves(&g.moves),
                 encode_clocks(&g.clocks),
                 g.annotated,
+                opening.map(|o| o.eco),
+                opening.map(|o| o.name),
+                opening.map(|o| o.family()),
+                opening.and_then(|o| o.variation()),
+                opening.map(|o| o.ply),
+                white_fide,
+                black_fide,
+                tag("WhiteTitle"),
+                tag("BlackTitle"),
+                tag("WhiteFed").or(tag("WhiteTeam")),
+                tag("BlackFed").or(tag("BlackTeam")),
+                time_control,
+                tc_class(time_control),
+                &g.moves_hash[..],
             ])?;
         if changed == 0 {
             self.counts.present += 1;

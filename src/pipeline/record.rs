@@ -3,7 +3,7 @@
 //! only writes.
 
 use crate::db::GameRecord;
-use crate::db::encode::content_hash;
+use crate::db::encode::{content_hash, encode_moves, moves_hash};
 use crate::db::record::{AnalysisRecord, EvalRecord, FindingRecord};
 use crate::game::Replayed;
 use crate::laws::{TerminationKind, Verdict};
@@ -86,6 +86,8 @@ pub fn record(
             .then(|| crate::pgn::game_to_string(game, &crate::pgn::WriteOptions::default())),
         findings: findings.iter().map(finding_record).collect(),
         analysis: analysis.map(analysis_record),
+        opening: None,
+        moves_hash: moves_hash(replay.start_fen.as_deref(), &encode_moves(&replay.moves)),
     }
 }
 

@@ -36,6 +36,10 @@ pub enum CannotWinProof {
     /// The search saw every reachable position (pruning only by the lemmas above) and found
     /// no mate; `nodes` positions were visited.
     Exhausted { nodes: Nodes },
+    /// The side is checkmated: the game is over (2017 Art. 5.1.1).
+    Checkmated,
+    /// Stalemate: the game is over, drawn (2017 Art. 5.2.1).
+    Stalemate,
 }
 
 impl std::fmt::Display for CannotWinProof {
@@ -53,6 +57,12 @@ impl std::fmt::Display for CannotWinProof {
                 f,
                 "search: all {nodes} reachable positions visited, none is mate"
             ),
+            CannotWinProof::Checkmated => {
+                f.write_str("checkmated: the game is over (2017 Art. 5.1.1)")
+            }
+            CannotWinProof::Stalemate => {
+                f.write_str("stalemate: the game is over, drawn (2017 Art. 5.2.1)")
+            }
         }
     }
 }
@@ -274,8 +284,31 @@ fn full_search(pos: &Position, winner: Color, budget: Budget, mut used: Nodes) -
     Winnability::Unknown { nodes: used }
 }
 
+/// A position with no legal move settles both sides before any lemma: the side that has
+/// checkmated can win (it has, with no move to play), the mated side and both sides in
+/// stalemate cannot. The material lemmas assume play goes on and would call a mate by two
+/// bishops on one colour "cannot win".
+fn game_over(pos: &Position, winner: Color) -> Option<Winnability> {
+    if !pos.legal_moves().is_empty() {
+        return None;
+    }
+    Some(if !pos.is_check() {
+        Winnability::CannotWin(CannotWinProof::Stalemate)
+    } else if pos.turn() == winner {
+        Winnability::CannotWin(CannotWinProof::Checkmated)
+    } else {
+        Winnability::CanWin {
+            line: Vec::new(),
+            nodes: 0,
+        }
+    })
+}
+
 /// Decides whether `winner` can still checkmate.
 pub fn analyse_side(pos: &Position, winner: Color, budget: Budget) -> Winnability {
+    if let Some(w) = game_over(pos, winner) {
+        return w;
+    }
     match quick(pos, winner, budget) {
         Ok(w) => w,
         Err(used) => full_search(pos, winner, budget, used),
@@ -316,6 +349,13 @@ fn material_value(pos: &Position, color: Color) -> u32 {
 /// get each cheap stage before either gets a more expensive one: in an endgame such as
 /// K+N v K+P the pawn's side mates at once while the knight's side needs a long search.
 pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
+    if let Some(w) = game_over(pos, pos.turn().other()) {
+        return if w.can_win() {
+            Deadness::Alive
+        } else {
+            Deadness::Dead
+        };
+    }
     // The side with more mating force is the likelier winner: it goes first at each stage.
     let order = if material_value(pos, Color::Black) > material_value(pos, Color::White) {
         [Color::Black, Color::White]
@@ -443,5 +483,36 @@ mod tests {
             dead("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 1"),
             Deadness::Alive
         );
+    }
+
+    /// Issue 19, defect 13: the bishops-on-one-colour lemma ran before the mate test, so the
+    /// side that had just mated "could not win".
+    #[test]
+    fn already_checkmate_is_not_called_unwinnable_for_the_mating_side() {
+        for (fen, winner) in [
+            ("8/8/8/8/8/2b1k1b1/8/3RKR2 w - - 0 1", Color::Black),
+            ("8/8/8/8/8/1k6/b1b5/RKR5 w - - 0 1", Color::Black),
+            ("5B2/7r/5K1k/7r/8/4B3/8/8 b - - 0 1", Color::White),
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let u = analyse(&pos, Budget::default());
+            assert!(u.side(winner).can_win(), "{fen}: {:?}", u.side(winner));
+            assert_eq!(
+                u.side(winner.other()),
+                &Winnability::CannotWin(CannotWinProof::Checkmated),
+                "{fen}"
+            );
+            assert_eq!(u.deadness(), Deadness::Alive, "{fen}");
+            assert_eq!(deadness(&pos, Budget::default()), Deadness::Alive, "{fen}");
+        }
+    }
+
+    #[test]
+    fn stalemate_is_over_for_both_sides() {
+        let pos = Position::from_fen("7k/5K2/6Q1/8/8/8/8/8 b - - 0 1").unwrap();
+        let u = analyse(&pos, Budget::default());
+        let over = Winnability::CannotWin(CannotWinProof::Stalemate);
+        assert_eq!((&u.white, &u.black), (&over, &over));
+        assert_eq!(deadness(&pos, Budget::default()), Deadness::Dead);
     }
 }

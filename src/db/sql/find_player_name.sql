@@ -1,0 +1,1 @@
+SELECT id FROM player_names WHERE name = ?1 AND fide_id IS ?2

@@ -1,0 +1,254 @@
+//! The part of a migration that SQL cannot do, run in the migration's transaction right
+//! after its SQL: version 2 gives each v1 spelling its person by the safe normalisation
+//! (Unicode NFKC), splits spellings by the FIDE ids of their games, and fills the new
+//! `games` columns from the tags kept in `tags` and from the stored moves.
+
+use super::encode::moves_hash;
+use super::persons::{PersonRules, reassign};
+use crate::identity::timecontrol::tc_class;
+use rusqlite::{Connection, params};
+
+/// Runs after `migrations/002_identity.sql`.
+pub fn after_v2(conn: &Connection) -> rusqlite::Result<()> {
+    // Columns copied from tags, as the writer copies them at import.
+    for (column, tags) in [
+        ("white_title", "'WhiteTitle'"),
+        ("black_title", "'BlackTitle'"),
+        ("white_fed", "'WhiteFed', 'WhiteTeam'"),
+        ("black_fed", "'BlackFed', 'BlackTeam'"),
+        ("time_control", "'TimeControl'"),
+    ] {
+        conn.execute(
+            &format!(
+                "UPDATE games SET {column} = (SELECT trim(value) FROM tags t \
+                 WHERE t.game_id = games.id AND t.name IN ({tags}) AND trim(value) <> '' \
+                 ORDER BY t.name LIKE '%Team', t.seq LIMIT 1)"
+            ),
+            [],
+        )?;
+    }
+    for (column, tag) in [
+        ("white_fide_id", "WhiteFideId"),
+        ("black_fide_id", "BlackFideId"),
+    ] {
+        conn.execute(
+            &format!(
+                "UPDATE games SET {column} = (SELECT CAST(trim(value) AS INTEGER) FROM tags t \
+                 WHERE t.game_id = games.id AND t.name = ?1 AND trim(value) GLOB '[0-9]*' \
+                 AND trim(value) NOT GLOB '*[^0-9]*' AND CAST(trim(value) AS INTEGER) > 0 \
+                 ORDER BY t.seq LIMIT 1)"
+            ),
+            [tag],
+        )?;
+    }
+    // A spelling is a name with its FIDE id: games with an id get the (name, id) spelling.
+    for side in ["white", "black"] {
+        conn.execute(
+            &format!(
+                "INSERT OR IGNORE INTO player_names (name, fide_id, person_id) \
+                 SELECT DISTINCT n.name, g.{side}_fide_id, n.person_id FROM games g \
+                 JOIN player_names n ON n.id = g.{side}_id WHERE g.{side}_fide_id IS NOT NULL"
+            ),
+            [],
+        )?;
+        conn.execute(
+            &format!(
+                "UPDATE games SET {side}_id = (SELECT f.id FROM player_names n \
+                 JOIN player_names f ON f.name = n.name AND f.fide_id = games.{side}_fide_id \
+                 WHERE n.id = games.{side}_id) WHERE {side}_fide_id IS NOT NULL"
+            ),
+            [],
+        )?;
+    }
+    reassign(conn, &PersonRules::default()).map_err(|e| match e {
+        super::persons::PersonError::Sqlite(e) => e,
+        other => rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+            Some(other.to_string()),
+        ),
+    })?;
+    // id, start FEN, moves, TimeControl.
+    type Row = (i64, Option<String>, Vec<u8>, Option<String>);
+    let rows: Vec<Row> = {
+        let mut stmt = conn.prepare("SELECT id, start_fen, moves, time_control FROM games")?;
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<Result<_, _>>()?
+    };
+    let mut update =
+        conn.prepare("UPDATE games SET moves_hash = ?2, tc_class = ?3 WHERE id = ?1")?;
+    for (id, start_fen, moves, time_control) in rows {
+        update.execute(params![
+            id,
+            &moves_hash(start_fen.as_deref(), &moves)[..],
+            tc_class(time_control.as_deref())
+        ])?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::db::encode::{encode_moves, moves_hash};
+    use rusqlite::{Connection, params};
+
+    /// A version-1 database as today's release writes it: `schema.sql` only, then rows.
+    fn v1_database(path: &std::path::Path) {
+        let conn = Connection::open(path).unwrap();
+        conn.execute_batch(include_str!("../../schema.sql"))
+            .unwrap();
+        conn.execute_batch(
+            "INSERT INTO imports (path, head_hash, compression, started_at, settings) \
+             VALUES ('a.pgn', x'00', 'none', '2026-01-01T00:00:00Z', '{}');
+             INSERT INTO players (id, name) VALUES (1, 'Carlsen, Magnus'), (2, 'Carlsen,Magnus'),
+                 (3, 'Carlsen,M'), (4, 'Nakamura, Hikaru');
+             INSERT INTO events (id, name, site) VALUES (1, 'Ev', 'Here');",
+        )
+        .unwrap();
+        let mut pos = crate::chess::Position::new();
+        let moves: Vec<_> = ["e4", "c5", "Nf3", "d6"]
+            .iter()
+            .map(|t| {
+                crate::chess::san::play_san(&mut pos, t, crate::chess::san::SanMode::Strict)
+                    .unwrap()
+                    .mv
+            })
+            .collect();
+        let blob = encode_moves(&moves);
+        for (id, white, black, result) in [(1, 1, 4, "1-0"), (2, 4, 2, "1/2-1/2"), (3, 3, 4, "0-1")]
+        {
+            conn.execute(
+                "INSERT INTO games (id, import_id, game_number, byte_offset, line, content_hash, \
+                 event_id, white_id, black_id, result, variant, ply_count, final_fen, moves) \
+                 VALUES (?1, 1, ?1, 0, 1, ?2, 1, ?3, ?4, ?5, 'standard', 4, 'x', ?6)",
+                params![id, vec![id as u8; 16], white, black, result, blob],
+            )
+            .unwrap();
+        }
+        conn.execute_batch(
+            "INSERT INTO tags (game_id, seq, name, value) VALUES
+                 (1, 0, 'WhiteFideId', '1503014'), (1, 1, 'TimeControl', '40/7200:3600'),
+                 (1, 2, 'WhiteTitle', 'GM'), (2, 0, 'TimeControl', '180+2'),
+                 (3, 0, 'BlackTeam', 'USA'), (3, 1, 'BlackFed', 'USA ');",
+        )
+        .unwrap();
+        let v: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 1);
+    }
+
+    #[test]
+    fn version_1_database_migrates_and_keeps_its_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v1.sqlite");
+        v1_database(&path);
+        let conn = crate::db::open(&path).unwrap();
+        let q = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+        assert_eq!(q("PRAGMA user_version"), 2);
+        assert_eq!(q("PRAGMA foreign_keys"), 1);
+        assert_eq!(q("SELECT count(*) FROM games"), 3);
+        assert_eq!(q("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+        // The games' foreign keys now name the spellings.
+        let games_sql: String = conn
+            .query_row(
+                "SELECT sql FROM sqlite_master WHERE name = 'games'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(
+            games_sql.contains("REFERENCES \"player_names\"(id)"),
+            "{games_sql}"
+        );
+        // Four v1 spellings, one more for the FIDE id of game 1's White.
+        assert_eq!(q("SELECT count(*) FROM player_names"), 5);
+        let person = |name: &str, fide: Option<i64>| -> i64 {
+            conn.query_row(
+                "SELECT person_id FROM player_names WHERE name = ?1 AND fide_id IS ?2",
+                params![name, fide],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        assert_eq!(
+            person("Carlsen, Magnus", None),
+            person("Carlsen,Magnus", None)
+        );
+        assert_ne!(person("Carlsen,M", None), person("Carlsen,Magnus", None));
+        let fide_person = person("Carlsen, Magnus", Some(1503014));
+        assert_ne!(fide_person, person("Carlsen, Magnus", None));
+        let key: String = conn
+            .query_row(
+                "SELECT key FROM players WHERE id = ?1",
+                [fide_person],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(key, "fide:1503014");
+        // Persons: fide:1503014, name:carlsen, magnus, name:carlsen, m, name:nakamura, hikaru.
+        assert_eq!(q("SELECT count(*) FROM players"), 4);
+        let g1: (
+            i64,
+            Option<i64>,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        ) = conn
+            .query_row(
+                "SELECT n.person_id, g.white_fide_id, g.white_title, g.time_control, g.tc_class \
+                 FROM games g JOIN player_names n ON n.id = g.white_id WHERE g.id = 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .unwrap();
+        assert_eq!(
+            g1,
+            (
+                fide_person,
+                Some(1503014),
+                Some("GM".into()),
+                Some("40/7200:3600".into()),
+                Some("classical".into())
+            )
+        );
+        let fed: String = conn
+            .query_row("SELECT black_fed FROM games WHERE id = 3", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(fed, "USA");
+        let tc: String = conn
+            .query_row("SELECT tc_class FROM games WHERE id = 2", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(tc, "blitz");
+        let hash: Vec<u8> = conn
+            .query_row("SELECT moves_hash FROM games WHERE id = 3", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        let blob: Vec<u8> = conn
+            .query_row("SELECT moves FROM games WHERE id = 3", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(hash, moves_hash(None, &blob));
+        // The view: two rows a game, scores from each side.
+        assert_eq!(q("SELECT count(*) FROM player_games"), 6);
+        let (score, opp): (f64, i64) = conn
+            .query_row(
+                "SELECT score, opponent_id FROM player_games WHERE game_id = 3 AND colour = 'black'",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((score, opp), (1.0, person("Carlsen,M", None)));
+        assert_eq!(
+            q("SELECT CAST(sum(score) AS INTEGER) FROM player_games WHERE game_id = 2"),
+            1,
+            "a draw gives half a point to each side"
+        );
+        // Reopening applies nothing twice.
+        drop(conn);
+        let conn = crate::db::open(&path).unwrap();
+        let n: i64 = conn
+            .query_row("SELECT count(*) FROM players", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 4);
+    }
+}

@@ -1,0 +1,103 @@
+//! Which person a name is: the safe normalisation of a spelling (the only merge made without
+//! a FIDE id or the user's alias file) and the identity keys of `players` (docs/IDENTITY.md).
+//! Never a guess: `Carlsen,M` and `Carlsen, Magnus` stay two persons until the user says so.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// The spelling as every safe rule sees it: Unicode NFKC (compatibility forms, composed
+/// accents, non-breaking spaces), lower case, dots read as spaces (`G.K.` and `G. K.` are one
+/// writing), runs of whitespace made one space, and exactly `", "` between the parts around a
+/// comma (`Carlsen,Magnus`, `Carlsen , Magnus` and `Carlsen, Magnus` are one writing).
+/// Letters are never dropped, added or reordered: `MagnusCarlsen` and `Carlsen M` stay apart.
+pub fn normalise(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut space = false;
+    for c in name.nfkc().flat_map(char::to_lowercase) {
+        if c.is_whitespace() || c == '.' {
+            space = true;
+        } else if c == ',' {
+            // Drop spaces before a comma; the comma always has one space after it.
+            out.push(',');
+            space = true;
+        } else {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Identity key of a person known by a FIDE id.
+pub fn fide_key(fide_id: i64) -> String {
+    format!("fide:{fide_id}")
+}
+
+/// Identity key of a person known by a normalised name (after aliases).
+pub fn name_key(normalised: &str) -> String {
+    format!("name:{normalised}")
+}
+
+/// A FIDE id tag's value, when it is one: a positive number (FIDE ids have up to 9 digits;
+/// `0` and `?` mean unknown in the files seen).
+pub fn parse_fide_id(value: &str) -> Option<i64> {
+    let v = value.trim();
+    if v.is_empty() || v.len() > 10 || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    v.parse::<i64>().ok().filter(|&n| n > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pairs that the safe normalisation must merge, and pairs it must keep apart.
+    #[test]
+    fn safe_normalisation_table() {
+        let same = [
+            ("Carlsen, Magnus", "Carlsen,Magnus"),
+            ("Carlsen, Magnus", "carlsen, magnus"),
+            ("Carlsen, Magnus", "  Carlsen ,  Magnus "),
+            ("Carlsen, Magnus", "CARLSEN,MAGNUS"),
+            ("Kasparov, G.K.", "Kasparov,G. K."),
+            ("Kasparov, G.", "Kasparov, G"),
+            ("Ding\u{a0}Liren", "Ding Liren"),
+            ("Caruana,\tFabiano", "Caruana, Fabiano"),
+            // Composed and decomposed accents, and a compatibility ligature.
+            ("Ljubojevi\u{107}, L", "Ljubojevic\u{301}, L"),
+            ("Gr\u{fc}nfeld", "Gru\u{308}nfeld"),
+            ("\u{fb01}scher", "fischer"),
+        ];
+        for (a, b) in same {
+            assert_eq!(normalise(a), normalise(b), "{a:?} vs {b:?}");
+        }
+        let apart = [
+            ("Carlsen,M", "Carlsen, Magnus"),
+            ("MagnusCarlsen", "Carlsen, Magnus"),
+            ("Carlsen Magnus", "Carlsen, Magnus"),
+            ("Magnus Carlsen", "Carlsen, Magnus"),
+            ("Kasparov, GK", "Kasparov, G.K."),
+            ("Ljubojevic, L", "Ljubojevi\u{107}, L"),
+            ("Vachier-Lagrave, M", "Vachier Lagrave, M"),
+            ("Polgar, J", "Polgar, Z"),
+        ];
+        for (a, b) in apart {
+            assert_ne!(normalise(a), normalise(b), "{a:?} vs {b:?}");
+        }
+        assert_eq!(normalise(" Carlsen ,Magnus. "), "carlsen, magnus");
+    }
+
+    #[test]
+    fn fide_ids() {
+        assert_eq!(parse_fide_id(" 1503014 "), Some(1503014));
+        assert_eq!(parse_fide_id("0"), None);
+        assert_eq!(parse_fide_id("?"), None);
+        assert_eq!(parse_fide_id("-1"), None);
+        assert_eq!(parse_fide_id("12345678901"), None);
+        assert_eq!(fide_key(1503014), "fide:1503014");
+        assert_eq!(name_key("carlsen, magnus"), "name:carlsen, magnus");
+    }
+}
