@@ -668,3 +668,41 @@ fn analysed_games_get_our_evaluations_and_judgement_nags() {
     let out = ok(&["export", "--db", s(&db), "--evals", "file"]);
     assert!(!String::from_utf8(out.stdout).unwrap().contains("[%eval"));
 }
+
+/// `--player` finds the person under every spelling, ignoring case and the spacing around
+/// the comma; repeated, any of them; `--player-exact` only the name as written.
+#[test]
+fn player_filters_match_the_person_or_the_exact_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("p.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"Carlsen, Magnus\"]\n[Black \"Caruana, Fabiano\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n\
+         [White \"Caruana,Fabiano\"]\n[Black \"CARLSEN,  Magnus\"]\n[Result \"0-1\"]\n\n1. d4 0-1\n\n\
+         [White \"Nakamura, Hikaru\"]\n[Black \"So, Wesley\"]\n[Result \"*\"]\n\n1. c4 *\n",
+    )
+    .unwrap();
+    let db = dir.path().join("p.sqlite");
+    ok(&["import", s(&pgn), "--db", s(&db), "--quiet"]);
+    let games = |filter: &[&str]| {
+        let mut args = vec!["export", "--db", s(&db), "--format", "csv"];
+        args.extend(["--columns", "game"]);
+        args.extend(filter);
+        let text = String::from_utf8(ok(&args).stdout).unwrap();
+        text.lines()
+            .skip(1)
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    assert_eq!(games(&["--player", "carlsen,magnus"]), "1,2");
+    assert_eq!(games(&["--player", "CARLSEN, MAGNUS"]), "1,2");
+    assert_eq!(games(&["--white", "caruana, fabiano"]), "2");
+    assert_eq!(games(&["--black", "Carlsen, Magnus"]), "2");
+    assert_eq!(
+        games(&["--player", "So, Wesley", "--player", "Carlsen, Magnus"]),
+        "1,2,3"
+    );
+    assert_eq!(games(&["--player-exact", "CARLSEN,  Magnus"]), "2");
+    assert_eq!(games(&["--player-exact", "carlsen, magnus"]), "");
+}
