@@ -78,3 +78,56 @@ fn lichess_tags_agree_with_classification_by_position() {
         assert!(share >= floor, "{file}: {share:.3} < {floor}");
     }
 }
+
+/// The cost of classification beside the replay it rides on, on the master games: prints
+/// the medians of interleaved runs (parse + replay, then the same plus `classify`). A
+/// measurement, not a timed assertion: run with `--release --ignored --nocapture`.
+#[test]
+#[ignore]
+fn classification_cost_on_master_games() {
+    let Some(dir) = corpus().map(|c| c.join("games/otb-pgnmentor")) else {
+        return;
+    };
+    let mut data = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f in files {
+        data.extend(std::fs::read(f).unwrap());
+    }
+    let games: Vec<_> = Splitter::new(&data[..])
+        .map(|r| parse_game(&r.unwrap()))
+        .collect();
+    let _ = arbiter::identity::openings::Book::get();
+    let (mut plain, mut with) = (Vec::new(), Vec::new());
+    for _ in 0..9 {
+        for classify_too in [false, true] {
+            let t = std::time::Instant::now();
+            let mut named = 0u64;
+            for g in &games {
+                let r = arbiter::game::replay(g, SanMode::Lenient);
+                if classify_too && classify(&r.start, &r.moves).is_some() {
+                    named += 1;
+                }
+            }
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            if classify_too {
+                with.push(ms);
+                assert!(named > 40_000, "{named}");
+            } else {
+                plain.push(ms);
+            }
+        }
+    }
+    plain.sort_by(f64::total_cmp);
+    with.sort_by(f64::total_cmp);
+    let (p, w) = (plain[plain.len() / 2], with[with.len() / 2]);
+    println!(
+        "{} games: replay {p:.1} ms, replay + classify {w:.1} ms: classification {:.1} ms ({:.1} % of the replay)",
+        games.len(),
+        w - p,
+        100.0 * (w - p) / p
+    );
+}

@@ -105,6 +105,20 @@ struct Evidence {
     events: HashSet<i64>,
 }
 
+/// Two given names can be one person's: equal, or one a prefix of the other (`M`, `Mi`,
+/// `Michael`); `Rodney` and `Ronaldo` cannot.
+fn given_names_fit(a: &str, b: &str) -> bool {
+    let first = |n: &str| {
+        let n = normalise(n);
+        match n.split_once(", ") {
+            Some((_, f)) => f.split(' ').next().unwrap_or("").to_owned(),
+            None => n.split(' ').next().unwrap_or("").to_owned(),
+        }
+    };
+    let (a, b) = (first(a), first(b));
+    a.starts_with(&b) || b.starts_with(&a)
+}
+
 /// Surname and first initial, from `Last, First` or `First Last`; None when a name has
 /// no separable parts (`MagnusCarlsen`).
 fn surname_initial(name: &str) -> Option<(String, char)> {
@@ -174,8 +188,8 @@ fn suggest(conn: &Connection, out: &mut impl Write) -> rusqlite::Result<()> {
         let canon = &persons[&canon_id];
         for &&id in rest {
             let v = &persons[&id];
-            if canon.fide.is_some() && v.fide.is_some() {
-                continue; // two FIDE ids are two persons
+            if canon.fide.is_some() && v.fide.is_some() || !given_names_fit(&canon.name, &v.name) {
+                continue; // two FIDE ids are two persons; Rodney is not Ronaldo
             }
             let mut why = vec![format!("surname {surname:?}, initial {initial:?}")];
             let overlap = match (canon.years, v.years) {
@@ -229,5 +243,8 @@ mod tests {
             Some(("carlsen".into(), 'm'))
         );
         assert_eq!(surname_initial("MagnusCarlsen"), None);
+        assert!(given_names_fit("Adams,Mi", "Adams, Michael"));
+        assert!(given_names_fit("Carlsen,M", "Magnus Carlsen"));
+        assert!(!given_names_fit("Abud,Rodney Lester", "Abud,Ronaldo"));
     }
 }

@@ -7,7 +7,7 @@
 //!   (equal where both are known), rounds and results: tags differing in spelling,
 //!   missing date parts, round format, annotations or clocks;
 //! - contained: one game's moves a strict prefix of another's between the same persons in
-//!   the same event (a truncated copy), found within each (persons, event) bucket.
+//!   the same event and round (a truncated copy), found within each (persons, event) bucket.
 //!
 //! The same moves between other persons are not duplicates (short draws and theory lines
 //! repeat); `same_moves_other_players` lists them on request.
@@ -250,7 +250,10 @@ pub fn find_groups(
         for &a in m {
             for &b in m {
                 let (ga, gb) = (&games[a], &games[b]);
-                if ga.ply_count >= gb.ply_count || !dates_agree(&ga.date, &gb.date) {
+                if ga.ply_count >= gb.ply_count
+                    || !dates_agree(&ga.date, &gb.date)
+                    || !rounds_agree(ga.round.as_deref(), gb.round.as_deref())
+                {
                     continue;
                 }
                 let (Some(ma), Some(mb)) = (blobs.get(&ga.id), blobs.get(&gb.id)) else {

@@ -178,3 +178,99 @@ pub fn apply_aliases(
     tx.commit()?;
     Ok((rules, done))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn db_with(spellings: &[(&str, Option<i64>)]) -> (tempfile::TempDir, Connection) {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = crate::db::open(&dir.path().join("p.sqlite")).unwrap();
+        let rules = PersonRules::default();
+        for (name, fide) in spellings {
+            let p = upsert_person(&conn, &rules.person(name, *fide)).unwrap();
+            conn.execute(
+                "INSERT INTO player_names (name, fide_id, person_id) VALUES (?1, ?2, ?3)",
+                params![name, fide, p],
+            )
+            .unwrap();
+        }
+        (dir, conn)
+    }
+
+    fn person(conn: &Connection, name: &str, fide: Option<i64>) -> i64 {
+        conn.query_row(
+            "SELECT person_id FROM player_names WHERE name = ?1 AND fide_id IS ?2",
+            params![name, fide],
+            |r| r.get(0),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn fide_ids_override_spelling() {
+        let (_d, conn) = db_with(&[
+            ("Carlsen, Magnus", Some(1503014)),
+            ("Carlsen,M", Some(1503014)),
+            ("Polgar, J", Some(700070)),
+            ("Polgar, J", Some(700088)),
+            ("Polgar, J", None),
+        ]);
+        // One FIDE id, two spellings: one person.
+        assert_eq!(
+            person(&conn, "Carlsen, Magnus", Some(1503014)),
+            person(&conn, "Carlsen,M", Some(1503014))
+        );
+        // One spelling, two FIDE ids (and none): three persons.
+        let a = person(&conn, "Polgar, J", Some(700070));
+        let b = person(&conn, "Polgar, J", Some(700088));
+        let c = person(&conn, "Polgar, J", None);
+        assert!(a != b && b != c && a != c);
+    }
+
+    #[test]
+    fn aliases_apply_and_refuse_two_fide_ids() {
+        let (_d, mut conn) = db_with(&[
+            ("Carlsen, Magnus", None),
+            ("Carlsen,M", None),
+            ("MagnusCarlsen", Some(1503014)),
+            ("Polgar, Judit", Some(700070)),
+            ("Polgar, Zsuzsa", Some(700088)),
+        ]);
+        assert_ne!(
+            person(&conn, "Carlsen,M", None),
+            person(&conn, "Carlsen, Magnus", None)
+        );
+        let path = Path::new("a.tsv");
+        let a = Aliases::parse(
+            path,
+            "Carlsen, Magnus\tCarlsen,M\nCarlsen, Magnus\tMagnusCarlsen\n",
+        )
+        .unwrap();
+        let (_, done) = apply_aliases(&mut conn, a).unwrap();
+        assert_eq!((done.spellings, done.moved), (5, 2));
+        // The group carries FIDE id 1503014: its name-only spellings join that person.
+        let fide = person(&conn, "MagnusCarlsen", Some(1503014));
+        assert_eq!(person(&conn, "Carlsen,M", None), fide);
+        assert_eq!(person(&conn, "Carlsen, Magnus", None), fide);
+        let before: i64 = conn
+            .query_row("SELECT count(*) FROM players", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(before, 3);
+        // Merging two FIDE persons is refused, naming both lines, and nothing changes.
+        let bad = Aliases::parse(
+            path,
+            "# sisters?\nPolgar, Judit\tPolgar, J.\nPolgar, Judit\tPolgar, Zsuzsa\n",
+        )
+        .unwrap();
+        let e = apply_aliases(&mut conn, bad).unwrap_err().to_string();
+        assert!(e.starts_with("a.tsv:"), "{e}");
+        assert!(e.contains("700070") && e.contains("700088"), "{e}");
+        assert!(e.contains("a.tsv:2") || e.contains("a.tsv:3"), "{e}");
+        // An empty alias file undoes the mapping.
+        let (_, done) = apply_aliases(&mut conn, Aliases::parse(path, "").unwrap()).unwrap();
+        assert_eq!(done.moved, 2);
+        assert_ne!(person(&conn, "Carlsen,M", None), fide);
+    }
+}
