@@ -95,17 +95,7 @@ fn constructed_collection_gives_the_known_dossier() {
     assert_eq!(perf["expected"]["actual"], 2.0);
     assert_eq!(p["laws"]["forfeits"], 1);
     assert_eq!(p["laws"]["on_time"], 1);
-    let endings: Vec<(String, u64)> = p["endings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            (
-                e["key"].as_str().unwrap().to_owned(),
-                e["games"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let endings = keyed_games(&p["endings"]);
     let e = |k: &str| endings.iter().find(|(n, _)| n == k).map(|(_, g)| *g);
     assert_eq!(e("checkmate"), Some(1));
     assert_eq!(e("resignation"), Some(2));
@@ -118,17 +108,7 @@ fn constructed_collection_gives_the_known_dossier() {
     assert_eq!(p["streaks"]["unbeaten"]["from"], "2020.01.10");
     assert_eq!(p["streaks"]["winning"]["length"], 1);
     assert_eq!(p["streaks"]["losing"]["length"], 1);
-    let years: Vec<(String, u64)> = p["by_year"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| {
-            (
-                l["key"].as_str().unwrap().to_owned(),
-                l["games"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let years = keyed_games(&p["by_year"]);
     assert_eq!(
         years,
         [
