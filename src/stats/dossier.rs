@@ -471,7 +471,7 @@ mod tests {
         white: i64,
         black: i64,
         result: &str,
-        date: (Option<i32>, Option<u8>, Option<u8>),
+        date: Date,
         elo: (Option<i64>, Option<i64>),
         plies: u32,
     ) -> [PlayerGame; 2] {
@@ -509,9 +509,10 @@ mod tests {
         s
     }
 
-    const D: fn(i32, u8, u8) -> (Option<i32>, Option<u8>, Option<u8>) =
-        |y, m, d| (Some(y), Some(m), Some(d));
-    const NO_DATE: (Option<i32>, Option<u8>, Option<u8>) = (None, None, None);
+    /// A game's (year, month, day) as the view gives them.
+    type Date = (Option<i32>, Option<u8>, Option<u8>);
+    const D: fn(i32, u8, u8) -> Date = |y, m, d| (Some(y), Some(m), Some(d));
+    const NO_DATE: Date = (None, None, None);
 
     #[test]
     fn self_game_counts_once_per_colour() {
