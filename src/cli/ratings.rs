@@ -205,7 +205,9 @@ fn select(conn: &Connection, args: &RatingsArgs) -> io::Result<Result<Selection,
     for (text, fill, op) in [(&args.from, 0, ">="), (&args.to, 99, "<=")] {
         if let Some(t) = text {
             let Some(key) = date_key(t, fill) else {
-                return Ok(Err(format!("{t}: not a date (YYYY, YYYY.MM or YYYY.MM.DD)")));
+                return Ok(Err(format!(
+                    "{t}: not a date (YYYY, YYYY.MM or YYYY.MM.DD)"
+                )));
             };
             sql.push_str(&format!(" AND {date} {op} ?"));
             values.push(i64::from(key).into());
@@ -347,9 +349,7 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
     };
     let skipped = selection.unfinished;
     if selection.games.is_empty() {
-        eprintln!(
-            "arbiter: no rated games in the selection ({skipped} unfinished games skipped)"
-        );
+        eprintln!("arbiter: no rated games in the selection ({skipped} unfinished games skipped)");
         return Ok(1);
     }
     let players = selection.names.len();
@@ -373,7 +373,9 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
                         return usage(format!("--anchor {a}: {r} is not a rating"));
                     };
                     let Some(p) = selection.names.iter().position(|n| n == name.trim()) else {
-                        return usage(format!("--anchor {a}: no person named {name} in the selection"));
+                        return usage(format!(
+                            "--anchor {a}: no person named {name} in the selection"
+                        ));
                     };
                     anchors.push((p as u32, r));
                 }
@@ -410,10 +412,17 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
                         ));
                     }
                     if run.groups.len() > 1 {
-                        summary.push(groups_text(&run.groups, &selection.names, "rated the largest; left unrated"));
+                        summary.push(groups_text(
+                            &run.groups,
+                            &selection.names,
+                            "rated the largest; left unrated",
+                        ));
                     }
                     if run.failed_samples > 0 {
-                        summary.push(format!("{} bootstrap samples could not be fitted", run.failed_samples));
+                        summary.push(format!(
+                            "{} bootstrap samples could not be fitted",
+                            run.failed_samples
+                        ));
                     }
                     Outcomes {
                         rows: run.rows,
@@ -435,7 +444,11 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
                         sets.len()
                     );
                     for s in sets.iter().take(10) {
-                        eprintln!("  {} players, e.g. {}", s.len(), selection.names[s[0] as usize]);
+                        eprintln!(
+                            "  {} players, e.g. {}",
+                            s.len(),
+                            selection.names[s[0] as usize]
+                        );
                     }
                     return Ok(1);
                 }
@@ -460,7 +473,10 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
                     StartArg::Unrated => Vec::new(),
                 },
             };
-            period_outcomes(drive(&rule, players, &selection.games, kind), selection.games.len())
+            period_outcomes(
+                drive(&rule, players, &selection.games, kind),
+                selection.games.len(),
+            )
         }
         System::Glicko2 => {
             let rule = glicko2::Rule(glicko2::Settings {
@@ -490,7 +506,10 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
     };
     let seconds = started.elapsed().as_secs_f64();
     if out.rows.iter().all(|r| r.rating.is_none()) {
-        eprintln!("arbiter: nobody got a rating from the {} games selected", out.rated_games);
+        eprintln!(
+            "arbiter: nobody got a rating from the {} games selected",
+            out.rated_games
+        );
         return Ok(1);
     }
     write_list(&out.rows, &selection.names, format, args.output.as_ref())?;
@@ -527,9 +546,16 @@ fn period_outcomes(run: PeriodRun, selected: usize) -> Outcomes {
 }
 
 fn groups_text(groups: &[Vec<u32>], names: &[String], what: &str) -> String {
-    let mut text = format!("the players form {} separate groups ({what}):", groups.len());
+    let mut text = format!(
+        "the players form {} separate groups ({what}):",
+        groups.len()
+    );
     for g in groups.iter().take(10) {
-        text.push_str(&format!("\n  {} players, e.g. {}", g.len(), names[g[0] as usize]));
+        text.push_str(&format!(
+            "\n  {} players, e.g. {}",
+            g.len(),
+            names[g[0] as usize]
+        ));
     }
     if groups.len() > 10 {
         text.push_str(&format!("\n  … and {} more groups", groups.len() - 10));
@@ -538,15 +564,51 @@ fn groups_text(groups: &[Vec<u32>], names: &[String], what: &str) -> String {
 }
 
 const COLUMNS: [Column; 9] = [
-    Column { name: "player", kind: Kind::Text, meaning: "the person's canonical name" },
-    Column { name: "games", kind: Kind::Int, meaning: "games rated" },
-    Column { name: "score", kind: Kind::Float, meaning: "points in those games" },
-    Column { name: "rating", kind: Kind::Float, meaning: "rating (Elo scale)" },
-    Column { name: "error", kind: Kind::Float, meaning: "standard error (pool) or RD (Glicko)" },
-    Column { name: "rank", kind: Kind::Int, meaning: "1 = best" },
-    Column { name: "rd", kind: Kind::Float, meaning: "Glicko rating deviation" },
-    Column { name: "volatility", kind: Kind::Float, meaning: "Glicko-2 volatility" },
-    Column { name: "bound", kind: Kind::Text, meaning: "> floor (only wins), < ceiling (only losses)" },
+    Column {
+        name: "player",
+        kind: Kind::Text,
+        meaning: "the person's canonical name",
+    },
+    Column {
+        name: "games",
+        kind: Kind::Int,
+        meaning: "games rated",
+    },
+    Column {
+        name: "score",
+        kind: Kind::Float,
+        meaning: "points in those games",
+    },
+    Column {
+        name: "rating",
+        kind: Kind::Float,
+        meaning: "rating (Elo scale)",
+    },
+    Column {
+        name: "error",
+        kind: Kind::Float,
+        meaning: "standard error (pool) or RD (Glicko)",
+    },
+    Column {
+        name: "rank",
+        kind: Kind::Int,
+        meaning: "1 = best",
+    },
+    Column {
+        name: "rd",
+        kind: Kind::Float,
+        meaning: "Glicko rating deviation",
+    },
+    Column {
+        name: "volatility",
+        kind: Kind::Float,
+        meaning: "Glicko-2 volatility",
+    },
+    Column {
+        name: "bound",
+        kind: Kind::Text,
+        meaning: "> floor (only wins), < ceiling (only losses)",
+    },
 ];
 
 fn cells<'a>(r: &RatingRow, names: &'a [String]) -> [Cell<'a>; 9] {
@@ -560,7 +622,8 @@ fn cells<'a>(r: &RatingRow, names: &'a [String]) -> [Cell<'a>; 9] {
         r.rank.map_or(Cell::Null, |k| Cell::Int(i64::from(k))),
         float(r.rd),
         float(r.volatility),
-        r.bound.map_or(Cell::Null, |b| Cell::Text(Cow::Owned(b.to_string()))),
+        r.bound
+            .map_or(Cell::Null, |b| Cell::Text(Cow::Owned(b.to_string()))),
     ]
 }
 
@@ -573,7 +636,11 @@ fn write_list(
     let table: Box<dyn TableFormat> = match format {
         FormatArg::Text => {
             let mut out = Output::open(path.map(|p| p.as_path()))?;
-            writeln!(out, "{:>5}  {:<32} {:>8} {:>7} {:>6} {:>7}", "rank", "player", "rating", "error", "games", "score")?;
+            writeln!(
+                out,
+                "{:>5}  {:<32} {:>8} {:>7} {:>6} {:>7}",
+                "rank", "player", "rating", "error", "games", "score"
+            )?;
             for r in rows {
                 let rating = r.rating.map_or("-".into(), |x| {
                     format!("{}{x:.1}", r.bound.map(String::from).unwrap_or_default())
@@ -591,7 +658,10 @@ fn write_list(
             }
             return out.finish();
         }
-        FormatArg::Csv => Box::new(CsvFormat::new(Output::open(path.map(|p| p.as_path()))?, false)),
+        FormatArg::Csv => Box::new(CsvFormat::new(
+            Output::open(path.map(|p| p.as_path()))?,
+            false,
+        )),
         FormatArg::Jsonl => Box::new(JsonlFormat::new(Output::open(path.map(|p| p.as_path()))?)),
         FormatArg::Parquet => {
             let path = path.expect("checked before");
