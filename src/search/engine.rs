@@ -359,11 +359,8 @@ fn read_info<'a>(
                 }
             }
             "lowerbound" | "upperbound" => bound = true,
-            "multipv" => {
-                if words.next() != Some("1") {
-                    return;
-                }
-            }
+            // Only the first line of a multi-PV search counts.
+            "multipv" if words.next() != Some("1") => return,
             "pv" => {
                 let mut p = *pos;
                 for text in words.by_ref() {
