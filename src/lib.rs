@@ -7,6 +7,7 @@ pub mod chess;
 pub mod cli;
 pub mod db;
 pub mod export;
+pub mod findings;
 pub mod game;
 pub mod laws;
 pub mod pgn;

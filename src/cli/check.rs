@@ -29,6 +29,10 @@ pub struct InputArgs {
     /// Write every finding to this file: JSON lines (.jsonl) or CSV (.csv).
     #[arg(long)]
     pub findings: Option<PathBuf>,
+    /// Findings CSV: write values raw. By default a text cell starting with = + - @ or a tab
+    /// gets a leading ' so that spreadsheets do not run it as a formula (OWASP).
+    #[arg(long)]
+    pub csv_raw: bool,
     /// Write the summary as JSON to this file.
     #[arg(long)]
     pub summary_json: Option<PathBuf>,
@@ -83,7 +87,7 @@ impl InputArgs {
         let context =
             |p: &PathBuf, e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", p.display()));
         let findings = match &self.findings {
-            Some(p) => Some(FindingsFile::create(p).map_err(|e| context(p, e))?),
+            Some(p) => Some(FindingsFile::create(p, self.csv_raw).map_err(|e| context(p, e))?),
             None => None,
         };
         let quarantine = match &self.quarantine {
@@ -120,7 +124,7 @@ pub fn run_check(args: &CheckArgs) -> io::Result<i32> {
     out.flush()?;
     Ok(if !summary.failed_files.is_empty() {
         2
-    } else if summary.rejected > 0 {
+    } else if summary.rejected > 0 || !summary.files_without_games.is_empty() {
         1
     } else {
         0

@@ -1,80 +1,168 @@
-//! `arbiter export --db PATH --format pgn|csv|jsonl [-o FILE] [filters]`: streams the selected
-//! games (or, with --findings, their findings) out of the database.
+//! `arbiter export --db PATH --format pgn|csv|jsonl|parquet [-o FILE] [filters]`: streams the
+//! selected games (or their findings, or one row per player and game) out of the database
+//! through one `export::Writer` per format. This file only reads the flags and picks the
+//! writer; the work is in `src/export/`.
 
-use crate::export::filter::Filter;
-use crate::export::games::{count, for_each_finding, for_each_game};
-use crate::export::pgn::{PgnOptions, write_pgn};
-use crate::export::table::columns;
+use crate::export::csv::CsvFormat;
+use crate::export::filter::{
+    Filter, ResultValue, parse_code, parse_date, parse_edition, parse_result, parse_severity,
+};
+use crate::export::findings::FindingsTable;
+use crate::export::games::{Order, count, for_each_finding, for_each_game, schema_version};
+use crate::export::jsonl::JsonlFormat;
+use crate::export::output::{Compression, Output};
+use crate::export::parquet::{PARTITION_COLUMNS, ParquetFormat, Target};
+use crate::export::pgn::{Evals, PgnOptions, PgnWriter};
+use crate::export::players::PlayerGamesTable;
+use crate::export::table::{GameTable, Selection, TableFormat, list_columns};
+use crate::export::{ExportError, Writer};
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressDrawTarget};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rusqlite::OpenFlags;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Pgn,
     Csv,
     Jsonl,
+    Parquet,
 }
 
+const EXAMPLES: &str = "Examples:
+  arbiter export --db games.sqlite -o clean.pgn.zst --no-clocks --player 'Carlsen, Magnus'
+  arbiter export --db games.sqlite --format csv --columns id,white,black,eco,moves -o games.csv
+  arbiter export --db games.sqlite --format parquet --partition year,month -o games/
+      then: duckdb -c \"SELECT eco, count(*) FROM 'games/**/*.parquet' GROUP BY ALL\"";
+
 #[derive(Args, Debug)]
+#[command(after_help = EXAMPLES)]
 pub struct ExportArgs {
     /// The database written by `arbiter import`.
     #[arg(long, default_value = "arbiter.sqlite")]
     pub db: PathBuf,
+    /// pgn (everything stored), csv, jsonl (one typed row per game) or parquet (for DuckDB,
+    /// Spark, polars, pandas; needs -o).
     #[arg(long, value_enum, default_value = "pgn")]
     pub format: Format,
-    /// Output file (default: standard output).
+    /// Output file (default: standard output; Parquet needs one). The extension picks the
+    /// compression: .gz, .zst, .bz2 or .xz (e.g. games.pgn.zst); any other is plain. The file
+    /// is written under a temporary name and renamed when complete. With --partition, a
+    /// folder.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-    /// Export the findings of the selected games instead of the games (CSV or JSON lines).
-    #[arg(long)]
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Export the findings of the selected games instead of the games (CSV, JSON lines,
+    /// Parquet), with the same columns as `check --findings`.
+    #[arg(long, conflicts_with = "player_games")]
     pub findings: bool,
+    /// Export one row per player and game (colour, opponent, score, ratings, date, opening)
+    /// instead of one per game (CSV, JSON lines, Parquet).
+    #[arg(long)]
+    pub player_games: bool,
+    /// CSV, JSON lines, Parquet: the game columns to write, in this order (see
+    /// --list-columns).
+    #[arg(long, value_name = "A,B,C")]
+    pub columns: Option<String>,
+    /// List the game columns with their type and meaning, then exit.
+    #[arg(long)]
+    pub list_columns: bool,
+    /// Add the `uci` column (the main line in UCI notation).
+    #[arg(long)]
+    pub uci: bool,
+    /// CSV: write values raw. By default a text cell starting with = + - @ or a tab gets a
+    /// leading ' so that spreadsheets do not run it as a formula (OWASP, CSV injection).
+    #[arg(long)]
+    pub csv_raw: bool,
+    /// Parquet: write Hive-style folders by these columns (e.g. year,month), into the
+    /// folder given by -o. Columns: year, month, day, eco, tc_class, laws_edition, variant.
+    #[arg(long, value_name = "A,B")]
+    pub partition: Option<String>,
     /// PGN: write the result the Laws decide where it differs from the recorded one.
     #[arg(long)]
     pub fix_results: bool,
     /// PGN: add PlyCount, ArbiterTermination (the ending and its Article) and ArbiterLaws.
     #[arg(long)]
     pub add_tags: bool,
-    /// A player on either side (name as written).
+    /// PGN: drop comments (pgn-extract -C); clocks and evaluations live in comments.
     #[arg(long)]
-    pub player: Option<String>,
+    pub no_comments: bool,
+    /// PGN: drop variations (pgn-extract -V).
+    #[arg(long)]
+    pub no_variations: bool,
+    /// PGN: drop NAGs (pgn-extract -N).
+    #[arg(long)]
+    pub no_nags: bool,
+    /// PGN: drop [%clk] and [%emt] commands.
+    #[arg(long)]
+    pub no_clocks: bool,
+    /// PGN: the Seven Tag Roster (with FEN/SetUp) and the main line only.
+    #[arg(long)]
+    pub moves_only: bool,
+    /// PGN: whose [%eval] to write for games analysed by arbiter (`import --analyse`):
+    /// ours (default; the file's are dropped), file, or both.
+    #[arg(long, value_enum, default_value = "ours")]
+    pub evals: Evals,
+    /// PGN: add judgement NAGs to analysed moves: $6 inaccuracy, $2 mistake, $4 blunder.
+    #[arg(long)]
+    pub annotate: bool,
+    /// A player on either side: the person under any spelling, ignoring case. Repeat for
+    /// games of any of them.
+    #[arg(long)]
+    pub player: Vec<String>,
+    /// A player on either side whose name as written is exactly this. Repeatable.
+    #[arg(long)]
+    pub player_exact: Vec<String>,
+    /// White: the person under any spelling, ignoring case.
     #[arg(long)]
     pub white: Option<String>,
+    /// Black: the person under any spelling, ignoring case.
     #[arg(long)]
     pub black: Option<String>,
+    /// The Event tag, exactly.
     #[arg(long)]
     pub event: Option<String>,
     /// Games on or after this date (YYYY, YYYY.MM or YYYY.MM.DD).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_date)]
     pub date_from: Option<String>,
     /// Games on or before this date.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_date)]
     pub date_to: Option<String>,
     /// Recorded result: 1-0, 0-1, 1/2-1/2 or *.
-    #[arg(long)]
-    pub result: Option<String>,
+    #[arg(long, value_parser = parse_result)]
+    pub result: Option<ResultValue>,
     /// Both players rated at least this.
     #[arg(long)]
     pub min_elo: Option<i64>,
+    /// At least this many half-moves in the main line.
     #[arg(long)]
     pub min_plies: Option<i64>,
+    /// At most this many half-moves in the main line.
     #[arg(long)]
     pub max_plies: Option<i64>,
-    /// Only games with a finding of this code (repeatable).
-    #[arg(long)]
+    /// Only games with a finding of this code (repeatable; docs/findings.md).
+    #[arg(long, value_parser = parse_code)]
     pub has_finding: Vec<String>,
     /// Only games without a finding of this code (repeatable).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_code)]
     pub lacks_finding: Vec<String>,
-    /// Only games with a finding of this severity (error, warning, info).
+    /// Only games with a finding of this severity: error, warning or info.
+    #[arg(long, value_parser = parse_severity)]
+    pub severity: Option<crate::pgn::Severity>,
+    /// Only games judged under this edition of the Laws: 1980, 1997, 2001 or 2014.
+    #[arg(long, value_parser = parse_edition)]
+    pub laws: Option<crate::laws::Edition>,
+    /// Leave out duplicates: of each group of records of the same game, only the survivor.
     #[arg(long)]
-    pub severity: Option<String>,
-    /// Only games judged under this edition of the Laws (1980, 1997, 2001, 2014).
-    #[arg(long)]
-    pub laws: Option<String>,
-    /// A raw SQL condition on `g` (games), `w`/`b` (players), `e` (events).
+    pub unique: bool,
+    /// A raw SQL condition on `g` (games), `w`/`b` (names as written), `pw`/`pb` (persons),
+    /// `e` (events).
     #[arg(long = "where")]
     pub where_sql: Option<String>,
 }
@@ -83,74 +171,175 @@ impl ExportArgs {
     fn filter(&self) -> Filter {
         Filter {
             player: self.player.clone(),
+            player_exact: self.player_exact.clone(),
             white: self.white.clone(),
             black: self.black.clone(),
             event: self.event.clone(),
             date_from: self.date_from.clone(),
             date_to: self.date_to.clone(),
-            result: self.result.clone(),
+            result: self.result,
             min_elo: self.min_elo,
             min_plies: self.min_plies,
             max_plies: self.max_plies,
             has_finding: self.has_finding.clone(),
             lacks_finding: self.lacks_finding.clone(),
-            severity: self.severity.clone(),
-            edition: self.laws.clone(),
+            severity: self.severity,
+            edition: self.laws,
+            unique: self.unique,
             sql: self.where_sql.clone(),
         }
     }
+
+    fn pgn_options(&self) -> PgnOptions {
+        PgnOptions {
+            fix_results: self.fix_results,
+            add_tags: self.add_tags,
+            comments: !self.no_comments,
+            variations: !self.no_variations,
+            nags: !self.no_nags,
+            clocks: !self.no_clocks,
+            moves_only: self.moves_only,
+            evals: self.evals,
+            annotate: self.annotate,
+        }
+    }
+
+    /// The flag combinations that cannot work, found before anything is opened.
+    fn usage_problem(&self) -> Option<String> {
+        let table = self.format != Format::Pgn;
+        if !table && (self.findings || self.player_games) {
+            return Some(
+                "--findings and --player-games need --format csv, jsonl or parquet".into(),
+            );
+        }
+        if !table && self.columns.is_some() {
+            return Some("--columns needs --format csv, jsonl or parquet".into());
+        }
+        if self.partition.is_some() && self.format != Format::Parquet {
+            return Some("--partition needs --format parquet".into());
+        }
+        if self.format == Format::Parquet {
+            let Some(out) = &self.output else {
+                return Some(
+                    "--format parquet needs -o FILE.parquet (or a folder with --partition)".into(),
+                );
+            };
+            if Compression::from_path(out) != Compression::None {
+                return Some(format!(
+                    "{}: Parquet is compressed inside (zstd); give a name ending in .parquet",
+                    out.display()
+                ));
+            }
+        }
+        None
+    }
+
+    fn partition_columns(&self) -> Result<Vec<&'static str>, String> {
+        let Some(list) = &self.partition else {
+            return Ok(Vec::new());
+        };
+        list.split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(|name| {
+                PARTITION_COLUMNS
+                    .iter()
+                    .find(|&&c| c == name)
+                    .copied()
+                    .ok_or_else(|| {
+                        format!(
+                            "--partition: unknown column {name:?}; the columns are: {}",
+                            PARTITION_COLUMNS.join(", ")
+                        )
+                    })
+            })
+            .collect()
+    }
 }
 
-/// The output stream: plain bytes (PGN, JSON lines) or CSV records.
-enum Output<W: Write> {
-    Plain(W),
-    Csv(Box<csv::Writer<W>>),
+fn usage(message: &str) -> io::Result<i32> {
+    eprintln!("arbiter export: {message}");
+    Ok(2)
 }
 
-impl<W: Write> Output<W> {
-    fn new(out: W, format: Format) -> Output<W> {
-        match format {
-            Format::Csv => Output::Csv(Box::new(csv::Writer::from_writer(out))),
-            _ => Output::Plain(out),
-        }
-    }
-
-    fn bytes(&mut self, bytes: &[u8]) -> io::Result<()> {
-        match self {
-            Output::Plain(w) => w.write_all(bytes),
-            Output::Csv(_) => Err(io::Error::other("raw bytes on a CSV stream")),
-        }
-    }
-
-    fn record(&mut self, row: impl serde::Serialize) -> io::Result<()> {
-        match self {
-            Output::Csv(w) => w.serialize(row).map_err(io::Error::other),
-            Output::Plain(_) => Err(io::Error::other("a CSV record on a plain stream")),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Output::Plain(w) => w.flush(),
-            Output::Csv(w) => w.flush(),
-        }
-    }
+/// Progress on stderr when it is a terminal: games against the total, and the output's
+/// size and speed.
+struct Progress {
+    bar: Option<ProgressBar>,
+    bytes: Arc<AtomicU64>,
+    start: Instant,
 }
 
-fn sql_err(e: rusqlite::Error) -> io::Error {
-    io::Error::other(format!("database: {e}"))
+impl Progress {
+    fn new(
+        wanted: bool,
+        total: impl FnOnce() -> Result<u64, ExportError>,
+        bytes: Arc<AtomicU64>,
+    ) -> Result<Progress, ExportError> {
+        let bar = if wanted && io::stderr().is_terminal() {
+            let bar = ProgressBar::with_draw_target(Some(total()?), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} games ({per_sec}) {msg} ETA {eta}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            Some(bar)
+        } else {
+            None
+        };
+        Ok(Progress {
+            bar,
+            bytes,
+            start: Instant::now(),
+        })
+    }
+
+    fn game(&self, n: u64) {
+        let Some(bar) = &self.bar else { return };
+        bar.inc(1);
+        if n.is_multiple_of(256) {
+            let mb = self.bytes.load(Ordering::Relaxed) as f64 / 1e6;
+            let secs = self.start.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!("{mb:.1} MB, {:.1} MB/s", mb / secs));
+        }
+    }
+
+    fn finish(self) {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 pub fn run_export(args: &ExportArgs) -> io::Result<i32> {
+    if args.list_columns {
+        let mut out = io::stdout().lock();
+        out.write_all(list_columns().as_bytes())?;
+        out.flush()?;
+        return Ok(0);
+    }
+    if let Some(problem) = args.usage_problem() {
+        return usage(&problem);
+    }
+    let selection = match &args.columns {
+        Some(list) => match Selection::parse(list) {
+            Ok(s) => s,
+            Err(e) => return usage(&format!("--columns: {e}")),
+        },
+        None => Selection::default_with(args.uci),
+    };
+    let partition = match args.partition_columns() {
+        Ok(p) => p,
+        Err(e) => return usage(&e),
+    };
     if !args.db.exists() {
         eprintln!("arbiter: {}: no such database", args.db.display());
         return Ok(2);
     }
     let conn = rusqlite::Connection::open_with_flags(&args.db, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(sql_err)?;
-    let version: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(sql_err)?;
+        .map_err(ExportError::from)?;
+    let version = schema_version(&conn)?;
     if version > crate::db::SCHEMA_VERSION {
         eprintln!(
             "arbiter: {}: schema version {version} is newer than this arbiter knows",
@@ -158,86 +347,81 @@ pub fn run_export(args: &ExportArgs) -> io::Result<i32> {
         );
         return Ok(2);
     }
-    if args.findings && args.format == Format::Pgn {
-        eprintln!("arbiter: --findings needs --format csv or jsonl");
-        return Ok(2);
+    if args.unique && version < 2 {
+        eprintln!(
+            "arbiter: {}: schema version {version} has no duplicate groups: --unique keeps every game",
+            args.db.display()
+        );
     }
-    let filter = args.filter();
-    let out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(
-            std::fs::File::create(p)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?,
-        ),
-        None => Box::new(io::stdout().lock()),
-    };
-    let mut out = BufWriter::new(out);
-    if args.findings {
-        export_findings(&conn, &filter, args.format, &mut out)?;
-        out.flush()?;
-        return Ok(0);
+    match export(args, &conn, selection, partition, version) {
+        Ok(()) => Ok(0),
+        Err(e) if e.is_broken_pipe() => Ok(0),
+        Err(ExportError::Io(e)) if e.kind() == io::ErrorKind::InvalidInput => usage(&e.to_string()),
+        Err(e) => Err(e.into()),
     }
-    let bar = if io::stderr().is_terminal() {
-        let total = count(&conn, &filter)?;
-        Some(ProgressBar::with_draw_target(
-            Some(total),
-            ProgressDrawTarget::stderr(),
-        ))
-    } else {
-        None
-    };
-    let options = PgnOptions {
-        fix_results: args.fix_results,
-        add_tags: args.add_tags,
-    };
-    let mut csv_out = Output::new(&mut out, args.format);
-    let mut text = String::new();
-    let mut jsonl = Vec::new();
-    for_each_game(&conn, &filter, |row| {
-        match args.format {
-            Format::Pgn => {
-                text.clear();
-                write_pgn(row, options, &mut text);
-                csv_out.bytes(text.as_bytes())?;
-            }
-            Format::Jsonl => {
-                jsonl.clear();
-                serde_json::to_writer(&mut jsonl, &columns(row))?;
-                jsonl.push(b'\n');
-                csv_out.bytes(&jsonl)?;
-            }
-            Format::Csv => csv_out.record(columns(row))?,
-        }
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-        Ok(())
-    })?;
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    csv_out.flush()?;
-    drop(csv_out);
-    out.flush()?;
-    Ok(0)
 }
 
-fn export_findings(
+fn export(
+    args: &ExportArgs,
     conn: &rusqlite::Connection,
-    filter: &Filter,
-    format: Format,
-    out: &mut impl Write,
-) -> io::Result<()> {
-    let mut csv_out = Output::new(out, format);
-    let mut line = Vec::new();
-    for_each_finding(conn, filter, |f| {
-        if format == Format::Csv {
-            csv_out.record(f)
+    selection: Selection,
+    partition: Vec<&'static str>,
+    version: i64,
+) -> Result<(), ExportError> {
+    let filter = args.filter();
+    // The output is opened (a temporary file created) before any query runs.
+    let mut parquet = None;
+    let mut output = None;
+    if args.format == Format::Parquet {
+        let path = args.output.clone().expect("checked by usage_problem");
+        let target = if partition.is_empty() {
+            Target::File(path)
         } else {
-            line.clear();
-            serde_json::to_writer(&mut line, f)?;
-            line.push(b'\n');
-            csv_out.bytes(&line)
+            Target::Partitioned {
+                dir: path,
+                by: partition.iter().map(|s| (*s).to_owned()).collect(),
+            }
+        };
+        parquet = Some(ParquetFormat::create(target)?);
+    } else {
+        output = Some(Output::open(args.output.as_deref())?);
+    }
+    let bytes = output
+        .as_ref()
+        .map_or_else(|| Arc::new(AtomicU64::new(0)), Output::counter);
+    // The writer owns the output; its `finish` ends the stream and renames the file.
+    let mut table = |output: Option<Output>| -> Box<dyn TableFormat> {
+        match (args.format, output) {
+            (Format::Csv, Some(s)) => Box::new(CsvFormat::new(s, args.csv_raw)),
+            (Format::Jsonl, Some(s)) => Box::new(JsonlFormat::new(s)),
+            _ => Box::new(parquet.take().expect("parquet format opened above")),
         }
+    };
+    if args.findings {
+        let mut t = FindingsTable::begin(table(output))?;
+        for_each_finding(conn, &filter, |f| t.write(f))?;
+        return t.finish();
+    }
+    let mut writer: Box<dyn Writer> = match (args.format, output) {
+        (Format::Pgn, Some(out)) => Box::new(PgnWriter::new(out, args.pgn_options())),
+        (_, output) if args.player_games => Box::new(PlayerGamesTable::new(table(output))),
+        (_, output) => Box::new(GameTable::new(table(output), selection)),
+    };
+    writer.begin()?;
+    let progress = Progress::new(!args.quiet, || count(conn, &filter), bytes)?;
+    let order = Order(
+        partition
+            .iter()
+            .copied()
+            .filter(|c| version >= 2 || !matches!(*c, "eco" | "tc_class"))
+            .collect(),
+    );
+    let mut n = 0;
+    for_each_game(conn, &filter, &order, |row| {
+        n += 1;
+        progress.game(n);
+        writer.game(row)
     })?;
-    csv_out.flush()
+    progress.finish();
+    writer.finish()
 }

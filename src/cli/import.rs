@@ -74,7 +74,7 @@ pub fn run_import(args: &ImportArgs) -> io::Result<i32> {
     out.flush()?;
     Ok(if !summary.failed_files.is_empty() {
         2
-    } else if summary.rejected > 0 {
+    } else if summary.rejected > 0 || !summary.files_without_games.is_empty() {
         1
     } else {
         0

@@ -57,7 +57,7 @@ pub struct SourceIdentity {
     pub compression: &'static str,
 }
 
-fn date_parts(date: &str) -> (Option<i64>, Option<i64>, Option<i64>) {
+pub(crate) fn date_parts(date: &str) -> (Option<i64>, Option<i64>, Option<i64>) {
     let mut it = date.split('.').map(|p| p.trim().parse::<i64>().ok());
     (
         it.next().flatten(),

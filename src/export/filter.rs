@@ -1,20 +1,158 @@
-//! Game filters (player, event, dates, result, rating, ply count, findings, severity, Laws
-//! edition, raw SQL) combined with AND into a WHERE clause with bound parameters.
+//! Game filters (persons, event, dates, result, rating, ply count, findings, severity, Laws
+//! edition, duplicates, raw SQL) combined with AND into a WHERE clause with bound parameters.
+//! Every value is checked when the command line is read (`parse_*`): a value that could only
+//! match nothing (`--result 1:0`, `--severity fatal`) is a usage error listing the valid ones.
 
 use rusqlite::types::Value;
 
+/// A recorded or lawful result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultValue {
+    WhiteWins,
+    BlackWins,
+    Draw,
+    Unfinished,
+}
+
+impl ResultValue {
+    pub const ALL: [ResultValue; 4] = [
+        ResultValue::WhiteWins,
+        ResultValue::BlackWins,
+        ResultValue::Draw,
+        ResultValue::Unfinished,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResultValue::WhiteWins => "1-0",
+            ResultValue::BlackWins => "0-1",
+            ResultValue::Draw => "1/2-1/2",
+            ResultValue::Unfinished => "*",
+        }
+    }
+}
+
+fn one_of<T: Copy>(text: &str, all: &[T], name: impl Fn(T) -> String) -> Result<T, String> {
+    all.iter()
+        .copied()
+        .find(|&v| name(v) == text.trim())
+        .ok_or_else(|| {
+            format!(
+                "{text:?} is not one of: {}",
+                all.iter().map(|&v| name(v)).collect::<Vec<_>>().join(", ")
+            )
+        })
+}
+
+/// `--result`: 1-0, 0-1, 1/2-1/2 or *.
+pub fn parse_result(text: &str) -> Result<ResultValue, String> {
+    one_of(text, &ResultValue::ALL, |r| r.as_str().to_owned())
+}
+
+/// `--severity`: error, warning or info.
+pub fn parse_severity(text: &str) -> Result<crate::pgn::Severity, String> {
+    use crate::pgn::Severity;
+    one_of(
+        text,
+        &[Severity::Error, Severity::Warning, Severity::Info],
+        |s| s.as_str().to_owned(),
+    )
+}
+
+/// `--laws`: the year of an edition (1980, 1997, 2001, 2014).
+pub fn parse_edition(text: &str) -> Result<crate::laws::Edition, String> {
+    use crate::laws::Edition;
+    one_of(
+        text,
+        &[
+            Edition::Fide1980,
+            Edition::Fide1997,
+            Edition::Fide2001,
+            Edition::Fide2014,
+        ],
+        |e| e.year().to_string(),
+    )
+}
+
+/// Every finding code any stage writes (docs/findings.md).
+pub fn known_codes() -> Vec<&'static str> {
+    use crate::chess::Repair::*;
+    use crate::game::code as replay;
+    use crate::search::analysis::code as analysis;
+    let mut codes: Vec<&'static str> = crate::pgn::code::ALL.to_vec();
+    codes.extend([
+        replay::FEN_INVALID,
+        replay::FEN_CASTLING,
+        replay::SETUP_MISSING,
+        replay::UNREADABLE,
+        replay::ILLEGAL,
+        replay::AMBIGUOUS,
+        replay::NOT_CANONICAL,
+        replay::NULL_MOVE,
+        replay::VARIATION_ILLEGAL,
+    ]);
+    codes.extend(
+        [
+            CastlingZeros,
+            MissingCapture,
+            SuperfluousCapture,
+            OverDisambiguation,
+            PromotionForm,
+            LongAlgebraic,
+            Uci,
+            EnPassantSuffix,
+            CheckSuffix,
+            AnnotationGlyph,
+            PawnLetter,
+        ]
+        .map(replay::repair),
+    );
+    codes.extend(crate::laws::Code::ALL.map(|c| c.as_str()));
+    codes.extend([
+        analysis::INACCURACY,
+        analysis::MISTAKE,
+        analysis::BLUNDER,
+        analysis::MISSED_MATE,
+        analysis::ONLY_MOVE,
+        analysis::RESIGNED_NOT_LOST,
+        analysis::DRAW_IN_WON_POSITION,
+    ]);
+    codes
+}
+
+/// `--has-finding`, `--lacks-finding`: a code of the catalogue.
+pub fn parse_code(text: &str) -> Result<String, String> {
+    let codes = known_codes();
+    if codes.contains(&text.trim()) {
+        Ok(text.trim().to_owned())
+    } else {
+        Err(format!(
+            "{text:?} is not a finding code; the codes are: {}",
+            codes.join(", ")
+        ))
+    }
+}
+
+/// `--date-from`, `--date-to`: YYYY, YYYY.MM or YYYY.MM.DD.
+pub fn parse_date(text: &str) -> Result<String, String> {
+    date_key(text, 0, 0)
+        .map(|_| text.trim().to_owned())
+        .ok_or_else(|| format!("{text:?} is not a date (want YYYY, YYYY.MM or YYYY.MM.DD)"))
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
-    /// A player on either side.
-    pub player: Option<String>,
+    /// A person on either side, any spelling, ignoring case; several mean any of them.
+    pub player: Vec<String>,
+    /// A name on either side exactly as written; several mean any of them.
+    pub player_exact: Vec<String>,
     pub white: Option<String>,
     pub black: Option<String>,
     pub event: Option<String>,
-    /// Inclusive bounds on the date, `YYYY`, `YYYY.MM` or `YYYY.MM.DD`.
+    /// Inclusive bounds on the date, `YYYY`, `YYYY.MM` or `YYYY.MM.DD` (checked).
     pub date_from: Option<String>,
     pub date_to: Option<String>,
-    /// Recorded result (`1-0`, `0-1`, `1/2-1/2`, `*`).
-    pub result: Option<String>,
+    pub result: Option<ResultValue>,
     /// Both players rated at least this.
     pub min_elo: Option<i64>,
     pub min_plies: Option<i64>,
@@ -24,47 +162,32 @@ pub struct Filter {
     /// Games without a finding of this code.
     pub lacks_finding: Vec<String>,
     /// Games with at least one finding of this severity.
-    pub severity: Option<String>,
-    /// Edition applied: 1980, 1997, 2001, 2014.
-    pub edition: Option<String>,
-    /// Raw SQL condition on `g` (games), `w`/`b` (players), `e` (events).
+    pub severity: Option<crate::pgn::Severity>,
+    pub edition: Option<crate::laws::Edition>,
+    /// Leave out duplicates that are not their group's survivor (schema version 2).
+    pub unique: bool,
+    /// Raw SQL condition on `g` (games), `w`/`b` (spellings), `pw`/`pb` (persons), `e`
+    /// (events).
     pub sql: Option<String>,
 }
 
 /// `(year, month, day)` sort key for a partial date; missing parts take `fill`.
 fn date_key(text: &str, fill_month: i64, fill_day: i64) -> Option<i64> {
-    let mut parts = text.split(['.', '-', '/']);
+    let mut parts = text.trim().split(['.', '-', '/']);
     let year: i64 = parts.next()?.trim().parse().ok()?;
-    let month: i64 = parts
-        .next()
-        .and_then(|m| m.trim().parse().ok())
-        .unwrap_or(fill_month);
-    let day: i64 = parts
-        .next()
-        .and_then(|d| d.trim().parse().ok())
-        .unwrap_or(fill_day);
+    let mut part = |fill: i64| match parts.next() {
+        None => Some(fill),
+        Some(p) => p.trim().parse::<i64>().ok(),
+    };
+    let month = part(fill_month)?;
+    let day = part(fill_day)?;
     Some(year * 10_000 + month * 100 + day)
 }
 
-/// The date error for a user's date text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadDate(pub String);
-
-impl std::fmt::Display for BadDate {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{:?} is not a date (want YYYY, YYYY.MM or YYYY.MM.DD)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for BadDate {}
-
 impl Filter {
-    /// The WHERE clause (without the keyword; `1` when there is no filter) and its values.
-    pub fn to_sql(&self) -> Result<(String, Vec<Value>), BadDate> {
+    /// The WHERE clause (without the keyword; `1` when there is no filter) and its values,
+    /// for a database of schema `version` (persons exist from version 2).
+    pub fn to_sql(&self, version: i64) -> (String, Vec<Value>) {
         let mut conds: Vec<String> = Vec::new();
         let mut values: Vec<Value> = Vec::new();
         // Each `?` of a condition becomes the numbered parameter of the next value.
@@ -85,42 +208,63 @@ impl Filter {
             }
             conds.push(c);
         };
-        let text = |s: &String| Value::Text(s.clone());
-        if let Some(p) = &self.player {
-            push(
-                "(w.name = ? OR b.name = ?)",
-                vec![text(p), text(p)],
-                &mut conds,
-            );
+        let text = |s: &str| Value::Text(s.to_owned());
+        // The condition that side `s` (`w` or `b`) is the person named `?`: any spelling of
+        // that person or its canonical name, ignoring (ASCII) case.
+        let person = |s: &str| {
+            if version >= 2 {
+                format!(
+                    "{s}.person_id IN (SELECT n.person_id FROM player_names n WHERE n.name = ? \
+                     COLLATE NOCASE UNION SELECT p.id FROM players p WHERE p.name = ? COLLATE NOCASE)"
+                )
+            } else {
+                format!("({s}.name = ? COLLATE NOCASE OR {s}.name = ? COLLATE NOCASE)")
+            }
+        };
+        if !self.player.is_empty() {
+            let mut any = Vec::new();
+            let mut vals = Vec::new();
+            for p in &self.player {
+                any.push(format!("{} OR {}", person("w"), person("b")));
+                vals.extend([text(p), text(p), text(p), text(p)]);
+            }
+            push(&format!("({})", any.join(" OR ")), vals, &mut conds);
+        }
+        if !self.player_exact.is_empty() {
+            let mut any = Vec::new();
+            let mut vals = Vec::new();
+            for p in &self.player_exact {
+                any.push("w.name = ? OR b.name = ?");
+                vals.extend([text(p), text(p)]);
+            }
+            push(&format!("({})", any.join(" OR ")), vals, &mut conds);
         }
         if let Some(p) = &self.white {
-            push("w.name = ?", vec![text(p)], &mut conds);
+            push(&person("w"), vec![text(p), text(p)], &mut conds);
         }
         if let Some(p) = &self.black {
-            push("b.name = ?", vec![text(p)], &mut conds);
+            push(&person("b"), vec![text(p), text(p)], &mut conds);
         }
         if let Some(e) = &self.event {
             push("e.name = ?", vec![text(e)], &mut conds);
         }
         let key = "(g.year * 10000 + coalesce(g.month, 0) * 100 + coalesce(g.day, 0))";
-        if let Some(d) = &self.date_from {
-            let k = date_key(d, 0, 0).ok_or_else(|| BadDate(d.clone()))?;
+        if let Some(k) = self.date_from.as_deref().and_then(|d| date_key(d, 0, 0)) {
             push(
                 &format!("g.year IS NOT NULL AND {key} >= ?"),
                 vec![Value::Integer(k)],
                 &mut conds,
             );
         }
-        if let Some(d) = &self.date_to {
-            let k = date_key(d, 99, 99).ok_or_else(|| BadDate(d.clone()))?;
+        if let Some(k) = self.date_to.as_deref().and_then(|d| date_key(d, 99, 99)) {
             push(
                 &format!("g.year IS NOT NULL AND {key} <= ?"),
                 vec![Value::Integer(k)],
                 &mut conds,
             );
         }
-        if let Some(r) = &self.result {
-            push("g.result = ?", vec![text(r)], &mut conds);
+        if let Some(r) = self.result {
+            push("g.result = ?", vec![text(r.as_str())], &mut conds);
         }
         if let Some(n) = self.min_elo {
             push(
@@ -149,15 +293,27 @@ impl Filter {
                 &mut conds,
             );
         }
-        if let Some(s) = &self.severity {
+        if let Some(s) = self.severity {
             push(
                 "EXISTS (SELECT 1 FROM findings f WHERE f.game_id = g.id AND f.severity = ?)",
-                vec![text(s)],
+                vec![text(s.as_str())],
                 &mut conds,
             );
         }
-        if let Some(e) = &self.edition {
-            push("g.laws_edition = ?", vec![text(e)], &mut conds);
+        if let Some(e) = self.edition {
+            push(
+                "g.laws_edition = ?",
+                vec![text(&e.year().to_string())],
+                &mut conds,
+            );
+        }
+        if self.unique && version >= 2 {
+            push(
+                "NOT EXISTS (SELECT 1 FROM duplicate_members d WHERE d.game_id = g.id \
+                 AND d.survivor = 0)",
+                Vec::new(),
+                &mut conds,
+            );
         }
         if let Some(sql) = &self.sql {
             push(&format!("({sql})"), Vec::new(), &mut conds);
@@ -167,7 +323,7 @@ impl Filter {
         } else {
             conds.join(" AND ")
         };
-        Ok((clause, values))
+        (clause, values)
     }
 }
 
@@ -178,13 +334,13 @@ mod tests {
     #[test]
     fn combines_with_and_and_numbers_parameters() {
         let f = Filter {
-            player: Some("Carlsen, Magnus".into()),
+            player_exact: vec!["Carlsen, Magnus".into()],
             min_plies: Some(40),
             date_from: Some("2014".into()),
             date_to: Some("2014.06".into()),
             ..Filter::default()
         };
-        let (sql, values) = f.to_sql().unwrap();
+        let (sql, values) = f.to_sql(1);
         assert_eq!(values.len(), 5);
         assert!(
             sql.starts_with("(w.name = ?1 OR b.name = ?2) AND "),
@@ -196,11 +352,37 @@ mod tests {
         );
         assert_eq!(values[2], Value::Integer(20_140_000));
         assert_eq!(values[3], Value::Integer(20_140_699));
-        assert_eq!(Filter::default().to_sql().unwrap().0, "1");
-        let bad = Filter {
-            date_from: Some("last year".into()),
+        assert_eq!(Filter::default().to_sql(2).0, "1");
+    }
+
+    #[test]
+    fn repeated_players_mean_any_of_them() {
+        let f = Filter {
+            player: vec!["carlsen, magnus".into(), "Caruana, F".into()],
             ..Filter::default()
         };
-        assert!(bad.to_sql().is_err());
+        let (sql, values) = f.to_sql(2);
+        assert_eq!(values.len(), 8);
+        assert_eq!(sql.matches(" OR ").count(), 3, "{sql}");
+        assert!(sql.contains("COLLATE NOCASE"), "{sql}");
+    }
+
+    #[test]
+    fn bad_values_are_refused_with_the_valid_ones() {
+        assert_eq!(parse_result("1/2-1/2"), Ok(ResultValue::Draw));
+        let e = parse_result("1:0").unwrap_err();
+        assert!(e.contains("1-0, 0-1, 1/2-1/2, *"), "{e}");
+        let e = parse_severity("fatal").unwrap_err();
+        assert!(e.contains("error, warning, info"), "{e}");
+        assert_eq!(parse_edition("2014"), Ok(crate::laws::Edition::Fide2014));
+        let e = parse_edition("2018").unwrap_err();
+        assert!(e.contains("1980, 1997, 2001, 2014"), "{e}");
+        assert!(parse_code("result.mismatch").is_ok());
+        let e = parse_code("result.mismatchh").unwrap_err();
+        assert!(e.contains("result.mismatch,"), "{e}");
+        assert!(parse_code("pgn.bom").is_ok() || crate::pgn::code::ALL.contains(&"pgn.bom"));
+        assert!(parse_date("2014.06").is_ok());
+        assert!(parse_date("last year").is_err());
+        assert!(parse_date("2014.xx").is_err());
     }
 }

@@ -1,20 +1,48 @@
 //! Reading games back from the database, one row at a time: the columns every export needs,
-//! the tags in file order, the main-line comments, and the moves decoded and checked.
+//! the tags in file order, the main-line comments, the full annotated movetext, and the
+//! moves decoded and checked. Works on schema version 1 (names as written) and version 2
+//! (persons, openings, time controls, duplicates: docs/SCHEMA.md).
 
+use super::ExportError;
 use super::filter::Filter;
-use super::table::FindingColumns;
+use super::findings::FindingRow;
 use crate::chess::{Move, Position};
+use crate::db::GameRecord;
 use crate::db::encode::{decode_clocks, decode_moves};
 use crate::search::Score;
-use rusqlite::{Connection, OptionalExtension, params_from_iter};
-use std::io;
+use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
 
-/// One game as exports see it.
+/// One game as exports see it. Built from a database row (`for_each_game`); every field is
+/// plain data, so the pipeline can fill one from a game it has just processed.
 #[derive(Debug, Clone, Default)]
 pub struct ExportRow {
     pub id: i64,
-    /// All tags in file order (column tags included).
+    /// The imported file's path as given to import.
+    pub file: Option<String>,
+    pub game_number: i64,
+    pub byte_offset: i64,
+    pub line: i64,
+    /// All tags (Seven Tag Roster first, then the others in file order).
     pub tags: Vec<(String, String)>,
+    pub year: Option<i64>,
+    pub month: Option<i64>,
+    pub day: Option<i64>,
+    /// WhiteElo, BlackElo when numeric.
+    pub elo: [Option<i64>; 2],
+    pub fide_ids: [Option<i64>; 2],
+    /// White's and Black's person (canonical name) and its id; on a version-1 database the
+    /// name as written and its id.
+    pub persons: [Option<String>; 2],
+    pub person_ids: [Option<i64>; 2],
+    /// The spellings' ids (`player_names.id`; `players.id` on version 1).
+    pub name_ids: [Option<i64>; 2],
+    pub eco: Option<String>,
+    pub opening: Option<String>,
+    pub opening_family: Option<String>,
+    pub time_control: Option<String>,
+    pub tc_class: Option<String>,
+    /// A duplicate that is not its group's survivor.
+    pub duplicate: bool,
     pub result: Option<String>,
     pub result_marker: Option<String>,
     pub lawful_result: Option<String>,
@@ -32,9 +60,14 @@ pub struct ExportRow {
     pub clocks: Vec<Option<u64>>,
     /// (ply, text) of the main line.
     pub comments: Vec<(u32, String)>,
+    /// The whole game as PGN with variations, NAGs and every comment, when it had any
+    /// variation, NAG or trailing comment (`games.annotated`).
+    pub annotated: Option<String>,
     pub finding_codes: Vec<String>,
-    /// `--analyse` results: (ply, score as lichess writes it: `0.25`, `#-3`), White's view.
-    pub evals: Vec<(u32, String)>,
+    /// The ply each finding is about, beside `finding_codes`.
+    pub finding_plies: Vec<Option<u32>>,
+    /// `--analyse` results: (ply, score, depth), White's view.
+    pub evals: Vec<(u32, Score, u32)>,
     /// White, Black accuracy; per side inaccuracies, mistakes, blunders.
     pub accuracy: [Option<f64>; 2],
     pub judgements: Option<[[u32; 3]; 2]>,
@@ -49,203 +82,411 @@ impl ExportRow {
     }
 }
 
-/// Games with their players and event, under the aliases the filters use.
-const GAMES: &str = "games g LEFT JOIN players w ON w.id = g.white_id \
-    LEFT JOIN players b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id";
+impl ExportRow {
+    /// The row of a game the pipeline has just processed, before (or without) any database:
+    /// what `check --output DIR --format parquet` writes. `file` is the input's name. There
+    /// is no id (0) and no person but the names as written.
+    pub fn from_record(file: &str, record: &GameRecord) -> Result<ExportRow, ExportError> {
+        let bad = |message: String| ExportError::Game {
+            id: 0,
+            message: format!("{file}: game {}: {message}", record.game_number),
+        };
+        let start = match &record.start_fen {
+            Some(fen) => {
+                let setup = crate::chess::fen::parse_setup(fen).map_err(|e| bad(e.to_string()))?;
+                Position::from_setup(&setup, record.chess960).map_err(|e| bad(e.to_string()))?
+            }
+            None => Position::new(),
+        };
+        let tag = |name: &str| record.tag(name).map(str::to_owned);
+        let number = |name: &str| record.tag(name).and_then(|v| v.trim().parse::<i64>().ok());
+        let int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        // The Seven Tag Roster first, as the database gives them back, then the others.
+        let mut tags: Vec<(String, String)> = crate::pgn::SEVEN_TAG_ROSTER
+            .iter()
+            .map(|&n| (n.to_owned(), tag(n).unwrap_or_else(|| "?".to_owned())))
+            .collect();
+        tags.extend(
+            record
+                .tags
+                .iter()
+                .filter(|(n, _)| !crate::pgn::SEVEN_TAG_ROSTER.contains(&n.as_str()))
+                .cloned(),
+        );
+        let (year, month, day) = record
+            .tag("Date")
+            .map_or((None, None, None), crate::db::writer::date_parts);
+        let analysis = record.analysis.as_ref();
+        Ok(ExportRow {
+            id: 0,
+            file: Some(file.to_owned()),
+            game_number: int(record.game_number),
+            byte_offset: int(record.byte_offset),
+            line: int(record.line),
+            year,
+            month,
+            day,
+            elo: [number("WhiteElo"), number("BlackElo")],
+            fide_ids: [number("WhiteFideId"), number("BlackFideId")],
+            persons: [tag("White"), tag("Black")],
+            person_ids: [None, None],
+            name_ids: [None, None],
+            eco: tag("ECO"),
+            opening: tag("Opening"),
+            opening_family: None,
+            time_control: tag("TimeControl"),
+            tc_class: None,
+            duplicate: false,
+            result: tag("Result"),
+            result_marker: record.result_marker.map(str::to_owned),
+            lawful_result: record.lawful_result.map(str::to_owned),
+            termination: record.termination.map(|(k, _)| k.to_owned()),
+            termination_ply: record.termination.map(|(_, p)| i64::from(p)),
+            threefold_ply: record.threefold_ply.map(i64::from),
+            fifty_ply: record.fifty_ply.map(i64::from),
+            laws_edition: record.laws_edition.map(|e| e.to_string()),
+            variant: if record.chess960 {
+                "chess960"
+            } else {
+                "standard"
+            }
+            .to_owned(),
+            start,
+            start_fen: record.start_fen.clone(),
+            ply_count: record.moves.len() as i64,
+            final_fen: record.final_fen.clone(),
+            moves: record.moves.clone(),
+            clocks: record.clocks.clone(),
+            comments: record.comments.clone(),
+            annotated: record.annotated.clone(),
+            finding_codes: record.findings.iter().map(|f| f.code.to_owned()).collect(),
+            finding_plies: record.findings.iter().map(|f| f.ply).collect(),
+            evals: analysis.map_or_else(Vec::new, |a| {
+                a.evals
+                    .iter()
+                    .map(|e| {
+                        let score = match (e.score_cp, e.mate) {
+                            (_, Some(m)) => Score::Mate(m),
+                            (cp, None) => Score::Cp(cp.unwrap_or(0)),
+                        };
+                        (e.ply, score, e.depth)
+                    })
+                    .collect()
+            }),
+            accuracy: analysis.map_or([None, None], |a| a.accuracy),
+            judgements: analysis.map(|a| a.counts),
+            tags,
+        })
+    }
+}
+
+/// The database's schema version, read once: version 2 has persons and openings.
+pub fn schema_version(conn: &Connection) -> Result<i64, ExportError> {
+    Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
+}
+
+/// Games with their players, event and import, under the aliases the filters use: `g`
+/// games, `w`/`b` the spellings, `pw`/`pb` the persons (v2), `e` events, `i` imports.
+pub fn games_from(version: i64) -> &'static str {
+    if version >= 2 {
+        "games g LEFT JOIN player_names w ON w.id = g.white_id \
+         LEFT JOIN player_names b ON b.id = g.black_id \
+         LEFT JOIN players pw ON pw.id = w.person_id LEFT JOIN players pb ON pb.id = b.person_id \
+         LEFT JOIN events e ON e.id = g.event_id LEFT JOIN imports i ON i.id = g.import_id \
+         LEFT JOIN duplicate_members dm ON dm.game_id = g.id"
+    } else {
+        "games g LEFT JOIN players w ON w.id = g.white_id \
+         LEFT JOIN players b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id \
+         LEFT JOIN imports i ON i.id = g.import_id"
+    }
+}
 
 const COLUMNS: &str = "g.id, g.result, g.result_marker, g.lawful_result, g.termination, \
     g.termination_ply, g.threefold_ply, g.fifty_ply, g.laws_edition, g.variant, g.start_fen, \
     g.ply_count, g.final_fen, g.moves, g.clocks, e.name, g.site, g.date, g.round, w.name, b.name, \
-    g.white_elo, g.black_elo";
+    g.white_elo, g.black_elo, i.path, g.game_number, g.byte_offset, g.line, g.year, g.month, \
+    g.day, g.annotated, g.white_id, g.black_id";
 
-fn to_io(e: impl std::fmt::Display) -> io::Error {
-    io::Error::other(e.to_string())
-}
+/// Version 2 only, after `COLUMNS` (index 33 on).
+const COLUMNS_V2: &str = ", g.eco, g.opening, g.opening_family, g.time_control, g.tc_class, \
+    g.white_fide_id, g.black_fide_id, pw.name, pb.name, pw.id, pb.id, \
+    coalesce(dm.survivor = 0, 0)";
 
 /// How many games the filter selects (for the progress bar).
-pub fn count(conn: &Connection, filter: &Filter) -> io::Result<u64> {
-    let (clause, values) = filter.to_sql().map_err(to_io)?;
-    let sql = format!("SELECT count(*) FROM {GAMES} WHERE {clause}");
-    conn.query_row(&sql, params_from_iter(values), |r| r.get::<_, i64>(0))
-        .map(|n| n as u64)
-        .map_err(to_io)
+pub fn count(conn: &Connection, filter: &Filter) -> Result<u64, ExportError> {
+    let version = schema_version(conn)?;
+    let (clause, values) = filter.to_sql(version);
+    let sql = format!(
+        "SELECT count(*) FROM {} WHERE {clause}",
+        games_from(version)
+    );
+    Ok(conn.query_row(&sql, params_from_iter(values), |r| r.get::<_, i64>(0))? as u64)
 }
 
-/// Calls `each` for every selected game, in id order, streaming from the cursor.
+/// The order games come out in: by id, or by the given partition columns first.
+#[derive(Clone, Debug, Default)]
+pub struct Order(pub Vec<&'static str>);
+
+impl Order {
+    fn sql(&self) -> String {
+        let mut keys: Vec<String> = self.0.iter().map(|c| format!("g.{c}")).collect();
+        keys.push("g.id".to_owned());
+        keys.join(", ")
+    }
+}
+
+struct Statements<'c> {
+    tags: rusqlite::CachedStatement<'c>,
+    comments: rusqlite::CachedStatement<'c>,
+    findings: rusqlite::CachedStatement<'c>,
+    evals: rusqlite::CachedStatement<'c>,
+    analysis: rusqlite::CachedStatement<'c>,
+}
+
+/// Calls `each` for every selected game, in `order`, streaming from the cursor.
 pub fn for_each_game(
     conn: &Connection,
     filter: &Filter,
-    mut each: impl FnMut(&ExportRow) -> io::Result<()>,
-) -> io::Result<u64> {
-    let (clause, values) = filter.to_sql().map_err(to_io)?;
-    let sql = format!("SELECT {COLUMNS} FROM {GAMES} WHERE {clause} ORDER BY g.id");
-    let mut stmt = conn.prepare(&sql).map_err(to_io)?;
-    let mut rows = stmt.query(params_from_iter(values)).map_err(to_io)?;
-    let mut tag_stmt = conn
-        .prepare_cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq")
-        .map_err(to_io)?;
-    let mut comment_stmt = conn
-        .prepare_cached("SELECT ply, text FROM comments WHERE game_id = ?1 ORDER BY ply, seq")
-        .map_err(to_io)?;
-    let mut finding_stmt = conn
-        .prepare_cached("SELECT code FROM findings WHERE game_id = ?1 ORDER BY id")
-        .map_err(to_io)?;
-    let mut eval_stmt = conn
-        .prepare_cached(
-            "SELECT ply, score_cp, mate FROM evaluations WHERE game_id = ?1 ORDER BY ply",
-        )
-        .map_err(to_io)?;
-    let mut analysis_stmt = conn
-        .prepare_cached(
-            "SELECT white_accuracy, black_accuracy, white_inaccuracies, white_mistakes, white_blunders, \
-             black_inaccuracies, black_mistakes, black_blunders FROM analyses WHERE game_id = ?1",
-        )
-        .map_err(to_io)?;
+    order: &Order,
+    mut each: impl FnMut(&ExportRow) -> Result<(), ExportError>,
+) -> Result<u64, ExportError> {
+    let version = schema_version(conn)?;
+    let (clause, values) = filter.to_sql(version);
+    let v2 = if version >= 2 { COLUMNS_V2 } else { "" };
+    let sql = format!(
+        "SELECT {COLUMNS}{v2} FROM {} WHERE {clause} ORDER BY {}",
+        games_from(version),
+        order.sql()
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let mut rows = stmt.query(params_from_iter(values))?;
+    let mut st = Statements {
+        tags: conn
+            .prepare_cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq")?,
+        comments: conn.prepare_cached(
+            "SELECT ply, text FROM comments WHERE game_id = ?1 ORDER BY ply, seq",
+        )?,
+        findings: conn
+            .prepare_cached("SELECT code, ply FROM findings WHERE game_id = ?1 ORDER BY id")?,
+        evals: conn.prepare_cached(
+            "SELECT ply, score_cp, mate, depth FROM evaluations WHERE game_id = ?1 ORDER BY ply",
+        )?,
+        analysis: conn.prepare_cached(
+            "SELECT white_accuracy, black_accuracy, white_inaccuracies, white_mistakes, \
+             white_blunders, black_inaccuracies, black_mistakes, black_blunders \
+             FROM analyses WHERE game_id = ?1",
+        )?,
+    };
     let mut n = 0;
-    while let Some(r) = rows.next().map_err(to_io)? {
-        let id: i64 = r.get(0).map_err(to_io)?;
-        let start_fen: Option<String> = r.get(10).map_err(to_io)?;
-        let variant: String = r.get(9).map_err(to_io)?;
-        let start = match &start_fen {
-            Some(fen) => {
-                let setup = crate::chess::fen::parse_setup(fen).map_err(to_io)?;
-                Position::from_setup(&setup, variant == "chess960").map_err(to_io)?
-            }
-            None => Position::new(),
-        };
-        let blob: Vec<u8> = r.get(13).map_err(to_io)?;
-        let moves = decode_moves(&start, &blob).map_err(|e| to_io(format!("game {id}: {e}")))?;
-        let clocks = r
-            .get::<_, Option<Vec<u8>>>(14)
-            .map_err(to_io)?
-            .map_or_else(Vec::new, |b| decode_clocks(&b));
-        // Seven Tag Roster from the columns, then the rest in file order.
-        let mut tags = Vec::new();
-        for (name, col) in [
-            ("Event", 15),
-            ("Site", 16),
-            ("Date", 17),
-            ("Round", 18),
-            ("White", 19),
-            ("Black", 20),
-        ] {
-            let v: Option<String> = r.get(col).map_err(to_io)?;
-            tags.push((name.to_owned(), v.unwrap_or_else(|| "?".to_owned())));
-        }
-        let result: Option<String> = r.get(1).map_err(to_io)?;
-        tags.push((
-            "Result".to_owned(),
-            result.clone().unwrap_or_else(|| "*".to_owned()),
-        ));
-        for (name, col) in [("WhiteElo", 21), ("BlackElo", 22)] {
-            if let Some(v) = r.get::<_, Option<i64>>(col).map_err(to_io)? {
-                tags.push((name.to_owned(), v.to_string()));
-            }
-        }
-        if let Some(fen) = &start_fen {
-            tags.push(("FEN".to_owned(), fen.clone()));
-        }
-        let extra = tag_stmt
-            .query_map([id], |t| {
-                Ok((t.get::<_, String>(0)?, t.get::<_, String>(1)?))
-            })
-            .map_err(to_io)?;
-        for t in extra {
-            tags.push(t.map_err(to_io)?);
-        }
-        let comments = comment_stmt
-            .query_map([id], |t| Ok((t.get::<_, u32>(0)?, t.get::<_, String>(1)?)))
-            .map_err(to_io)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(to_io)?;
-        let finding_codes = finding_stmt
-            .query_map([id], |t| t.get::<_, String>(0))
-            .map_err(to_io)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(to_io)?;
-        let evals = eval_stmt
-            .query_map([id], |t| {
-                let ply: u32 = t.get(0)?;
-                let score = match (t.get::<_, Option<i32>>(1)?, t.get::<_, Option<i32>>(2)?) {
-                    (_, Some(mate)) => Score::Mate(mate),
-                    (cp, None) => Score::Cp(cp.unwrap_or(0)),
-                };
-                Ok((ply, score.to_string()))
-            })
-            .map_err(to_io)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(to_io)?;
-        let analysis = analysis_stmt
-            .query_row([id], |t| {
-                Ok((
-                    [t.get::<_, Option<f64>>(0)?, t.get::<_, Option<f64>>(1)?],
-                    [
-                        [t.get(2)?, t.get(3)?, t.get(4)?],
-                        [t.get(5)?, t.get(6)?, t.get(7)?],
-                    ],
-                ))
-            })
-            .optional()
-            .map_err(to_io)?;
-        let row = ExportRow {
-            id,
-            tags,
-            result,
-            result_marker: r.get(2).map_err(to_io)?,
-            lawful_result: r.get(3).map_err(to_io)?,
-            termination: r.get(4).map_err(to_io)?,
-            termination_ply: r.get(5).map_err(to_io)?,
-            threefold_ply: r.get(6).map_err(to_io)?,
-            fifty_ply: r.get(7).map_err(to_io)?,
-            laws_edition: r.get(8).map_err(to_io)?,
-            variant,
-            start,
-            start_fen,
-            ply_count: r.get(11).map_err(to_io)?,
-            final_fen: r.get(12).map_err(to_io)?,
-            moves,
-            clocks,
-            comments,
-            finding_codes,
-            evals,
-            accuracy: analysis.map_or([None, None], |a| a.0),
-            judgements: analysis.map(|a| a.1),
-        };
+    let mut row = ExportRow::default();
+    while let Some(r) = rows.next()? {
+        read_game(r, version, &mut st, &mut row)?;
         each(&row)?;
         n += 1;
     }
     Ok(n)
 }
 
+fn read_game(
+    r: &Row<'_>,
+    version: i64,
+    st: &mut Statements<'_>,
+    row: &mut ExportRow,
+) -> Result<(), ExportError> {
+    let id: i64 = r.get(0)?;
+    let bad = |message: String| ExportError::Game { id, message };
+    let start_fen: Option<String> = r.get(10)?;
+    let variant: String = r.get(9)?;
+    let start = match &start_fen {
+        Some(fen) => {
+            let setup = crate::chess::fen::parse_setup(fen).map_err(|e| bad(e.to_string()))?;
+            Position::from_setup(&setup, variant == "chess960").map_err(|e| bad(e.to_string()))?
+        }
+        None => Position::new(),
+    };
+    let blob: Vec<u8> = r.get(13)?;
+    let moves = decode_moves(&start, &blob).map_err(|e| bad(e.to_string()))?;
+    let clocks = r
+        .get::<_, Option<Vec<u8>>>(14)?
+        .map_or_else(Vec::new, |b| decode_clocks(&b));
+    // Seven Tag Roster from the columns, then the rest in file order.
+    let mut tags = Vec::new();
+    for (name, col) in [
+        ("Event", 15),
+        ("Site", 16),
+        ("Date", 17),
+        ("Round", 18),
+        ("White", 19),
+        ("Black", 20),
+    ] {
+        let v: Option<String> = r.get(col)?;
+        tags.push((name.to_owned(), v.unwrap_or_else(|| "?".to_owned())));
+    }
+    let result: Option<String> = r.get(1)?;
+    tags.push((
+        "Result".to_owned(),
+        result.clone().unwrap_or_else(|| "*".to_owned()),
+    ));
+    let elo = [r.get::<_, Option<i64>>(21)?, r.get::<_, Option<i64>>(22)?];
+    for (name, v) in [("WhiteElo", elo[0]), ("BlackElo", elo[1])] {
+        if let Some(v) = v {
+            tags.push((name.to_owned(), v.to_string()));
+        }
+    }
+    if let Some(fen) = &start_fen {
+        tags.push(("FEN".to_owned(), fen.clone()));
+    }
+    for t in st.tags.query_map([id], |t| {
+        Ok((t.get::<_, String>(0)?, t.get::<_, String>(1)?))
+    })? {
+        tags.push(t?);
+    }
+    let comments = st
+        .comments
+        .query_map([id], |t| Ok((t.get::<_, u32>(0)?, t.get::<_, String>(1)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    let (finding_codes, finding_plies) = st
+        .findings
+        .query_map([id], |t| {
+            Ok((t.get::<_, String>(0)?, t.get::<_, Option<u32>>(1)?))
+        })?
+        .collect::<Result<(Vec<_>, Vec<_>), _>>()?;
+    let evals = st
+        .evals
+        .query_map([id], |t| {
+            let score = match (t.get::<_, Option<i32>>(1)?, t.get::<_, Option<i32>>(2)?) {
+                (_, Some(mate)) => Score::Mate(mate),
+                (cp, None) => Score::Cp(cp.unwrap_or(0)),
+            };
+            Ok((t.get::<_, u32>(0)?, score, t.get::<_, u32>(3)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let analysis = st
+        .analysis
+        .query_row([id], |t| {
+            Ok((
+                [t.get::<_, Option<f64>>(0)?, t.get::<_, Option<f64>>(1)?],
+                [
+                    [t.get(2)?, t.get(3)?, t.get(4)?],
+                    [t.get(5)?, t.get(6)?, t.get(7)?],
+                ],
+            ))
+        })
+        .optional()?;
+    let tag_of = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+    let fide_tag = |name: &str| tag_of(name).and_then(|v| v.trim().parse::<i64>().ok());
+    let name_ids = [r.get::<_, Option<i64>>(31)?, r.get::<_, Option<i64>>(32)?];
+    let written = [
+        r.get::<_, Option<String>>(19)?,
+        r.get::<_, Option<String>>(20)?,
+    ];
+    let mut out = ExportRow {
+        id,
+        file: r.get(23)?,
+        game_number: r.get(24)?,
+        byte_offset: r.get(25)?,
+        line: r.get(26)?,
+        year: r.get(27)?,
+        month: r.get(28)?,
+        day: r.get(29)?,
+        annotated: r.get(30)?,
+        elo,
+        fide_ids: [fide_tag("WhiteFideId"), fide_tag("BlackFideId")],
+        persons: written,
+        person_ids: name_ids,
+        name_ids,
+        eco: tag_of("ECO"),
+        opening: tag_of("Opening"),
+        opening_family: None,
+        time_control: tag_of("TimeControl"),
+        tc_class: None,
+        duplicate: false,
+        tags,
+        result,
+        result_marker: r.get(2)?,
+        lawful_result: r.get(3)?,
+        termination: r.get(4)?,
+        termination_ply: r.get(5)?,
+        threefold_ply: r.get(6)?,
+        fifty_ply: r.get(7)?,
+        laws_edition: r.get(8)?,
+        variant,
+        start,
+        start_fen,
+        ply_count: r.get(11)?,
+        final_fen: r.get(12)?,
+        moves,
+        clocks,
+        comments,
+        finding_codes,
+        finding_plies,
+        evals,
+        accuracy: analysis.map_or([None, None], |a| a.0),
+        judgements: analysis.map(|a| a.1),
+    };
+    if version >= 2 {
+        // arbiter's own classification first, the file's tags where it made none.
+        let text = |k: usize| r.get::<_, Option<String>>(k);
+        if let Some(eco) = text(33)? {
+            out.eco = Some(eco);
+        }
+        if let Some(opening) = text(34)? {
+            out.opening = Some(opening);
+        }
+        out.opening_family = text(35)?;
+        if let Some(tc) = text(36)? {
+            out.time_control = Some(tc);
+        }
+        out.tc_class = text(37)?;
+        for (side, k) in [(0, 38), (1, 39)] {
+            if let Some(id) = r.get::<_, Option<i64>>(k)? {
+                out.fide_ids[side] = Some(id);
+            }
+        }
+        out.persons = [text(40)?, text(41)?];
+        out.person_ids = [r.get(42)?, r.get(43)?];
+        out.duplicate = r.get::<_, i64>(44)? != 0;
+    }
+    *row = out;
+    Ok(())
+}
+
 /// Calls `each` for every finding of the selected games, in game and finding order.
 pub fn for_each_finding(
     conn: &Connection,
     filter: &Filter,
-    mut each: impl FnMut(&FindingColumns) -> io::Result<()>,
-) -> io::Result<()> {
-    let (clause, values) = filter.to_sql().map_err(to_io)?;
+    mut each: impl FnMut(&FindingRow<'_>) -> Result<(), ExportError>,
+) -> Result<u64, ExportError> {
+    let version = schema_version(conn)?;
+    let (clause, values) = filter.to_sql(version);
     let sql = format!(
-        "SELECT f.game_id, f.code, f.severity, f.ply, f.line, f.col, f.byte, f.token, f.detail \
-         FROM {GAMES} JOIN findings f ON f.game_id = g.id WHERE {clause} ORDER BY f.game_id, f.id"
+        "SELECT i.path, g.game_number, f.byte, f.line, f.col, f.ply, f.code, f.severity, \
+         f.token, f.detail FROM {} JOIN findings f ON f.game_id = g.id WHERE {clause} \
+         ORDER BY f.game_id, f.id",
+        games_from(version)
     );
-    let mut stmt = conn.prepare(&sql).map_err(to_io)?;
-    let mut rows = stmt.query(params_from_iter(values)).map_err(to_io)?;
-    while let Some(r) = rows.next().map_err(to_io)? {
-        let row = (|| -> rusqlite::Result<FindingColumns> {
-            Ok(FindingColumns {
-                game_id: r.get(0)?,
-                code: r.get(1)?,
-                severity: r.get(2)?,
-                ply: r.get(3)?,
-                line: r.get(4)?,
-                column: r.get(5)?,
-                byte: r.get(6)?,
-                token: r.get(7)?,
-                message: r.get(8)?,
-            })
-        })()
-        .map_err(to_io)?;
-        each(&row)?;
+    let mut stmt = conn.prepare(&sql)?;
+    let mut rows = stmt.query(params_from_iter(values))?;
+    let mut n = 0;
+    while let Some(r) = rows.next()? {
+        let file: Option<String> = r.get(0)?;
+        let code: String = r.get(6)?;
+        let severity: String = r.get(7)?;
+        let token: Option<String> = r.get(8)?;
+        let message: String = r.get(9)?;
+        each(&FindingRow {
+            file: file.as_deref().unwrap_or(""),
+            game: r.get(1)?,
+            byte: r.get(2)?,
+            line: r.get(3)?,
+            column: r.get(4)?,
+            ply: r.get(5)?,
+            code: &code,
+            severity: &severity,
+            token: token.as_deref(),
+            message: &message,
+        })?;
+        n += 1;
     }
-    Ok(())
+    Ok(n)
 }

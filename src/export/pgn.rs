@@ -1,17 +1,69 @@
-//! Clean PGN from the database: canonical SAN replayed from the stored moves, tags in export
-//! order, main-line comments kept; `--fix-results` writes the lawful result, `--add-tags`
-//! adds PlyCount, a Termination tag naming the Law and the edition applied.
+//! PGN from the database, losing nothing: the whole stored movetext (`games.annotated`:
+//! variations to any depth, NAGs, every comment with its `[%clk]`/`[%emt]`/`[%eval]`
+//! commands) with canonical SAN replayed from the stored moves (and, in variations, from
+//! their positions), every tag, in the PGN standard's export format (Seven Tag Roster first,
+//! 79-character lines, escapes). Options strip what is not wanted (pgn-extract's `-C -V -N`
+//! habits), choose whose `[%eval]` is written, and add judgement NAGs for analysed moves.
+//! `--fix-results` writes the lawful result; `--add-tags` adds PlyCount, a Termination tag
+//! naming the Law and the edition applied.
 
 use super::games::ExportRow;
-use crate::chess::san::to_san;
+use super::output::Finish;
+use super::{ExportError, Writer};
+use crate::chess::Position;
+use crate::chess::san::{SanMode, play_san, to_san};
 use crate::laws::{Code, Edition, LawsChoice};
 use crate::pgn::commands::parse_commands;
-use crate::pgn::{Comment, Game, Marker, MoveNode, Pos, SanToken, WriteOptions, write_game};
+use crate::pgn::{
+    Comment, Game, Marker, MoveNode, Pos, SanToken, WriteOptions, parse_game_bytes, write_game,
+};
+#[cfg(test)]
+use crate::search::Score;
+use crate::search::analysis::code as judged;
 
-#[derive(Debug, Clone, Copy, Default)]
+/// Whose `[%eval]` is written when the game was analysed by arbiter and the file had its own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Evals {
+    /// arbiter's own (the file's are dropped) when the game was analysed; else the file's.
+    #[default]
+    Ours,
+    /// The file's only.
+    File,
+    /// Both: the file's as written, arbiter's in a comment of its own after them.
+    Both,
+}
+
+#[derive(Debug, Clone, Copy)]
 pub struct PgnOptions {
     pub fix_results: bool,
     pub add_tags: bool,
+    pub comments: bool,
+    pub variations: bool,
+    pub nags: bool,
+    /// `[%clk]` and `[%emt]` commands.
+    pub clocks: bool,
+    /// Only the Seven Tag Roster (and the tags that set up the start position) and the main
+    /// line: no comment, NAG or variation.
+    pub moves_only: bool,
+    pub evals: Evals,
+    /// Judgement NAGs (`$6` inaccuracy, `$2` mistake, `$4` blunder) for analysed moves.
+    pub annotate: bool,
+}
+
+impl Default for PgnOptions {
+    fn default() -> PgnOptions {
+        PgnOptions {
+            fix_results: false,
+            add_tags: false,
+            comments: true,
+            variations: true,
+            nags: true,
+            clocks: true,
+            moves_only: false,
+            evals: Evals::Ours,
+            annotate: false,
+        }
+    }
 }
 
 /// The ending and the Article it rests on in the edition applied, e.g. `checkmate (Art. 5.1.1)`.
@@ -34,11 +86,133 @@ fn termination_text(kind: &str, edition: Option<&str>) -> String {
     }
 }
 
-/// Builds the game to write: canonical SAN for every move, comments after their ply.
+fn token(san: &str) -> SanToken {
+    // Canonical SAN is at most 7 characters: it always fits a token.
+    SanToken::new(san).unwrap_or_else(|| SanToken::new("--").expect("fits"))
+}
+
+/// Variations nested deeper than this keep their moves as written (no recursion without
+/// bound; the text is still written whole).
+const MAX_CANONICAL_DEPTH: usize = 200;
+
+/// Rewrites a variation's moves in canonical SAN, replaying them from `pos`; a move that
+/// does not play there (the file's own error, reported at import) ends the rewriting of its
+/// line, whose text stays as written.
+fn canonical_line(line: &mut [MoveNode], mut pos: Position, depth: usize) {
+    if depth > MAX_CANONICAL_DEPTH {
+        return;
+    }
+    for node in line.iter_mut() {
+        let before = pos;
+        if node.annotations().is_some() {
+            for v in &mut node.annotations_mut().variations {
+                canonical_line(v, before, depth + 1);
+            }
+        }
+        match play_san(&mut pos, node.san.as_str(), SanMode::Lenient) {
+            Ok(r) => node.san = token(to_san(&before, r.mv).as_str()),
+            Err(_) => return,
+        }
+    }
+}
+
+/// The comment's text without the `[%name ...]` commands whose name `drop` accepts.
+fn strip_commands(text: &str, drop: impl Fn(&str) -> bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("[%") {
+        let name_end = rest[at + 2..]
+            .find(|c: char| c.is_whitespace() || c == ']')
+            .map_or(rest.len(), |k| at + 2 + k);
+        let close = rest[at..].find(']').map(|k| at + k);
+        match close {
+            Some(close) if drop(&rest[at + 2..name_end]) => {
+                out.push_str(&rest[..at]);
+                rest = &rest[close + 1..];
+            }
+            _ => {
+                out.push_str(&rest[..at + 2]);
+                rest = &rest[at + 2..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn comment(text: String) -> Comment {
+    Comment {
+        commands: parse_commands(&text).0,
+        text,
+    }
+}
+
+/// Applies `f` to every comment list of the game, variations included.
+fn each_comment_list(game: &mut Game, f: &mut impl FnMut(&mut Vec<Comment>)) {
+    f(&mut game.leading_comments);
+    f(&mut game.trailing_comments);
+    let mut stack: Vec<&mut Vec<MoveNode>> = vec![&mut game.moves];
+    while let Some(line) = stack.pop() {
+        for node in line.iter_mut() {
+            if node.annotations().is_some() {
+                let a = node.annotations_mut();
+                f(&mut a.comments_before);
+                f(&mut a.comments_after);
+                stack.extend(a.variations.iter_mut());
+            }
+        }
+    }
+}
+
+/// The game's main line and annotations: the stored movetext when there is one, else the
+/// moves with their main-line comments.
+fn movetext(row: &ExportRow) -> Game {
+    if let Some(text) = &row.annotated {
+        let mut game = parse_game_bytes(text.as_bytes(), 1, 0, 1);
+        if game.moves.len() == row.moves.len() {
+            return game;
+        }
+        // A stored text that does not match the stored moves: keep the moves (they are
+        // checked on reading) and the text's comments around the main line.
+        game.moves.clear();
+    }
+    let mut moves: Vec<MoveNode> = row
+        .moves
+        .iter()
+        .map(|_| MoveNode::new(SanToken::default(), Pos::default()))
+        .collect();
+    let mut leading = Vec::new();
+    for (ply, text) in &row.comments {
+        let c = comment(text.clone());
+        match (*ply as usize)
+            .checked_sub(1)
+            .and_then(|i| moves.get_mut(i))
+        {
+            Some(node) => node.annotations_mut().comments_after.push(c),
+            None => leading.push(c),
+        }
+    }
+    Game {
+        leading_comments: leading,
+        moves,
+        ..Game::default()
+    }
+}
+
+/// The NAG of a judgement finding: `$6` inaccuracy, `$2` mistake, `$4` blunder.
+fn judgement_nag(code: &str) -> Option<u8> {
+    match code {
+        judged::INACCURACY => Some(6),
+        judged::MISTAKE => Some(2),
+        judged::BLUNDER => Some(4),
+        _ => None,
+    }
+}
+
+/// Builds the game to write.
 pub fn to_pgn_game(row: &ExportRow, options: PgnOptions) -> Game {
     let mut tags = row.tags.clone();
-    let lawful = row.lawful_result.as_deref();
-    let result = match (options.fix_results, lawful) {
+    let result = match (options.fix_results, row.lawful_result.as_deref()) {
         (true, Some(r)) => r.to_owned(),
         _ => row.result.clone().unwrap_or_else(|| "*".to_owned()),
     };
@@ -58,64 +232,233 @@ pub fn to_pgn_game(row: &ExportRow, options: PgnOptions) -> Game {
             tags.push(("ArbiterLaws".to_owned(), format!("FIDE {e}")));
         }
     }
+    if options.moves_only {
+        const KEEP: [&str; 10] = [
+            "Event", "Site", "Date", "Round", "White", "Black", "Result", "SetUp", "FEN", "Variant",
+        ];
+        tags.retain(|(n, _)| KEEP.contains(&n.as_str()));
+    }
+    let mut game = movetext(row);
+    // Canonical SAN: the main line from the stored moves, variations replayed.
     let mut pos = row.start;
-    let mut moves = Vec::with_capacity(row.moves.len());
-    for &m in &row.moves {
-        let san = to_san(&pos, m);
+    for (node, &m) in game.moves.iter_mut().zip(&row.moves) {
+        let before = pos;
+        if node.annotations().is_some() {
+            for v in &mut node.annotations_mut().variations {
+                canonical_line(v, before, 1);
+            }
+        }
+        node.san = token(to_san(&pos, m).as_str());
         pos.play_unchecked(m);
-        // Canonical SAN is at most 7 characters: it always fits a token.
-        let token =
-            SanToken::new(san.as_str()).unwrap_or_else(|| SanToken::new("--").expect("fits"));
-        moves.push(MoveNode::new(token, Pos::default()));
     }
-    let mut leading = Vec::new();
-    for (ply, text) in &row.comments {
-        let comment = Comment {
-            text: text.clone(),
-            commands: parse_commands(text).0,
-        };
-        match (*ply as usize)
-            .checked_sub(1)
-            .and_then(|i| moves.get_mut(i))
-        {
-            Some(node) => node.annotations_mut().comments_after.push(comment),
-            None => leading.push(comment),
-        }
-    }
-    // The search's evaluations, in lichess's form, where the file had none of its own.
-    for (ply, score) in &row.evals {
-        let Some(node) = (*ply as usize)
-            .checked_sub(1)
-            .and_then(|i| moves.get_mut(i))
-        else {
-            continue;
-        };
-        if node
-            .comments_after()
-            .iter()
-            .any(|c| c.text.contains("[%eval"))
-        {
-            continue;
-        }
-        let text = format!("[%eval {score}]");
-        node.annotations_mut().comments_after.push(Comment {
-            commands: parse_commands(&text).0,
-            text,
+    let analysed = !row.evals.is_empty();
+    let ours = analysed && options.evals != Evals::File;
+    let drop_file_evals = analysed && options.evals == Evals::Ours;
+    if !options.clocks || drop_file_evals {
+        let clocks = options.clocks;
+        each_comment_list(&mut game, &mut |list: &mut Vec<Comment>| {
+            for c in list.iter_mut() {
+                if c.text.contains("[%") {
+                    let text = strip_commands(&c.text, |name| {
+                        (!clocks && (name == "clk" || name == "emt"))
+                            || (drop_file_evals && name == "eval")
+                    });
+                    *c = comment(text);
+                }
+            }
+            // A comment that held only the removed commands goes.
+            list.retain(|c| !c.text.is_empty());
         });
     }
-    Game {
-        tags: tags.into(),
-        leading_comments: leading,
-        moves,
-        result: Marker::from_text(&result),
-        ..Game::default()
+    if ours {
+        for &(ply, score, depth) in &row.evals {
+            let Some(node) = (ply as usize)
+                .checked_sub(1)
+                .and_then(|i| game.moves.get_mut(i))
+            else {
+                continue;
+            };
+            let text = format!("[%eval {score},{depth}]");
+            let after = &mut node.annotations_mut().comments_after;
+            match after.first_mut() {
+                // Beside the move's own commands, as lichess writes them, unless the file's
+                // evaluation stays there too (`both`).
+                Some(c) if options.evals == Evals::Ours => {
+                    *c = comment(format!("{} {text}", c.text));
+                }
+                _ => after.push(comment(text)),
+            }
+        }
+    }
+    if options.annotate {
+        for (code, ply) in row.finding_codes.iter().zip(&row.finding_plies) {
+            let (Some(nag), Some(ply)) = (judgement_nag(code), ply) else {
+                continue;
+            };
+            let Some(node) = (*ply as usize)
+                .checked_sub(1)
+                .and_then(|i| game.moves.get_mut(i))
+            else {
+                continue;
+            };
+            // A move-quality NAG ($1-$6) already there is the annotator's word: kept.
+            if !node.nags().iter().any(|n| (1..=6).contains(n)) {
+                node.annotations_mut().nags.push(nag);
+            }
+        }
+    }
+    game.tags = tags.into();
+    game.result = Marker::from_text(&result);
+    game
+}
+
+/// What the writer keeps.
+fn write_options(options: &PgnOptions) -> WriteOptions {
+    WriteOptions {
+        comments: options.comments && !options.moves_only,
+        nags: options.nags && !options.moves_only,
+        variations: options.variations && !options.moves_only,
     }
 }
 
 /// Appends the game's PGN text and a blank line.
 pub fn write_pgn(row: &ExportRow, options: PgnOptions, out: &mut String) {
-    write_game(&to_pgn_game(row, options), &WriteOptions::default(), out);
+    write_game(&to_pgn_game(row, options), &write_options(&options), out);
     if !out.ends_with("\n\n") {
         out.push('\n');
+    }
+}
+
+/// The PGN format as a game writer.
+pub struct PgnWriter<W: Finish> {
+    out: W,
+    options: PgnOptions,
+    text: String,
+}
+
+impl<W: Finish> PgnWriter<W> {
+    pub fn new(out: W, options: PgnOptions) -> PgnWriter<W> {
+        PgnWriter {
+            out,
+            options,
+            text: String::new(),
+        }
+    }
+}
+
+impl<W: Finish> Writer for PgnWriter<W> {
+    fn begin(&mut self) -> Result<(), ExportError> {
+        Ok(())
+    }
+
+    fn game(&mut self, row: &ExportRow) -> Result<(), ExportError> {
+        self.text.clear();
+        write_pgn(row, self.options, &mut self.text);
+        self.out.write_all(self.text.as_bytes())?;
+        Ok(())
+    }
+
+    fn finish(self: Box<Self>) -> Result<(), ExportError> {
+        self.out.finish_output()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_stripped_by_name() {
+        let t = "good [%clk 0:01:02] move [%eval 0.25] [%emt 0:00:03] [%csl Ga4]";
+        assert_eq!(
+            strip_commands(t, |n| n == "clk" || n == "emt"),
+            "good move [%eval 0.25] [%csl Ga4]"
+        );
+        assert_eq!(
+            strip_commands(t, |n| n == "eval"),
+            "good [%clk 0:01:02] move [%emt 0:00:03] [%csl Ga4]"
+        );
+        assert_eq!(strip_commands("[%clk 1:00:00]", |_| true), "");
+        assert_eq!(strip_commands("open [%clk", |_| true), "open [%clk");
+    }
+
+    fn row_of(pgn: &str) -> ExportRow {
+        let game = parse_game_bytes(pgn.as_bytes(), 1, 0, 1);
+        let replayed = crate::game::replay(&game, SanMode::Lenient);
+        ExportRow {
+            tags: crate::pgn::export_tags(&game),
+            result: game.tag("Result").map(str::to_owned),
+            moves: replayed.moves.clone(),
+            start: replayed.start,
+            annotated: Some(crate::pgn::game_to_string(&game, &WriteOptions::default())),
+            ..ExportRow::default()
+        }
+    }
+
+    #[test]
+    fn variations_nags_and_comments_come_back_in_canonical_san() {
+        let row = row_of(
+            "[Result \"*\"]\n1. e4 $1 {best [%clk 0:03:00]} e5 (1... Pc7c5 $2 2. Ngf3 (2. Nc3 {x})) \
+             2. Ng1f3 *",
+        );
+        let mut text = String::new();
+        write_pgn(&row, PgnOptions::default(), &mut text);
+        let movetext = text.split("\n\n").nth(1).unwrap().replace('\n', " ");
+        assert_eq!(
+            movetext,
+            "1. e4 $1 {best [%clk 0:03:00]} 1... e5 (1... c5 $2 2. Nf3 (2. Nc3 {x})) 2. Nf3 *"
+        );
+        let stripped = PgnOptions {
+            clocks: false,
+            variations: false,
+            ..PgnOptions::default()
+        };
+        text.clear();
+        write_pgn(&row, stripped, &mut text);
+        assert_eq!(
+            text.split("\n\n").nth(1).unwrap(),
+            "1. e4 $1 {best} 1... e5 2. Nf3 *"
+        );
+        text.clear();
+        write_pgn(
+            &row,
+            PgnOptions {
+                moves_only: true,
+                ..PgnOptions::default()
+            },
+            &mut text,
+        );
+        assert_eq!(text.split("\n\n").nth(1).unwrap(), "1. e4 e5 2. Nf3 *");
+    }
+
+    #[test]
+    fn our_evaluations_replace_the_files_by_default() {
+        let mut row = row_of("1. e4 {[%eval 0.17] [%clk 0:03:00]} e5 {[%eval 0.2]} *");
+        row.evals = vec![(1, Score::Cp(31), 12), (2, Score::Mate(-3), 9)];
+        row.finding_codes = vec![judged::BLUNDER.to_owned()];
+        row.finding_plies = vec![Some(2)];
+        let text = |evals, annotate| {
+            let mut t = String::new();
+            let o = PgnOptions {
+                evals,
+                annotate,
+                ..PgnOptions::default()
+            };
+            write_pgn(&row, o, &mut t);
+            t.split("\n\n").nth(1).unwrap().replace('\n', " ")
+        };
+        assert_eq!(
+            text(Evals::Ours, false),
+            "1. e4 {[%clk 0:03:00] [%eval 0.31,12]} 1... e5 {[%eval #-3,9]} *"
+        );
+        assert_eq!(
+            text(Evals::File, true),
+            "1. e4 {[%eval 0.17] [%clk 0:03:00]} 1... e5 $4 {[%eval 0.2]} *"
+        );
+        assert_eq!(
+            text(Evals::Both, false),
+            "1. e4 {[%eval 0.17] [%clk 0:03:00]} {[%eval 0.31,12]} 1... e5 {[%eval 0.2]} {[%eval #-3,9]} *"
+        );
     }
 }

@@ -1,88 +1,533 @@
-//! CSV and JSON lines: one row per game with its tags and the computed columns, or one row
-//! per finding with `--findings`.
+//! Tables: typed cells, the column catalogue of a game row (name, type, meaning, value), the
+//! `--columns` choice, and the seam every table format implements (`TableFormat`: begin with
+//! the columns, one row of cells at a time, finish). CSV, JSON lines and Parquet each live in
+//! their own file; `GameTable` turns them into a game `Writer`.
 
 use super::games::ExportRow;
-use serde::Serialize;
+use super::{ExportError, Writer};
+use crate::chess::san::to_san;
+use crate::chess::uci::to_uci;
+use std::borrow::Cow;
+use std::fmt::Write as _;
 
-/// The columns of a game row, in order.
-#[derive(Serialize)]
-pub struct GameColumns<'a> {
-    pub id: i64,
-    pub event: &'a str,
-    pub site: &'a str,
-    pub date: &'a str,
-    pub round: &'a str,
-    pub white: &'a str,
-    pub black: &'a str,
-    pub white_elo: Option<&'a str>,
-    pub black_elo: Option<&'a str>,
-    pub result: Option<&'a str>,
-    pub lawful_result: Option<&'a str>,
-    pub termination: Option<&'a str>,
-    pub termination_ply: Option<i64>,
-    pub threefold_ply: Option<i64>,
-    pub fifty_ply: Option<i64>,
-    pub laws_edition: Option<&'a str>,
-    pub variant: &'a str,
-    pub ply_count: i64,
-    pub final_fen: &'a str,
-    /// Finding codes separated by `;`.
-    pub findings: String,
-    /// `--analyse`: game accuracy and judgement counts per side (empty when not analysed).
-    pub white_accuracy: Option<f64>,
-    pub black_accuracy: Option<f64>,
-    pub white_inaccuracies: Option<u32>,
-    pub white_mistakes: Option<u32>,
-    pub white_blunders: Option<u32>,
-    pub black_inaccuracies: Option<u32>,
-    pub black_mistakes: Option<u32>,
-    pub black_blunders: Option<u32>,
+/// The type of a column, the same in every format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Int,
+    Float,
+    Text,
+    /// A list of texts: a JSON array, a Parquet list, `;`-joined in CSV.
+    TextList,
 }
 
-pub fn columns(row: &ExportRow) -> GameColumns<'_> {
-    let tag = |n: &str| row.tag(n).unwrap_or("?");
-    GameColumns {
-        id: row.id,
-        event: tag("Event"),
-        site: tag("Site"),
-        date: tag("Date"),
-        round: tag("Round"),
-        white: tag("White"),
-        black: tag("Black"),
-        white_elo: row.tag("WhiteElo"),
-        black_elo: row.tag("BlackElo"),
-        result: row.result.as_deref(),
-        lawful_result: row.lawful_result.as_deref(),
-        termination: row.termination.as_deref(),
-        termination_ply: row.termination_ply,
-        threefold_ply: row.threefold_ply,
-        fifty_ply: row.fifty_ply,
-        laws_edition: row.laws_edition.as_deref(),
-        variant: &row.variant,
-        ply_count: row.ply_count,
-        final_fen: &row.final_fen,
-        findings: row.finding_codes.join(";"),
-        white_accuracy: row.accuracy[0].map(|a| (a * 10.0).round() / 10.0),
-        black_accuracy: row.accuracy[1].map(|a| (a * 10.0).round() / 10.0),
-        white_inaccuracies: row.judgements.map(|j| j[0][0]),
-        white_mistakes: row.judgements.map(|j| j[0][1]),
-        white_blunders: row.judgements.map(|j| j[0][2]),
-        black_inaccuracies: row.judgements.map(|j| j[1][0]),
-        black_mistakes: row.judgements.map(|j| j[1][1]),
-        black_blunders: row.judgements.map(|j| j[1][2]),
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Int => "integer",
+            Kind::Float => "float",
+            Kind::Text => "text",
+            Kind::TextList => "list of text",
+        }
     }
 }
 
-/// One stored finding.
-#[derive(Serialize)]
-pub struct FindingColumns {
-    pub game_id: i64,
-    pub code: String,
-    pub severity: String,
-    pub ply: Option<i64>,
-    pub line: i64,
-    pub column: i64,
-    pub byte: i64,
-    pub token: Option<String>,
-    pub message: String,
+/// One value of a row.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell<'a> {
+    Null,
+    Int(i64),
+    Float(f64),
+    Text(Cow<'a, str>),
+    List(Vec<Cow<'a, str>>),
+}
+
+impl<'a> Cell<'a> {
+    pub fn text(s: &'a str) -> Cell<'a> {
+        Cell::Text(Cow::Borrowed(s))
+    }
+
+    pub fn opt_text(s: Option<&'a str>) -> Cell<'a> {
+        s.map_or(Cell::Null, Cell::text)
+    }
+
+    pub fn opt_int(n: Option<i64>) -> Cell<'a> {
+        n.map_or(Cell::Null, Cell::Int)
+    }
+}
+
+/// A column: its name, type and meaning (`--list-columns` prints these).
+#[derive(Clone, Copy, Debug)]
+pub struct Column {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub meaning: &'static str,
+}
+
+/// A table format: CSV, JSON lines, Parquet. `begin` gets the columns, `row` their values in
+/// the same order, `finish` ends the output (an empty table still gets its header/schema).
+pub trait TableFormat: Send {
+    fn begin(&mut self, columns: &[Column]) -> Result<(), ExportError>;
+    fn row(&mut self, cells: &[Cell<'_>]) -> Result<(), ExportError>;
+    fn finish(self: Box<Self>) -> Result<(), ExportError>;
+}
+
+type Get = for<'r> fn(&'r ExportRow) -> Cell<'r>;
+
+struct GameColumn {
+    column: Column,
+    get: Get,
+    /// In the default selection.
+    default: bool,
+}
+
+macro_rules! col {
+    ($name:literal, $kind:ident, $meaning:literal, $get:expr) => {
+        col!($name, $kind, $meaning, $get, true)
+    };
+    ($name:literal, $kind:ident, $meaning:literal, $get:expr, $default:expr) => {
+        GameColumn {
+            column: Column {
+                name: $name,
+                kind: Kind::$kind,
+                meaning: $meaning,
+            },
+            get: $get,
+            default: $default,
+        }
+    };
+}
+
+fn tag<'r>(row: &'r ExportRow, name: &str) -> Cell<'r> {
+    Cell::opt_text(row.tag(name))
+}
+
+fn judgement(row: &ExportRow, side: usize, kind: usize) -> Cell<'_> {
+    Cell::opt_int(row.judgements.map(|j| i64::from(j[side][kind])))
+}
+
+fn accuracy(row: &ExportRow, side: usize) -> Cell<'_> {
+    row.accuracy[side].map_or(Cell::Null, |a| Cell::Float((a * 10.0).round() / 10.0))
+}
+
+/// The main line in SAN, move numbers included (`1. e4 e5 2. Nf3`).
+pub fn san_text(row: &ExportRow) -> String {
+    let mut pos = row.start;
+    let mut out = String::with_capacity(row.moves.len() * 5);
+    let mut number = pos.fullmove_number();
+    let mut black = pos.turn() == crate::chess::Color::Black;
+    for (i, &m) in row.moves.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if !black {
+            let _ = write!(out, "{number}. ");
+        } else if i == 0 {
+            let _ = write!(out, "{number}... ");
+        }
+        out.push_str(to_san(&pos, m).as_str());
+        pos.play_unchecked(m);
+        if black {
+            number += 1;
+        }
+        black = !black;
+    }
+    out
+}
+
+/// The main line in UCI, space-separated (`e2e4 e7e5`).
+pub fn uci_text(row: &ExportRow) -> String {
+    let mut pos = row.start;
+    let mut out = String::with_capacity(row.moves.len() * 5);
+    for (i, &m) in row.moves.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&to_uci(&pos, m));
+        pos.play_unchecked(m);
+    }
+    out
+}
+
+/// Every column of a game row, in output order.
+static GAME_COLUMNS: &[GameColumn] = &[
+    col!("id", Int, "arbiter's game id in the database", |r| {
+        Cell::Int(r.id)
+    }),
+    col!(
+        "file",
+        Text,
+        "the file the game was imported from, as given to import",
+        |r| { Cell::opt_text(r.file.as_deref()) }
+    ),
+    col!("game", Int, "1-based number of the game in its file", |r| {
+        Cell::Int(r.game_number)
+    }),
+    col!(
+        "byte",
+        Int,
+        "byte offset of the game in its (decompressed) file",
+        |r| { Cell::Int(r.byte_offset) }
+    ),
+    col!(
+        "line",
+        Int,
+        "1-based line of the game's first byte in its file",
+        |r| { Cell::Int(r.line) }
+    ),
+    col!("event", Text, "Event tag", |r| tag(r, "Event")),
+    col!("site", Text, "Site tag", |r| tag(r, "Site")),
+    col!(
+        "date",
+        Text,
+        "Date tag as written (YYYY.MM.DD, ? for unknown parts)",
+        |r| { tag(r, "Date") }
+    ),
+    col!("year", Int, "year of the Date tag, when known", |r| {
+        Cell::opt_int(r.year)
+    }),
+    col!("month", Int, "month of the Date tag, when known", |r| {
+        Cell::opt_int(r.month)
+    }),
+    col!("day", Int, "day of the Date tag, when known", |r| {
+        Cell::opt_int(r.day)
+    }),
+    col!("round", Text, "Round tag", |r| tag(r, "Round")),
+    col!("white", Text, "White tag, the name as written", |r| tag(
+        r, "White"
+    )),
+    col!("black", Text, "Black tag, the name as written", |r| tag(
+        r, "Black"
+    )),
+    col!(
+        "result",
+        Text,
+        "Result tag as written (1-0, 0-1, 1/2-1/2, *)",
+        |r| { tag(r, "Result") }
+    ),
+    col!(
+        "white_person",
+        Text,
+        "White's person: the canonical name of every spelling of that player",
+        |r| { Cell::opt_text(r.persons[0].as_deref()) }
+    ),
+    col!(
+        "black_person",
+        Text,
+        "Black's person: the canonical name of every spelling of that player",
+        |r| { Cell::opt_text(r.persons[1].as_deref()) }
+    ),
+    col!("white_elo", Int, "WhiteElo tag, when numeric", |r| {
+        Cell::opt_int(r.elo[0])
+    }),
+    col!("black_elo", Int, "BlackElo tag, when numeric", |r| {
+        Cell::opt_int(r.elo[1])
+    }),
+    col!("white_fide_id", Int, "WhiteFideId tag, when numeric", |r| {
+        Cell::opt_int(r.fide_ids[0])
+    }),
+    col!("black_fide_id", Int, "BlackFideId tag, when numeric", |r| {
+        Cell::opt_int(r.fide_ids[1])
+    }),
+    col!(
+        "eco",
+        Text,
+        "ECO code: arbiter's classification by position when made, else the ECO tag",
+        |r| { Cell::opt_text(r.eco.as_deref()) }
+    ),
+    col!(
+        "opening",
+        Text,
+        "opening name: arbiter's classification when made, else the Opening tag",
+        |r| { Cell::opt_text(r.opening.as_deref()) }
+    ),
+    col!("time_control", Text, "TimeControl tag as written", |r| {
+        Cell::opt_text(r.time_control.as_deref())
+    }),
+    col!(
+        "tc_class",
+        Text,
+        "class of the time control: classical, rapid, blitz, bullet, correspondence, unknown",
+        |r| { Cell::opt_text(r.tc_class.as_deref()) }
+    ),
+    col!("variant", Text, "standard or chess960", |r| Cell::text(
+        &r.variant
+    )),
+    col!(
+        "start_fen",
+        Text,
+        "the FEN tag (start position) when the game did not start from the standard position",
+        |r| { Cell::opt_text(r.start_fen.as_deref()) }
+    ),
+    col!(
+        "result_marker",
+        Text,
+        "the termination marker after the moves",
+        |r| { Cell::opt_text(r.result_marker.as_deref()) }
+    ),
+    col!(
+        "lawful_result",
+        Text,
+        "the result the Laws decide (empty: left to the players)",
+        |r| { Cell::opt_text(r.lawful_result.as_deref()) }
+    ),
+    col!(
+        "termination",
+        Text,
+        "automatic ending: checkmate, stalemate, dead-position, fivefold, seventy-five",
+        |r| { Cell::opt_text(r.termination.as_deref()) }
+    ),
+    col!(
+        "termination_ply",
+        Int,
+        "ply at which that ending happened",
+        |r| { Cell::opt_int(r.termination_ply) }
+    ),
+    col!(
+        "threefold_ply",
+        Int,
+        "first ply at which a threefold repetition could be claimed",
+        |r| { Cell::opt_int(r.threefold_ply) }
+    ),
+    col!(
+        "fifty_ply",
+        Int,
+        "first ply at which a fifty-move draw could be claimed",
+        |r| { Cell::opt_int(r.fifty_ply) }
+    ),
+    col!(
+        "laws_edition",
+        Int,
+        "edition of the Laws applied: 1980, 1997, 2001 or 2014",
+        |r| { Cell::opt_int(r.laws_edition.as_deref().and_then(|e| e.parse().ok())) }
+    ),
+    col!("ply_count", Int, "half-moves in the main line", |r| {
+        Cell::Int(r.ply_count)
+    }),
+    col!(
+        "final_fen",
+        Text,
+        "FEN after the last move",
+        |r| Cell::text(&r.final_fen)
+    ),
+    col!(
+        "findings",
+        TextList,
+        "codes of the game's findings (docs/findings.md)",
+        |r| {
+            Cell::List(
+                r.finding_codes
+                    .iter()
+                    .map(|c| Cow::Borrowed(c.as_str()))
+                    .collect(),
+            )
+        }
+    ),
+    col!(
+        "white_accuracy",
+        Float,
+        "--analyse: White's game accuracy, 0-100",
+        |r| { accuracy(r, 0) }
+    ),
+    col!(
+        "black_accuracy",
+        Float,
+        "--analyse: Black's game accuracy, 0-100",
+        |r| { accuracy(r, 1) }
+    ),
+    col!(
+        "white_inaccuracies",
+        Int,
+        "--analyse: White's inaccuracies",
+        |r| { judgement(r, 0, 0) }
+    ),
+    col!("white_mistakes", Int, "--analyse: White's mistakes", |r| {
+        judgement(r, 0, 1)
+    }),
+    col!("white_blunders", Int, "--analyse: White's blunders", |r| {
+        judgement(r, 0, 2)
+    }),
+    col!(
+        "black_inaccuracies",
+        Int,
+        "--analyse: Black's inaccuracies",
+        |r| { judgement(r, 1, 0) }
+    ),
+    col!("black_mistakes", Int, "--analyse: Black's mistakes", |r| {
+        judgement(r, 1, 1)
+    }),
+    col!("black_blunders", Int, "--analyse: Black's blunders", |r| {
+        judgement(r, 1, 2)
+    }),
+    col!(
+        "moves",
+        Text,
+        "the main line in canonical SAN with move numbers",
+        |r| { Cell::Text(Cow::Owned(san_text(r))) }
+    ),
+    col!(
+        "uci",
+        Text,
+        "the main line in UCI notation (with --uci, or chosen by --columns)",
+        |r| Cell::Text(Cow::Owned(uci_text(r))),
+        false
+    ),
+];
+
+/// A column name that is not in the catalogue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownColumn(pub String);
+
+impl std::fmt::Display for UnknownColumn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown column {:?}; the columns are: {}",
+            self.0,
+            GAME_COLUMNS
+                .iter()
+                .map(|c| c.column.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownColumn {}
+
+/// The chosen columns of a game row.
+#[derive(Clone, Debug)]
+pub struct Selection(Vec<usize>);
+
+impl Selection {
+    /// The default columns, plus `uci` when asked.
+    pub fn default_with(uci: bool) -> Selection {
+        Selection(
+            GAME_COLUMNS
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.default || (uci && c.column.name == "uci"))
+                .map(|(i, _)| i)
+                .collect(),
+        )
+    }
+
+    /// `a,b,c` in the order given.
+    pub fn parse(list: &str) -> Result<Selection, UnknownColumn> {
+        list.split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(|name| {
+                GAME_COLUMNS
+                    .iter()
+                    .position(|c| c.column.name == name)
+                    .ok_or_else(|| UnknownColumn(name.to_owned()))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Selection)
+    }
+
+    pub fn columns(&self) -> Vec<Column> {
+        self.0.iter().map(|&i| GAME_COLUMNS[i].column).collect()
+    }
+
+    /// The row's cells for these columns.
+    pub fn cells<'r>(&self, row: &'r ExportRow, out: &mut Vec<Cell<'r>>) {
+        out.clear();
+        out.extend(self.0.iter().map(|&i| (GAME_COLUMNS[i].get)(row)));
+    }
+}
+
+/// Every game column with its type and meaning, for `--list-columns`.
+pub fn list_columns() -> String {
+    let mut out = String::new();
+    for c in GAME_COLUMNS {
+        let _ = writeln!(
+            out,
+            "{:<20} {:<13} {}{}",
+            c.column.name,
+            c.column.kind.as_str(),
+            c.column.meaning,
+            if c.default { "" } else { " [not by default]" }
+        );
+    }
+    out
+}
+
+/// A table format as a game writer: each game becomes one row of the chosen columns.
+pub struct GameTable {
+    format: Box<dyn TableFormat>,
+    selection: Selection,
+}
+
+impl GameTable {
+    pub fn new(format: Box<dyn TableFormat>, selection: Selection) -> GameTable {
+        GameTable { format, selection }
+    }
+}
+
+impl Writer for GameTable {
+    fn begin(&mut self) -> Result<(), ExportError> {
+        self.format.begin(&self.selection.columns())
+    }
+
+    fn game(&mut self, row: &ExportRow) -> Result<(), ExportError> {
+        let mut cells = Vec::with_capacity(self.selection.0.len());
+        self.selection.cells(row, &mut cells);
+        self.format.row(&cells)
+    }
+
+    fn finish(self: Box<Self>) -> Result<(), ExportError> {
+        self.format.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_parse_in_order_and_unknown_lists_the_valid_ones() {
+        let s = Selection::parse("moves, white,id").unwrap();
+        let names: Vec<_> = s.columns().iter().map(|c| c.name).collect();
+        assert_eq!(names, ["moves", "white", "id"]);
+        let e = Selection::parse("white,colour").unwrap_err();
+        assert_eq!(e.0, "colour");
+        assert!(e.to_string().contains("eco, opening"), "{e}");
+        let default: Vec<_> = Selection::default_with(false)
+            .columns()
+            .iter()
+            .map(|c| c.name)
+            .collect();
+        assert!(default.contains(&"moves") && !default.contains(&"uci"));
+        assert!(
+            Selection::default_with(true)
+                .columns()
+                .iter()
+                .any(|c| c.name == "uci")
+        );
+        // Names are unique.
+        let mut all: Vec<_> = GAME_COLUMNS.iter().map(|c| c.column.name).collect();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), GAME_COLUMNS.len());
+    }
+
+    #[test]
+    fn moves_as_san_and_uci() {
+        let mut pos = crate::chess::Position::new();
+        let mut moves = Vec::new();
+        for t in ["e4", "e5", "Nf3", "Nc6", "O-O-O"].iter().take(4) {
+            moves.push(
+                crate::chess::san::play_san(&mut pos, t, crate::chess::SanMode::Strict)
+                    .unwrap()
+                    .mv,
+            );
+        }
+        let row = ExportRow {
+            moves,
+            ..ExportRow::default()
+        };
+        assert_eq!(san_text(&row), "1. e4 e5 2. Nf3 Nc6");
+        assert_eq!(uci_text(&row), "e2e4 e7e5 g1f3 b8c6");
+    }
 }

@@ -3,46 +3,30 @@
 //! from the position they branch from. Findings use the PGN reader's located `Finding`.
 
 use crate::chess::fen::parse_setup;
-use crate::chess::san::{self, Repair, SanMode};
+use crate::chess::san::{self, SanMode};
 use crate::chess::{Move, Position, SanError};
+use crate::findings::severity;
 use crate::pgn::{Finding, Game, MoveNode, Pos, Severity};
 
-/// Finding codes of the replay stage (the catalog is in `docs/findings.md`).
+/// Finding codes of the replay stage (declared in the one catalogue, `crate::findings`).
 pub mod code {
-    /// The FEN tag does not describe a legal position (error).
-    pub const FEN_INVALID: &str = "setup.invalid-fen";
-    /// The FEN tag named castling rights no king and rook could use; they were dropped.
-    pub const FEN_CASTLING: &str = "setup.castling-repaired";
-    /// A FEN tag without `[SetUp "1"]` (info: the FEN is used anyway).
-    pub const SETUP_MISSING: &str = "setup.missing-setup-tag";
-    /// A move token that is not algebraic notation (error).
-    pub const UNREADABLE: &str = "move.unreadable";
-    /// No legal move matches the token (error).
-    pub const ILLEGAL: &str = "move.illegal";
-    /// More than one legal move matches the token (error).
-    pub const AMBIGUOUS: &str = "move.ambiguous";
-    /// Strict mode: a legal move not written as canonical SAN (error).
-    pub const NOT_CANONICAL: &str = "move.not-canonical";
-    /// A null move in the main line: not a chess move, the game cannot be replayed (error).
-    pub const NULL_MOVE: &str = "move.null";
-    /// A move in a variation that cannot be played there (warning: the main line is intact).
-    pub const VARIATION_ILLEGAL: &str = "variation.illegal-move";
+    pub use crate::findings::replay::*;
 
     /// Lenient repairs, one code per kind: `move.repaired.<kind>`.
     pub fn repair(kind: crate::chess::Repair) -> &'static str {
         use crate::chess::Repair::*;
         match kind {
-            CastlingZeros => "move.repaired.castling-zeros",
-            MissingCapture => "move.repaired.missing-capture",
-            SuperfluousCapture => "move.repaired.superfluous-capture",
-            OverDisambiguation => "move.repaired.over-disambiguation",
-            PromotionForm => "move.repaired.promotion-form",
-            LongAlgebraic => "move.repaired.long-algebraic",
-            Uci => "move.repaired.uci",
-            EnPassantSuffix => "move.repaired.en-passant-suffix",
-            CheckSuffix => "move.repaired.check-suffix",
-            AnnotationGlyph => "move.repaired.annotation-glyph",
-            PawnLetter => "move.repaired.pawn-letter",
+            CastlingZeros => REPAIRED_CASTLING_ZEROS,
+            MissingCapture => REPAIRED_MISSING_CAPTURE,
+            SuperfluousCapture => REPAIRED_SUPERFLUOUS_CAPTURE,
+            OverDisambiguation => REPAIRED_OVER_DISAMBIGUATION,
+            PromotionForm => REPAIRED_PROMOTION_FORM,
+            LongAlgebraic => REPAIRED_LONG_ALGEBRAIC,
+            Uci => REPAIRED_UCI,
+            EnPassantSuffix => REPAIRED_EN_PASSANT_SUFFIX,
+            CheckSuffix => REPAIRED_CHECK_SUFFIX,
+            AnnotationGlyph => REPAIRED_ANNOTATION_GLYPH,
+            PawnLetter => REPAIRED_PAWN_LETTER,
         }
     }
 }
@@ -140,7 +124,7 @@ fn start_position(
         findings.push(finding(
             game,
             code::SETUP_MISSING,
-            Severity::Info,
+            severity(code::SETUP_MISSING),
             at,
             None,
             None,
@@ -151,7 +135,7 @@ fn start_position(
         finding(
             game,
             code::FEN_INVALID,
-            Severity::Error,
+            severity(code::FEN_INVALID),
             at,
             None,
             Some(fen),
@@ -172,7 +156,7 @@ fn start_position(
             findings.push(finding(
                 game,
                 code::FEN_CASTLING,
-                Severity::Warning,
+                severity(code::FEN_CASTLING),
                 at,
                 None,
                 Some(fen),
@@ -198,14 +182,6 @@ fn san_error_code(e: &SanError) -> &'static str {
         SanError::Illegal(_) => code::ILLEGAL,
         SanError::Ambiguous(_) => code::AMBIGUOUS,
         SanError::NotCanonical { .. } => code::NOT_CANONICAL,
-    }
-}
-
-/// Repairs that change nothing a reader would notice are info; the rest are warnings.
-fn repair_severity(kind: Repair) -> Severity {
-    match kind {
-        Repair::CheckSuffix | Repair::AnnotationGlyph | Repair::EnPassantSuffix => Severity::Info,
-        _ => Severity::Warning,
     }
 }
 
@@ -251,7 +227,7 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
             findings.push(finding(
                 game,
                 code::NULL_MOVE,
-                Severity::Error,
+                severity(code::NULL_MOVE),
                 node.pos,
                 Some(ply),
                 Some(token),
@@ -275,7 +251,7 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
                     findings.push(finding(
                         game,
                         code::repair(*kind),
-                        repair_severity(*kind),
+                        severity(code::repair(*kind)),
                         node.pos,
                         Some(ply),
                         Some(token),
@@ -293,7 +269,7 @@ pub fn replay(game: &Game, mode: SanMode) -> Replayed {
                 findings.push(finding(
                     game,
                     san_error_code(&e),
-                    Severity::Error,
+                    severity(san_error_code(&e)),
                     node.pos,
                     Some(ply),
                     Some(token),
@@ -356,7 +332,7 @@ fn check_variations(
                     findings.push(finding(
                         game,
                         code::VARIATION_ILLEGAL,
-                        Severity::Warning,
+                        severity(code::VARIATION_ILLEGAL),
                         n.pos,
                         Some(ply),
                         Some(n.san.as_str()),

@@ -1,36 +1,11 @@
-//! The findings catalogue: every code arbiter can report about a game under the Laws, with
-//! its severity and the Article it rests on in each edition. Codes are stable strings; the
-//! documentation (`docs/findings.md`) lists the same table.
+//! The Laws' findings: the codes of the one catalogue (`crate::findings`) that judge a game
+//! under the Laws, as an enum, with the Article each rests on in each edition.
 
 use super::edition::Edition;
 use std::fmt;
 
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    /// The record contradicts the Laws (a wrong result).
-    Error,
-    /// The record is doubtful or incomplete (moves after the end, `*` for a finished game).
-    Warning,
-    /// A fact the Laws attach to the game (an ending, the first claimable draw).
-    Info,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use crate::findings::Severity;
+use crate::findings::laws as code;
 
 /// A finding code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -46,14 +21,13 @@ pub enum Code {
     ResultMismatch,
     ResultFlagUnwinnable,
     ResultUnfinished,
-    ResultTagMarkerMismatch,
     FlagUndetermined,
     DeadUndetermined,
     LawsUndated,
 }
 
 impl Code {
-    pub const ALL: [Code; 15] = [
+    pub const ALL: [Code; 14] = [
         Code::EndCheckmate,
         Code::EndStalemate,
         Code::EndDeadPosition,
@@ -65,70 +39,39 @@ impl Code {
         Code::ResultMismatch,
         Code::ResultFlagUnwinnable,
         Code::ResultUnfinished,
-        Code::ResultTagMarkerMismatch,
         Code::FlagUndetermined,
         Code::DeadUndetermined,
         Code::LawsUndated,
     ];
 
-    /// The stable code string.
+    /// The stable code string (from the catalogue, `crate::findings`).
     pub fn as_str(self) -> &'static str {
         match self {
-            Code::EndCheckmate => "end.checkmate",
-            Code::EndStalemate => "end.stalemate",
-            Code::EndDeadPosition => "end.dead-position",
-            Code::EndFivefold => "end.fivefold",
-            Code::EndSeventyFive => "end.seventy-five",
-            Code::ClaimThreefold => "claim.threefold",
-            Code::ClaimFifty => "claim.fifty",
-            Code::MoveAfterEnd => "move.after-end",
-            Code::ResultMismatch => "result.mismatch",
-            Code::ResultFlagUnwinnable => "result.flag-unwinnable",
-            Code::ResultUnfinished => "result.unfinished",
-            Code::ResultTagMarkerMismatch => "result.tag-marker-mismatch",
-            Code::FlagUndetermined => "flag.undetermined",
-            Code::DeadUndetermined => "dead.undetermined",
-            Code::LawsUndated => "laws.undated",
+            Code::EndCheckmate => code::END_CHECKMATE,
+            Code::EndStalemate => code::END_STALEMATE,
+            Code::EndDeadPosition => code::END_DEAD_POSITION,
+            Code::EndFivefold => code::END_FIVEFOLD,
+            Code::EndSeventyFive => code::END_SEVENTY_FIVE,
+            Code::ClaimThreefold => code::CLAIM_THREEFOLD,
+            Code::ClaimFifty => code::CLAIM_FIFTY,
+            Code::MoveAfterEnd => code::MOVE_AFTER_END,
+            Code::ResultMismatch => code::RESULT_MISMATCH,
+            Code::ResultFlagUnwinnable => code::RESULT_FLAG_UNWINNABLE,
+            Code::ResultUnfinished => code::RESULT_UNFINISHED,
+            Code::FlagUndetermined => code::FLAG_UNDETERMINED,
+            Code::DeadUndetermined => code::DEAD_UNDETERMINED,
+            Code::LawsUndated => code::LAWS_UNDATED,
         }
     }
 
+    /// The catalogue's severity.
     pub fn severity(self) -> Severity {
-        match self {
-            Code::ResultMismatch | Code::ResultFlagUnwinnable => Severity::Error,
-            Code::MoveAfterEnd | Code::ResultUnfinished | Code::ResultTagMarkerMismatch => {
-                Severity::Warning
-            }
-            _ => Severity::Info,
-        }
+        crate::findings::severity(self.as_str())
     }
 
-    /// What the code means, in one line.
+    /// What the code means, in one line (the catalogue's meaning).
     pub fn summary(self) -> &'static str {
-        match self {
-            Code::EndCheckmate => "the game ended in checkmate",
-            Code::EndStalemate => "the game ended in stalemate",
-            Code::EndDeadPosition => "the game ended in a dead position",
-            Code::EndFivefold => "the game ended on the fifth occurrence of a position",
-            Code::EndSeventyFive => {
-                "the game ended after 75 moves each without pawn move or capture"
-            }
-            Code::ClaimThreefold => "first point where a threefold repetition could be claimed",
-            Code::ClaimFifty => "first point where the fifty-move draw could be claimed",
-            Code::MoveAfterEnd => "moves were recorded after the game had ended",
-            Code::ResultMismatch => "the recorded result is not the one the Laws give",
-            Code::ResultFlagUnwinnable => {
-                "a win on time by a side that could not checkmate: the Laws make it a draw"
-            }
-            Code::ResultUnfinished => "`*` recorded for a game that had ended",
-            Code::ResultTagMarkerMismatch => "the Result tag and the movetext's result disagree",
-            Code::FlagUndetermined => {
-                "a win on time whose lawfulness could not be decided within the search budget"
-            }
-            Code::DeadUndetermined => {
-                "whether the final position is dead could not be decided within the search budget"
-            }
-            Code::LawsUndated => "no usable Date tag: the newest edition of the Laws was applied",
-        }
+        crate::findings::entry(self.as_str()).map_or("", |e| e.meaning)
     }
 
     /// The Article the finding rests on in `edition`, or `None` where that edition has no
@@ -169,7 +112,6 @@ impl Code {
                 Code::MoveAfterEnd
                 | Code::ResultMismatch
                 | Code::ResultUnfinished
-                | Code::ResultTagMarkerMismatch
                 | Code::LawsUndated,
                 _,
             ) => return None,
@@ -246,5 +188,12 @@ mod tests {
         );
         assert_eq!(Code::EndFivefold.article(Edition::Fide2001), None);
         assert_eq!(Code::ResultMismatch.severity(), Severity::Error);
+        for c in Code::ALL {
+            assert!(crate::findings::entry(c.as_str()).is_some(), "{c}");
+        }
+        let laws = crate::findings::CATALOGUE
+            .iter()
+            .filter(|e| e.stage == crate::findings::Stage::Laws);
+        assert_eq!(laws.count(), Code::ALL.len());
     }
 }

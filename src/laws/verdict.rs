@@ -339,19 +339,11 @@ fn judge_walk(game: &GameInput<'_>, end: Option<&Position>, options: &VerdictOpt
     }
 
     // ---- the recorded result against the lawful one -------------------------------------
+    // The Result tag and the marker disagreeing is the reader's `pgn.result-mismatch`; the
+    // Laws judge the tag (the marker when there is no tag).
     let tag = game.result_tag.and_then(GameResult::parse);
     let marker = game.result_marker.and_then(GameResult::parse);
     let final_ply = game.moves.len() as u32;
-    if let (Some(t), Some(m)) = (tag, marker)
-        && t != m
-    {
-        findings.push(LawFinding::new(
-            Code::ResultTagMarkerMismatch,
-            edition,
-            final_ply,
-            format!("Result tag {t} but the movetext ends with {m}"),
-        ));
-    }
     let recorded = tag.or(marker);
     let mut lawful = ending.map(|(k, _)| k.result());
     if let Some((kind, ply)) = ending {

@@ -1,32 +1,10 @@
 //! Findings: located, coded observations about a game's text.
 //! A finding never stops the reader; an `Error` one rejects the game it belongs to.
-//! The catalog of codes is documented in `docs/findings.md` (section "PGN").
+//! Codes and severities come from the one catalogue, `crate::findings`.
 
 use std::fmt;
 
-/// How much a finding weighs. `Error` rejects the game; the others are reported only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Info,
-    Warning,
-    Error,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use crate::findings::Severity;
 
 /// One observation, located in the file. `game_number` is 1-based in its file, 0 when the
 /// finding belongs to no game (text after the last game). `column` counts bytes from 1.
@@ -54,76 +32,74 @@ impl fmt::Display for Finding {
             self.byte,
             self.severity,
             self.code,
-            self.message
+            Printable(&self.message, MAX_SHOWN_MESSAGE)
         )?;
         if let Some(ply) = self.ply {
             write!(f, " (ply {ply})")?;
         }
         if let Some(token) = &self.token {
-            write!(f, " near `{token}`")?;
+            write!(f, " near `{}`", Printable(token, MAX_SHOWN_TOKEN))?;
         }
         Ok(())
     }
 }
 
-/// The stable finding codes of the PGN reader. Never rename one: users filter on them.
+/// The stable finding codes of the PGN reader (declared in the one catalogue,
+/// `crate::findings`). Never rename one: users filter on them.
 pub mod code {
-    pub const BOM: &str = "pgn.bom";
-    pub const CRLF: &str = "pgn.crlf";
-    pub const CR: &str = "pgn.cr-line-ends";
-    pub const NOT_UTF8: &str = "pgn.not-utf8";
-    pub const GARBAGE_SKIPPED: &str = "pgn.garbage-skipped";
-    pub const GAME_TOO_LARGE: &str = "pgn.game-too-large";
-    pub const MALFORMED_TAG: &str = "pgn.malformed-tag";
-    pub const DUPLICATE_TAG: &str = "pgn.duplicate-tag";
-    pub const MISSING_TAG: &str = "pgn.missing-tag";
-    pub const BAD_RESULT_TAG: &str = "pgn.bad-result-tag";
-    pub const MISSING_RESULT_MARKER: &str = "pgn.missing-result-marker";
-    pub const RESULT_MISMATCH: &str = "pgn.result-mismatch";
-    pub const TEXT_AFTER_RESULT: &str = "pgn.text-after-result";
-    pub const RESULT_IN_VARIATION: &str = "pgn.result-in-variation";
-    pub const UNREADABLE_TOKEN: &str = "pgn.unreadable-token";
-    pub const TOKEN_TOO_LONG: &str = "pgn.token-too-long";
-    pub const BAD_NAG: &str = "pgn.bad-nag";
-    pub const MISPLACED_NAG: &str = "pgn.misplaced-nag";
-    pub const MISPLACED_VARIATION: &str = "pgn.misplaced-variation";
-    pub const UNCLOSED_VARIATION: &str = "pgn.unclosed-variation";
-    pub const UNOPENED_VARIATION: &str = "pgn.unopened-variation";
-    pub const EMPTY_VARIATION: &str = "pgn.empty-variation";
-    pub const UNTERMINATED_COMMENT: &str = "pgn.unterminated-comment";
-    pub const BAD_COMMAND: &str = "pgn.bad-command";
-    pub const EMPTY_GAME: &str = "pgn.empty-game";
-    pub const NULL_MOVE: &str = "pgn.null-move";
-    pub const UNSUPPORTED_VARIANT: &str = "pgn.unsupported-variant";
+    pub use crate::findings::pgn::*;
+}
 
-    /// Every code with its severity, in catalog order (used by docs and tests).
-    pub const ALL: &[&str] = &[
-        BOM,
-        CRLF,
-        CR,
-        NOT_UTF8,
-        GARBAGE_SKIPPED,
-        GAME_TOO_LARGE,
-        MALFORMED_TAG,
-        DUPLICATE_TAG,
-        MISSING_TAG,
-        BAD_RESULT_TAG,
-        MISSING_RESULT_MARKER,
-        RESULT_MISMATCH,
-        TEXT_AFTER_RESULT,
-        RESULT_IN_VARIATION,
-        UNREADABLE_TOKEN,
-        TOKEN_TOO_LONG,
-        BAD_NAG,
-        MISPLACED_NAG,
-        MISPLACED_VARIATION,
-        UNCLOSED_VARIATION,
-        UNOPENED_VARIATION,
-        EMPTY_VARIATION,
-        UNTERMINATED_COMMENT,
-        BAD_COMMAND,
-        EMPTY_GAME,
-        NULL_MOVE,
-        UNSUPPORTED_VARIANT,
-    ];
+/// Characters of a token, and of a message, a finding's text shows at most.
+const MAX_SHOWN_TOKEN: usize = 40;
+const MAX_SHOWN_MESSAGE: usize = 200;
+
+/// Text from the input as it may be shown on a terminal: control characters escaped
+/// (`\u{1b}`), never raw, and cut after `max` characters with `…`. Binary input read as
+/// text must not reach a terminal as bytes.
+struct Printable<'a>(&'a str, usize);
+
+impl fmt::Display for Printable<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        for (i, c) in self.0.chars().enumerate() {
+            if i == self.1 {
+                return f.write_char('…');
+            }
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                f.write_char(c)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Binary input used to reach the terminal raw through an error line (issue 19, 6).
+    #[test]
+    fn binary_tokens_are_escaped_and_cut_when_shown() {
+        let f = Finding {
+            code: code::UNREADABLE_TOKEN,
+            severity: Severity::Error,
+            game_number: 1,
+            line: 1,
+            column: 1,
+            byte: 0,
+            ply: None,
+            token: Some("\u{89}PNG\r\n\u{1a}\n\u{1b}[2J".repeat(10)),
+            message: "bad\u{7}".into(),
+        };
+        let shown = f.to_string();
+        assert!(!shown.chars().any(|c| c.is_control()), "{shown:?}");
+        assert!(
+            shown.contains("bad\\u{7}") && shown.contains("PNG\\r\\n"),
+            "{shown}"
+        );
+        assert!(shown.ends_with("…`"), "{shown}");
+    }
 }

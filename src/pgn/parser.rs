@@ -17,6 +17,7 @@ use super::split::RawGame;
 use super::token::{
     common_san, is_delimiter, is_move_like, marker_at, tag_name_len, token_len, value_end,
 };
+use crate::findings::severity;
 
 /// The Seven Tag Roster, in its export order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
@@ -332,7 +333,7 @@ impl<'a> GameParser<'a> {
             self.not_utf8 = true;
             self.finding(
                 code::NOT_UTF8,
-                Severity::Warning,
+                severity(code::NOT_UTF8),
                 at,
                 None,
                 None,
@@ -449,7 +450,7 @@ impl<'a> GameParser<'a> {
                         self.push_tag(name, value, at);
                         self.finding(
                             code::MALFORMED_TAG,
-                            Severity::Warning,
+                            severity(code::MALFORMED_TAG),
                             at,
                             None,
                             Some(shown(line)),
@@ -501,7 +502,7 @@ impl<'a> GameParser<'a> {
         let message = format!("tag {name} appears more than once; the first is used");
         self.finding(
             code::DUPLICATE_TAG,
-            Severity::Warning,
+            severity(code::DUPLICATE_TAG),
             at,
             None,
             Some(name),
@@ -517,7 +518,7 @@ impl<'a> GameParser<'a> {
             if let Some(bad) = bad {
                 self.finding(
                     code::BAD_COMMAND,
-                    Severity::Warning,
+                    severity(code::BAD_COMMAND),
                     at,
                     None,
                     Some(bad),
@@ -556,7 +557,7 @@ impl<'a> GameParser<'a> {
                 let eol = self.end_of_line(start);
                 self.finding(
                     code::TEXT_AFTER_RESULT,
-                    Severity::Warning,
+                    severity(code::TEXT_AFTER_RESULT),
                     at,
                     None,
                     Some(shown(&self.b[start..eol])),
@@ -574,7 +575,7 @@ impl<'a> GameParser<'a> {
                         None => {
                             self.finding(
                                 code::UNTERMINATED_COMMENT,
-                                Severity::Error,
+                                severity(code::UNTERMINATED_COMMENT),
                                 at,
                                 None,
                                 None,
@@ -600,7 +601,7 @@ impl<'a> GameParser<'a> {
                     if orphan {
                         self.finding(
                             code::MISPLACED_VARIATION,
-                            Severity::Error,
+                            severity(code::MISPLACED_VARIATION),
                             at,
                             None,
                             Some("(".into()),
@@ -630,7 +631,7 @@ impl<'a> GameParser<'a> {
                         }
                         None => self.finding(
                             code::UNOPENED_VARIATION,
-                            Severity::Error,
+                            severity(code::UNOPENED_VARIATION),
                             at,
                             None,
                             Some(")".into()),
@@ -656,7 +657,7 @@ impl<'a> GameParser<'a> {
                             let token = shown(&self.b[start..end]);
                             self.finding(
                                 code::BAD_NAG,
-                                Severity::Warning,
+                                severity(code::BAD_NAG),
                                 at,
                                 Some(cur.start_ply + cur.moves.len() as u32),
                                 Some(token),
@@ -676,7 +677,7 @@ impl<'a> GameParser<'a> {
                         Some(n) => self.attach_nag(&mut cur, n, at, glyph),
                         None => self.finding(
                             code::BAD_NAG,
-                            Severity::Warning,
+                            severity(code::BAD_NAG),
                             at,
                             None,
                             Some(shown(glyph)),
@@ -704,7 +705,7 @@ impl<'a> GameParser<'a> {
                         } else {
                             self.finding(
                                 code::RESULT_IN_VARIATION,
-                                Severity::Warning,
+                                severity(code::RESULT_IN_VARIATION),
                                 at,
                                 None,
                                 Some(marker.as_str().into()),
@@ -735,7 +736,7 @@ impl<'a> GameParser<'a> {
             let open = child.open;
             self.finding(
                 code::UNCLOSED_VARIATION,
-                Severity::Error,
+                severity(code::UNCLOSED_VARIATION),
                 open,
                 None,
                 Some("(".into()),
@@ -748,7 +749,7 @@ impl<'a> GameParser<'a> {
             let at = self.pos_at(self.b.len());
             self.finding(
                 code::MISPLACED_NAG,
-                Severity::Warning,
+                severity(code::MISPLACED_NAG),
                 at,
                 None,
                 None,
@@ -766,7 +767,7 @@ impl<'a> GameParser<'a> {
                 let at = self.pos_at(self.b.len());
                 self.finding(
                     code::MISSING_RESULT_MARKER,
-                    Severity::Warning,
+                    severity(code::MISSING_RESULT_MARKER),
                     at,
                     None,
                     None,
@@ -782,7 +783,7 @@ impl<'a> GameParser<'a> {
             };
             self.finding(
                 code::EMPTY_GAME,
-                Severity::Warning,
+                severity(code::EMPTY_GAME),
                 at,
                 None,
                 None,
@@ -810,7 +811,7 @@ impl<'a> GameParser<'a> {
         if !is_move_like(token) {
             self.finding(
                 code::UNREADABLE_TOKEN,
-                Severity::Error,
+                severity(code::UNREADABLE_TOKEN),
                 at,
                 Some(ply),
                 Some(shown(token)),
@@ -821,7 +822,7 @@ impl<'a> GameParser<'a> {
         if len > SanToken::CAPACITY {
             self.finding(
                 code::TOKEN_TOO_LONG,
-                Severity::Error,
+                severity(code::TOKEN_TOO_LONG),
                 at,
                 Some(ply),
                 Some(shown(token)),
@@ -832,7 +833,7 @@ impl<'a> GameParser<'a> {
         if token == b"--" || token == b"Z0" {
             self.finding(
                 code::NULL_MOVE,
-                Severity::Warning,
+                severity(code::NULL_MOVE),
                 at,
                 Some(ply),
                 Some(shown(token)),
@@ -931,7 +932,7 @@ impl<'a> GameParser<'a> {
             None if nag > 6 => cur.nags_before.push(nag),
             None => self.finding(
                 code::MISPLACED_NAG,
-                Severity::Warning,
+                severity(code::MISPLACED_NAG),
                 at,
                 None,
                 Some(shown(token)),
@@ -947,7 +948,7 @@ impl<'a> GameParser<'a> {
         if child.moves.is_empty() {
             self.finding(
                 code::EMPTY_VARIATION,
-                Severity::Warning,
+                severity(code::EMPTY_VARIATION),
                 child.open,
                 None,
                 None,
@@ -1020,7 +1021,7 @@ impl<'a> GameParser<'a> {
             let list = missing.join(",");
             self.finding(
                 code::MISSING_TAG,
-                Severity::Info,
+                severity(code::MISSING_TAG),
                 at,
                 None,
                 Some(list.clone()),
@@ -1031,7 +1032,7 @@ impl<'a> GameParser<'a> {
             None => {}
             Some(Err(value)) => self.finding(
                 code::BAD_RESULT_TAG,
-                Severity::Warning,
+                severity(code::BAD_RESULT_TAG),
                 at,
                 None,
                 Some(value),
@@ -1043,7 +1044,7 @@ impl<'a> GameParser<'a> {
                 {
                     self.finding(
                         code::RESULT_MISMATCH,
-                        Severity::Warning,
+                        severity(code::RESULT_MISMATCH),
                         at,
                         None,
                         Some(marker.as_str().into()),
@@ -1057,7 +1058,7 @@ impl<'a> GameParser<'a> {
         {
             self.finding(
                 code::UNSUPPORTED_VARIANT,
-                Severity::Error,
+                severity(code::UNSUPPORTED_VARIANT),
                 at,
                 None,
                 Some(variant.clone()),

@@ -9,6 +9,7 @@ use memchr::{memchr, memchr2};
 
 use super::finding::{Finding, Severity, code};
 use super::token::{ends_with_marker, starts_movetext};
+use crate::findings::severity;
 
 /// A search for either of two bytes, built once: `memchr2` sets its search up again on
 /// every call, which costs as much as searching a short line.
@@ -392,7 +393,12 @@ pub struct Splitter<R> {
     max_game: usize,
     /// Offset in the stream and line of the current section's late [Event] line.
     late_event_at: Option<(u64, u64)>,
+    /// The stream's first bytes (up to [`HEAD_BYTES`]), to say what a file with no game is.
+    head: Vec<u8>,
 }
+
+/// How many of the stream's first bytes [`Splitter::head`] keeps.
+pub const HEAD_BYTES: usize = 16;
 
 impl<R: Read> Splitter<R> {
     pub fn new(reader: R) -> Splitter<R> {
@@ -426,6 +432,7 @@ impl<R: Read> Splitter<R> {
             saw_cr: false,
             max_game: DEFAULT_MAX_GAME_BYTES,
             late_event_at: None,
+            head: Vec::new(),
         }
     }
 
@@ -438,6 +445,11 @@ impl<R: Read> Splitter<R> {
     /// Findings about text after the last game; complete once iteration has ended.
     pub fn take_trailing_findings(&mut self) -> Vec<Finding> {
         std::mem::take(&mut self.orphans)
+    }
+
+    /// The stream's first bytes (at most [`HEAD_BYTES`]), once reading has begun.
+    pub fn head(&self) -> &[u8] {
+        &self.head
     }
 
     fn refill(&mut self) -> Result<(), SplitError> {
@@ -482,13 +494,22 @@ impl<R: Read> Splitter<R> {
         }
         self.filled = filled;
         self.no_cr = memchr(b'\r', &self.buf[..filled]).is_none();
+        // The head may come in pieces (a pipe, the source's magic bytes put back).
+        let have = self.head.len() as u64;
+        if have < HEAD_BYTES as u64 && self.buf_offset <= have {
+            let from = (have - self.buf_offset) as usize;
+            let to = ((HEAD_BYTES as u64 - self.buf_offset) as usize).min(filled);
+            if from < to {
+                self.head.extend_from_slice(&self.buf[from..to]);
+            }
+        }
         if !self.started {
             self.started = true;
             if self.buf[..filled].starts_with(b"\xEF\xBB\xBF") {
                 self.pos = 3;
                 self.orphans.push(self.finding_here(
                     code::BOM,
-                    Severity::Info,
+                    severity(code::BOM),
                     0,
                     "the file starts with a UTF-8 byte-order mark; it is ignored".into(),
                 ));
@@ -514,6 +535,15 @@ impl<R: Read> Splitter<R> {
             ply: None,
             token: None,
             message,
+        }
+    }
+
+    /// A finding at byte `at` of the line being read (it starts at `self.pos`): line, column
+    /// and byte all name the same byte (the CR of the first line that ends with one).
+    fn finding_on_line(&self, code: &'static str, at: usize, message: String) -> Finding {
+        Finding {
+            column: (at - self.pos + 1) as u32,
+            ..self.finding_here(code, severity(code), at, message)
         }
     }
 
@@ -544,7 +574,7 @@ impl<R: Read> Splitter<R> {
         if let Some(run) = self.garbage.take() {
             self.orphans.push(Finding {
                 code: code::GARBAGE_SKIPPED,
-                severity: Severity::Warning,
+                severity: severity(code::GARBAGE_SKIPPED),
                 game_number: 0,
                 line: run.line,
                 column: 1,
@@ -611,21 +641,13 @@ impl<R: Read> Splitter<R> {
             if term > 0 && self.buf[line_end] == b'\r' {
                 if term == 2 && !self.saw_crlf {
                     self.saw_crlf = true;
-                    let f = self.finding_here(
-                        code::CRLF,
-                        Severity::Info,
-                        line_end,
-                        "lines end with CR LF".into(),
-                    );
+                    let f =
+                        self.finding_on_line(code::CRLF, line_end, "lines end with CR LF".into());
                     self.push_finding(f);
                 } else if term == 1 && !self.saw_cr {
                     self.saw_cr = true;
-                    let f = self.finding_here(
-                        code::CR,
-                        Severity::Info,
-                        line_end,
-                        "lines end with a lone CR".into(),
-                    );
+                    let f =
+                        self.finding_on_line(code::CR, line_end, "lines end with a lone CR".into());
                     self.push_finding(f);
                 }
             }
@@ -696,7 +718,7 @@ impl<R: Read> Splitter<R> {
                 if let Some(g) = &mut game {
                     g.findings.push(Finding {
                         code: code::GAME_TOO_LARGE,
-                        severity: Severity::Error,
+                        severity: severity(code::GAME_TOO_LARGE),
                         game_number: g.game_number,
                         line: g.line,
                         column: 1,

@@ -3,7 +3,7 @@
 //! input order, to a `Sink`. Memory stays bounded by the few batches in flight.
 
 use super::progress::Progress;
-use super::source::{self, Source};
+use super::source::{self, Source, describe_no_game};
 use super::summary::Summary;
 use super::work::{Keep, Processed, WorkOptions, process};
 use crate::pgn::{Finding, RawGame, Splitter};
@@ -132,10 +132,12 @@ pub fn run(options: &RunOptions, sink: &mut (dyn Sink + Send)) -> io::Result<Sum
             let mut batch = Vec::with_capacity(limit);
             let mut batch_bytes = 0;
             let mut error = None;
+            let mut games = 0u64;
             let base = consumed_total.load(std::sync::atomic::Ordering::Relaxed);
             for item in splitter.by_ref() {
                 match item {
                     Ok(raw) => {
+                        games += 1;
                         batch_bytes += raw.bytes.len();
                         batch.push(raw);
                         if batch.len() >= limit || batch_bytes >= BATCH_BYTES {
@@ -165,8 +167,10 @@ pub fn run(options: &RunOptions, sink: &mut (dyn Sink + Send)) -> io::Result<Sum
                 return;
             }
             let trailing = splitter.take_trailing_findings();
+            let no_game =
+                (games == 0 && error.is_none()).then(|| describe_no_game(splitter.head()));
             if tx
-                .send(Message::File(Event::End(name, trailing, error)))
+                .send(Message::File(Event::End(name, trailing, error, no_game)))
                 .is_err()
             {
                 return;
@@ -233,7 +237,9 @@ fn batches_in_flight(workers: usize) -> usize {
 /// A file's event, delivered to the sink in input order among the batches.
 enum Event {
     Begin(String, SourceInfo),
-    End(String, Vec<Finding>, Option<String>),
+    /// The file's trailing findings, its read error, and what it holds when no game was
+    /// found in it.
+    End(String, Vec<Finding>, Option<String>, Option<&'static str>),
     OpenFailed(String, String),
 }
 
@@ -252,13 +258,19 @@ fn deliver_event(
             summary.files += 1;
             sink.begin_file(&name, &info)?;
         }
-        Event::End(name, trailing, error) => {
+        Event::End(name, trailing, error, no_game) => {
             summary.count_findings(&trailing);
             sink.file_findings(&name, &trailing)?;
             let complete = error.is_none();
             if let Some(e) = error {
                 eprintln!("arbiter: {e}");
                 summary.failed_files.push(name.clone());
+            }
+            if let Some(what) = no_game {
+                // A file in which nothing was found is an error for that file, never a
+                // silent success (its bytes are not echoed: they may be binary).
+                eprintln!("arbiter: {name}: no PGN game found ({what})");
+                summary.files_without_games.push(name.clone());
             }
             sink.end_file(&name, complete)?;
         }

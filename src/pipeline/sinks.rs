@@ -3,80 +3,53 @@
 
 use super::run::Sink;
 use super::work::Processed;
+use crate::export::csv::CsvFormat;
+use crate::export::findings::{FindingRow, FindingsTable};
+use crate::export::jsonl::JsonlFormat;
+use crate::export::output::{Compression, Output};
+use crate::export::table::TableFormat;
 use crate::pgn::Finding;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-/// One finding as written to a findings file.
-#[derive(serde::Serialize)]
-struct FindingRow<'a> {
-    file: &'a str,
-    game: u64,
-    line: u64,
-    column: u32,
-    byte: u64,
-    ply: Option<u32>,
-    code: &'a str,
-    severity: &'a str,
-    token: Option<&'a str>,
-    message: &'a str,
-}
-
-enum Format {
-    Jsonl(BufWriter<File>),
-    Csv(Box<csv::Writer<BufWriter<File>>>),
-}
-
-/// Writes every finding, one per line (`.jsonl`) or row (`.csv`).
+/// Writes every finding, one per line (`.jsonl`) or row (`.csv`; `.csv.gz` and the other
+/// compressions too), with the columns `export --findings` writes
+/// (`export::findings::FINDING_COLUMNS`). The file gets its name when complete.
 pub struct FindingsFile {
-    format: Format,
+    table: FindingsTable,
 }
 
 impl FindingsFile {
-    pub fn create(path: &Path) -> io::Result<FindingsFile> {
-        let file = BufWriter::new(File::create(path)?);
-        let format = if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
-        {
-            Format::Csv(Box::new(csv::Writer::from_writer(file)))
-        } else {
-            Format::Jsonl(file)
+    /// `csv_raw`: write CSV values unchanged (no `'` before cells a spreadsheet would run).
+    pub fn create(path: &Path, csv_raw: bool) -> io::Result<FindingsFile> {
+        let out = Output::open(Some(path))?;
+        let stem = match Compression::from_path(path) {
+            Compression::None => path.to_owned(),
+            _ => path.with_extension(""),
         };
-        Ok(FindingsFile { format })
+        let csv = stem
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+        let format: Box<dyn TableFormat> = if csv {
+            Box::new(CsvFormat::new(out, csv_raw))
+        } else {
+            Box::new(JsonlFormat::new(out))
+        };
+        Ok(FindingsFile {
+            table: FindingsTable::begin(format)?,
+        })
     }
 
     pub fn write(&mut self, file: &str, findings: &[Finding]) -> io::Result<()> {
         for f in findings {
-            let row = FindingRow {
-                file,
-                game: f.game_number,
-                line: f.line,
-                column: f.column,
-                byte: f.byte,
-                ply: f.ply,
-                code: f.code,
-                severity: f.severity.as_str(),
-                token: f.token.as_deref(),
-                message: &f.message,
-            };
-            match &mut self.format {
-                Format::Jsonl(w) => {
-                    serde_json::to_writer(&mut *w, &row)?;
-                    w.write_all(b"\n")?;
-                }
-                Format::Csv(w) => w.serialize(&row).map_err(io::Error::other)?,
-            }
+            self.table.write(&FindingRow::from_finding(file, f))?;
         }
         Ok(())
     }
 
     pub fn finish(self) -> io::Result<()> {
-        match self.format {
-            Format::Jsonl(mut w) => w.flush(),
-            Format::Csv(mut w) => w.flush(),
-        }
+        Ok(self.table.finish()?)
     }
 }
 

@@ -46,6 +46,34 @@ impl Compression {
     }
 }
 
+/// What a stream in which no PGN game was found holds, judged by its first (decompressed)
+/// bytes, for the one-line error about it (never the bytes themselves: they may be binary).
+pub fn describe_no_game(head: &[u8]) -> &'static str {
+    const KINDS: &[(&[u8], &str)] = &[
+        (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+        (b"SQLite format 3\0", "an SQLite database"),
+        (b"%PDF-", "a PDF document"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"GIF8", "a GIF image"),
+        (b"PK\x03\x04", "a ZIP archive (unpack it first)"),
+        (b"\x7fELF", "an executable"),
+    ];
+    if head.is_empty() {
+        return "the file is empty";
+    }
+    if let Some((_, kind)) = KINDS.iter().find(|(magic, _)| head.starts_with(magic)) {
+        return kind;
+    }
+    let binary = head
+        .iter()
+        .any(|&b| b == 0 || (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)));
+    if binary {
+        "binary data, not text"
+    } else {
+        "text, but no tag section or movetext"
+    }
+}
+
 /// What can go wrong opening or reading an input.
 #[derive(Debug)]
 pub enum SourceError {

@@ -19,6 +19,10 @@ pub struct Summary {
     /// Files that could not be opened or read to the end.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub failed_files: Vec<String>,
+    /// Files read to the end in which no game was found (an error for that file: a PNG, an
+    /// empty file, text that is not PGN).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files_without_games: Vec<String>,
 }
 
 impl Summary {
@@ -56,6 +60,9 @@ impl Summary {
         }
         for f in &self.failed_files {
             writeln!(out, "failed file: {f}")?;
+        }
+        for f in &self.files_without_games {
+            writeln!(out, "no game in:  {f}")?;
         }
         Ok(())
     }

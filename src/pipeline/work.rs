@@ -8,7 +8,6 @@ use crate::db::GameRecord;
 use crate::game::{Replayed, replay};
 use crate::laws::{self, GameInput, LawFinding, Verdict, VerdictOptions};
 use crate::pgn::{Finding, Game, Pos, RawGame, Severity, parse_game};
-use crate::search::analysis::code as analysis_code;
 use crate::search::{AnalysisFinding, AnalysisOptions, analyse_game};
 
 /// Settings for the per-game work, fixed for a run.
@@ -63,8 +62,9 @@ pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
     } else {
         replay(&game, options.mode)
     };
-    let mut findings = raw.findings;
-    findings.append(&mut game.findings);
+    // The parsed game already holds the splitter's findings (BOM, line ends, skipped text)
+    // ahead of its own: taking them from `raw` as well reported each one twice.
+    let mut findings = std::mem::take(&mut game.findings);
     findings.append(&mut replay.findings);
     let rejected = findings.iter().any(|f| f.severity == Severity::Error);
     let verdict = match options.laws {
@@ -127,12 +127,9 @@ fn ply_pos(game: &Game, ply: u32) -> Pos {
     }
 }
 
-/// An analysis finding as a located finding; severities as in docs/ANALYSIS.md.
+/// An analysis finding as a located finding, with the catalogue's severity.
 fn locate_analysis(game: &Game, f: &AnalysisFinding) -> Finding {
-    let severity = match f.code {
-        analysis_code::ONLY_MOVE | analysis_code::DRAW_IN_WON_POSITION => Severity::Info,
-        _ => Severity::Warning,
-    };
+    let severity = crate::findings::severity(f.code);
     at_ply(game, f.code, severity, f.ply, f.message.clone())
 }
 
@@ -181,11 +178,7 @@ fn judge(game: &Game, replay: &Replayed, options: &VerdictOptions) -> Verdict {
 
 /// A Laws finding, placed at the move that made it true (ply 0: the game's start).
 fn locate(game: &Game, f: &LawFinding) -> Finding {
-    let severity = match f.severity {
-        laws::Severity::Error => Severity::Error,
-        laws::Severity::Warning => Severity::Warning,
-        laws::Severity::Info => Severity::Info,
-    };
+    let severity = f.severity;
     let message = match f.article {
         Some(article) => format!("{} (Art. {article})", f.message),
         None => f.message.clone(),

@@ -8,22 +8,10 @@ use super::{Limits, Score, SearchResult, Searcher};
 use crate::chess::san::to_san;
 use crate::chess::{Color, Move, Position, Role};
 
-/// Finding codes of the analysis stage (severities in `docs/ANALYSIS.md`).
+/// Finding codes of the analysis stage (declared in the one catalogue, `crate::findings`;
+/// thresholds in `docs/ANALYSIS.md`).
 pub mod code {
-    /// The mover's winning chances fell by at least 0.1 (warning).
-    pub const INACCURACY: &str = "analysis.inaccuracy";
-    /// The mover's winning chances fell by at least 0.2 (warning).
-    pub const MISTAKE: &str = "analysis.mistake";
-    /// The mover's winning chances fell by at least 0.3 (warning).
-    pub const BLUNDER: &str = "analysis.blunder";
-    /// The mover had a mate in at most 3 and the move played lets it go (warning).
-    pub const MISSED_MATE: &str = "analysis.missed-mate";
-    /// The mover found the only move that keeps the position (info).
-    pub const ONLY_MOVE: &str = "analysis.only-move";
-    /// A decisive game, not ended by mate, whose loser was not lost on the board (warning).
-    pub const RESIGNED_NOT_LOST: &str = "analysis.resigned-not-lost";
-    /// A draw agreed (or adjudicated) while one side was clearly winning (info).
-    pub const DRAW_IN_WON_POSITION: &str = "analysis.draw-in-won-position";
+    pub use crate::findings::analysis::*;
 }
 
 /// Centipawns a mate counts as, and the clamp on every score, for the winning-chance formula.

@@ -1,0 +1,447 @@
+//! Parquet (arrow-rs): typed columns (integers as INT64, floats as DOUBLE, text as UTF-8,
+//! finding codes as a list of UTF-8), zstd compression, streamed in batches of 8,192 rows
+//! into row groups of at most 65,536 rows or 64 MiB, so memory does not grow with the
+//! output. With partition columns (`--partition year,month`) rows go to Hive-style folders
+//! (`year=2014/month=06/part-00000.parquet`, as lichess's own Parquet release does) and the
+//! partition columns live in the folder names only, as Spark and DuckDB expect.
+
+use super::ExportError;
+use super::output::{TempFile, with_path};
+use super::table::{Cell, Column, Kind, TableFormat};
+use arrow_array::builder::{Float64Builder, Int64Builder, ListBuilder, StringBuilder};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Rows gathered before they are handed to the Parquet writer.
+const BATCH_ROWS: usize = 8_192;
+/// Row group limits: whichever comes first.
+const ROW_GROUP_ROWS: usize = 65_536;
+const ROW_GROUP_BYTES: usize = 64 << 20;
+
+/// The columns that may partition the output.
+pub const PARTITION_COLUMNS: &[&str] = &[
+    "year",
+    "month",
+    "day",
+    "eco",
+    "tc_class",
+    "laws_edition",
+    "variant",
+];
+
+enum Builder {
+    Int(Int64Builder),
+    Float(Float64Builder),
+    Text(StringBuilder),
+    List(ListBuilder<StringBuilder>),
+}
+
+impl Builder {
+    fn new(kind: Kind) -> Builder {
+        match kind {
+            Kind::Int => Builder::Int(Int64Builder::with_capacity(BATCH_ROWS)),
+            Kind::Float => Builder::Float(Float64Builder::with_capacity(BATCH_ROWS)),
+            Kind::Text => Builder::Text(StringBuilder::new()),
+            Kind::TextList => Builder::List(ListBuilder::new(StringBuilder::new())),
+        }
+    }
+
+    fn data_type(kind: Kind) -> DataType {
+        match kind {
+            Kind::Int => DataType::Int64,
+            Kind::Float => DataType::Float64,
+            Kind::Text => DataType::Utf8,
+            Kind::TextList => DataType::List(Arc::new(Field::new("item", DataType::Utf8, true))),
+        }
+    }
+
+    /// Appends a cell; a cell of another type than the column's is a bug of the catalogue,
+    /// written as null rather than a panic.
+    fn push(&mut self, cell: &Cell<'_>) {
+        match (self, cell) {
+            (Builder::Int(b), Cell::Int(n)) => b.append_value(*n),
+            (Builder::Int(b), _) => b.append_null(),
+            (Builder::Float(b), Cell::Float(x)) => b.append_value(*x),
+            (Builder::Float(b), Cell::Int(n)) => b.append_value(*n as f64),
+            (Builder::Float(b), _) => b.append_null(),
+            (Builder::Text(b), Cell::Text(t)) => b.append_value(t),
+            (Builder::Text(b), _) => b.append_null(),
+            (Builder::List(b), Cell::List(items)) => {
+                for item in items {
+                    b.values().append_value(item);
+                }
+                b.append(true);
+            }
+            (Builder::List(b), _) => b.append(false),
+        }
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        match self {
+            Builder::Int(b) => Arc::new(b.finish()),
+            Builder::Float(b) => Arc::new(b.finish()),
+            Builder::Text(b) => Arc::new(b.finish()),
+            Builder::List(b) => Arc::new(b.finish()),
+        }
+    }
+}
+
+/// One Parquet file being written, under a temporary name until it is complete.
+struct Part {
+    writer: ArrowWriter<BufWriter<File>>,
+    temp: Option<TempFile>,
+}
+
+impl Part {
+    fn create(path: &Path, schema: SchemaRef, temp_file: bool) -> Result<Part, ExportError> {
+        let (temp, file) = if temp_file {
+            let (t, f) = TempFile::create(path)?;
+            (Some(t), f)
+        } else {
+            (None, File::create(path).map_err(|e| with_path(path, e))?)
+        };
+        let props = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+            .set_max_row_group_bytes(Some(ROW_GROUP_BYTES))
+            .set_created_by(format!("arbiter {}", env!("CARGO_PKG_VERSION")))
+            .build();
+        let writer =
+            ArrowWriter::try_new(BufWriter::with_capacity(1 << 16, file), schema, Some(props))?;
+        Ok(Part { writer, temp })
+    }
+
+    fn close(self) -> Result<(), ExportError> {
+        self.writer.close()?;
+        if let Some(t) = self.temp {
+            t.persist()?;
+        }
+        Ok(())
+    }
+}
+
+/// Where the output goes: one file, or a folder of Hive-style partitions.
+pub enum Target {
+    File(PathBuf),
+    Partitioned { dir: PathBuf, by: Vec<String> },
+}
+
+struct Partitions {
+    /// The final folder, and the temporary one filled until the end.
+    dir: PathBuf,
+    temp_dir: PathBuf,
+    /// Indexes of the partition columns among the columns.
+    keys: Vec<usize>,
+    /// The folder of the part being written, and how many parts each folder has.
+    current: Option<String>,
+    parts: std::collections::HashMap<String, usize>,
+    done: bool,
+}
+
+impl Drop for Partitions {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_dir_all(&self.temp_dir);
+        }
+    }
+}
+
+pub struct ParquetFormat {
+    target: Target,
+    schema: Option<SchemaRef>,
+    /// Indexes of the columns written to the files (all but the partition columns).
+    data_columns: Vec<usize>,
+    kinds: Vec<Kind>,
+    builders: Vec<Builder>,
+    rows: usize,
+    part: Option<Part>,
+    partitions: Option<Partitions>,
+}
+
+/// A partition folder's value: `__HIVE_DEFAULT_PARTITION__` for a missing value (Hive's
+/// name), months and days on two digits, characters unsafe in a path escaped as `%XX`.
+fn partition_value(cell: &Cell<'_>, column: &str) -> String {
+    match cell {
+        Cell::Int(n) if column == "month" || column == "day" => format!("{n:02}"),
+        Cell::Int(n) => n.to_string(),
+        Cell::Float(x) => x.to_string(),
+        Cell::Text(t) if !t.is_empty() => {
+            let mut out = String::new();
+            for c in t.chars() {
+                if c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.') {
+                    out.push(c);
+                } else {
+                    let mut buf = [0u8; 4];
+                    for b in c.encode_utf8(&mut buf).bytes() {
+                        out.push_str(&format!("%{b:02X}"));
+                    }
+                }
+            }
+            out
+        }
+        _ => "__HIVE_DEFAULT_PARTITION__".to_owned(),
+    }
+}
+
+impl ParquetFormat {
+    /// Creates the temporary file (or folder) now, so an unwritable path fails before any
+    /// work.
+    pub fn create(target: Target) -> Result<ParquetFormat, ExportError> {
+        if let Target::Partitioned { dir, .. } = &target
+            && dir.exists()
+            && std::fs::read_dir(dir)
+                .map_err(|e| with_path(dir, e))?
+                .next()
+                .is_some()
+        {
+            return Err(ExportError::Io(std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                format!("{}: the folder exists and is not empty", dir.display()),
+            )));
+        }
+        let mut format = ParquetFormat {
+            target,
+            schema: None,
+            data_columns: Vec::new(),
+            kinds: Vec::new(),
+            builders: Vec::new(),
+            rows: 0,
+            part: None,
+            partitions: None,
+        };
+        if let Target::Partitioned { dir, .. } = &format.target {
+            let temp_dir = super::output::temp_name(dir);
+            std::fs::create_dir_all(&temp_dir).map_err(|e| with_path(dir, e))?;
+            format.partitions = Some(Partitions {
+                dir: dir.clone(),
+                temp_dir,
+                keys: Vec::new(),
+                current: None,
+                parts: Default::default(),
+                done: false,
+            });
+        }
+        Ok(format)
+    }
+
+    fn flush_batch(&mut self) -> Result<(), ExportError> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        let (Some(schema), Some(part)) = (&self.schema, &mut self.part) else {
+            return Ok(());
+        };
+        let arrays: Vec<ArrayRef> = self.builders.iter_mut().map(Builder::finish).collect();
+        let batch = RecordBatch::try_new(schema.clone(), arrays)?;
+        part.writer.write(&batch)?;
+        self.rows = 0;
+        Ok(())
+    }
+
+    /// Opens the part file for the folder `key` (closing the previous one).
+    fn switch_partition(&mut self, key: String) -> Result<(), ExportError> {
+        self.flush_batch()?;
+        if let Some(part) = self.part.take() {
+            part.close()?;
+        }
+        let schema = self.schema.clone().expect("begin sets the schema");
+        let Some(p) = &mut self.partitions else {
+            return Ok(());
+        };
+        let folder = p.temp_dir.join(&key);
+        std::fs::create_dir_all(&folder).map_err(|e| with_path(&folder, e))?;
+        let n = p.parts.entry(key.clone()).or_insert(0);
+        let path = folder.join(format!("part-{:05}.parquet", *n));
+        *n += 1;
+        p.current = Some(key);
+        self.part = Some(Part::create(&path, schema, false)?);
+        Ok(())
+    }
+}
+
+impl TableFormat for ParquetFormat {
+    fn begin(&mut self, columns: &[Column]) -> Result<(), ExportError> {
+        let mut keys = Vec::new();
+        if let Target::Partitioned { by, .. } = &self.target {
+            for name in by {
+                let k = columns.iter().position(|c| c.name == name).ok_or_else(|| {
+                    ExportError::Io(std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        format!("partition column {name:?} is not among the exported columns"),
+                    ))
+                })?;
+                keys.push(k);
+            }
+        }
+        self.data_columns = (0..columns.len()).filter(|k| !keys.contains(k)).collect();
+        self.kinds = self.data_columns.iter().map(|&k| columns[k].kind).collect();
+        self.builders = self.kinds.iter().map(|&k| Builder::new(k)).collect();
+        let fields: Vec<Field> = self
+            .data_columns
+            .iter()
+            .map(|&k| Field::new(columns[k].name, Builder::data_type(columns[k].kind), true))
+            .collect();
+        let schema = Arc::new(Schema::new(fields));
+        self.schema = Some(schema.clone());
+        match (&self.target, &mut self.partitions) {
+            (Target::File(path), _) => {
+                self.part = Some(Part::create(path, schema, true)?);
+            }
+            (Target::Partitioned { by, .. }, Some(p)) => {
+                p.keys = keys;
+                // Folder names are `column=value`, in the order asked.
+                debug_assert_eq!(by.len(), p.keys.len());
+            }
+            (Target::Partitioned { .. }, None) => {}
+        }
+        Ok(())
+    }
+
+    fn row(&mut self, cells: &[Cell<'_>]) -> Result<(), ExportError> {
+        if let (Some(p), Target::Partitioned { by, .. }) = (&self.partitions, &self.target) {
+            let key = p
+                .keys
+                .iter()
+                .zip(by)
+                .map(|(&k, name)| format!("{name}={}", partition_value(&cells[k], name)))
+                .collect::<Vec<_>>()
+                .join("/");
+            if p.current.as_deref() != Some(key.as_str()) {
+                self.switch_partition(key)?;
+            }
+        }
+        for (builder, &k) in self.builders.iter_mut().zip(&self.data_columns) {
+            builder.push(&cells[k]);
+        }
+        self.rows += 1;
+        if self.rows == BATCH_ROWS {
+            self.flush_batch()?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>) -> Result<(), ExportError> {
+        self.flush_batch()?;
+        if let Some(part) = self.part.take() {
+            part.close()?;
+        }
+        if let Some(p) = &mut self.partitions {
+            if p.dir.exists() {
+                // Checked empty at the start.
+                std::fs::remove_dir(&p.dir).map_err(|e| with_path(&p.dir, e))?;
+            }
+            std::fs::rename(&p.temp_dir, &p.dir).map_err(|e| with_path(&p.dir, e))?;
+            p.done = true;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+
+    fn columns() -> Vec<Column> {
+        vec![
+            Column {
+                name: "id",
+                kind: Kind::Int,
+                meaning: "",
+            },
+            Column {
+                name: "year",
+                kind: Kind::Int,
+                meaning: "",
+            },
+            Column {
+                name: "white",
+                kind: Kind::Text,
+                meaning: "",
+            },
+            Column {
+                name: "acc",
+                kind: Kind::Float,
+                meaning: "",
+            },
+            Column {
+                name: "findings",
+                kind: Kind::TextList,
+                meaning: "",
+            },
+        ]
+    }
+
+    fn row(id: i64, year: Option<i64>) -> Vec<Cell<'static>> {
+        vec![
+            Cell::Int(id),
+            Cell::opt_int(year),
+            Cell::text("Tal, Mihail"),
+            Cell::Float(88.5),
+            Cell::List(vec!["a.b".into()]),
+        ]
+    }
+
+    #[test]
+    fn a_file_and_an_empty_file_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        for n in [0, 20_000] {
+            let path = dir.path().join(format!("g{n}.parquet"));
+            let mut f = Box::new(ParquetFormat::create(Target::File(path.clone())).unwrap());
+            f.begin(&columns()).unwrap();
+            for id in 0..n {
+                f.row(&row(id, Some(2000))).unwrap();
+            }
+            assert!(!path.exists());
+            f.finish().unwrap();
+            let reader = SerializedFileReader::new(File::open(&path).unwrap()).unwrap();
+            let meta = reader.metadata();
+            assert_eq!(meta.file_metadata().num_rows(), n);
+            assert_eq!(meta.file_metadata().schema_descr().num_columns(), 5);
+        }
+    }
+
+    #[test]
+    fn partitions_go_to_hive_folders_without_their_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("games");
+        let mut f = Box::new(
+            ParquetFormat::create(Target::Partitioned {
+                dir: out.clone(),
+                by: vec!["year".into()],
+            })
+            .unwrap(),
+        );
+        f.begin(&columns()).unwrap();
+        for (id, year) in [(1, Some(1990)), (2, Some(1990)), (3, None), (4, Some(1990))] {
+            f.row(&row(id, year)).unwrap();
+        }
+        f.finish().unwrap();
+        let count = |p: &Path| {
+            let r = SerializedFileReader::new(File::open(p).unwrap()).unwrap();
+            let m = r.metadata().file_metadata();
+            (m.num_rows(), m.schema_descr().num_columns())
+        };
+        assert_eq!(count(&out.join("year=1990/part-00000.parquet")), (2, 4));
+        assert_eq!(
+            count(&out.join("year=__HIVE_DEFAULT_PARTITION__/part-00000.parquet")),
+            (1, 4)
+        );
+        assert_eq!(count(&out.join("year=1990/part-00001.parquet")), (1, 4));
+        // A second export into the same folder is refused.
+        assert!(
+            ParquetFormat::create(Target::Partitioned {
+                dir: out,
+                by: vec![]
+            })
+            .is_err()
+        );
+    }
+}
