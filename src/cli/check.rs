@@ -102,6 +102,8 @@ impl InputArgs {
 pub struct CheckArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub shards: super::shards::ShardArgs,
 }
 
 pub fn run_check(args: &CheckArgs) -> io::Result<i32> {
@@ -112,8 +114,14 @@ pub fn run_check(args: &CheckArgs) -> io::Result<i32> {
         quarantine,
         print_errors: !args.input.quiet,
     };
-    let summary = run(&args.input.run_options(), &mut sink)?;
-    sink.finish()?;
+    let summary = match &args.shards.output {
+        Some(dir) => super::shards::run_shards(&args.input, &args.shards, dir, sink)?,
+        None => {
+            let summary = run(&args.input.run_options(), &mut sink)?;
+            sink.finish()?;
+            summary
+        }
+    };
     let elapsed = start.elapsed();
     if let Some(path) = &args.input.summary_json {
         let text = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;

@@ -11,6 +11,7 @@ pub mod epd;
 pub mod export;
 pub mod import;
 pub mod perft;
+pub mod shards;
 
 #[derive(Parser, Debug)]
 #[command(
