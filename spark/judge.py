@@ -275,7 +275,16 @@ class Job:
         return sorted(results, key=lambda r: r["name"])
 
     def read_marker(self, uri: str) -> dict:
-        text = "\n".join(self.sc.textFile(uri, 1).collect())
+        """A shard's counts. Not through textFile: Hadoop's input formats skip files whose
+        names start with `_`, the marker's among them."""
+        if is_local(uri):
+            with open(local_path(uri)) as f:
+                return json.load(f)
+        stream = self.fs(uri).open(self.hadoop_path(uri))
+        try:
+            text = self.sc._jvm.org.apache.commons.io.IOUtils.toString(stream, "UTF-8")
+        finally:
+            stream.close()
         return json.loads(text)
 
     # ------------------------------------------------------------ collect and reduce
