@@ -197,6 +197,8 @@ pub fn outcome(summary: &Summary) -> Outcome {
 pub struct CheckArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    #[command(flatten)]
+    pub shards: super::shards::ShardArgs,
 }
 
 pub fn run_check(args: &CheckArgs) -> Result {
@@ -207,8 +209,14 @@ pub fn run_check(args: &CheckArgs) -> Result {
         quarantine,
         print_errors: !args.input.quiet,
     };
-    let summary = run(&args.input.run_options(), &mut sink)?;
-    sink.finish()?;
+    let summary = match &args.shards.output {
+        Some(dir) => super::shards::run_shards(&args.input, &args.shards, dir, sink)?,
+        None => {
+            let summary = run(&args.input.run_options(), &mut sink)?;
+            sink.finish()?;
+            summary
+        }
+    };
     let elapsed = start.elapsed();
     args.input.write_summary_json(&summary, &[])?;
     let mut out = io::stdout().lock();

@@ -17,6 +17,7 @@ pub mod openings;
 pub mod perft;
 pub mod players;
 pub mod ratings;
+pub mod shards;
 pub mod stats;
 pub mod uci;
 

@@ -3,6 +3,7 @@
 //! workers, and the sinks that write results (findings, quarantine, summary).
 
 pub mod import;
+pub mod parquet_sink;
 pub mod progress;
 pub mod record;
 pub mod run;
