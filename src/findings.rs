@@ -227,7 +227,7 @@ mod tests {
             entry("pgn.malformed-tag").unwrap().severities,
             [Severity::Warning, Severity::Error]
         );
-        assert_eq!(CATALOGUE.len(), 29 + 20 + 14 + 7);
+        assert_eq!(CATALOGUE.len(), 29 + 20 + 14 + 8);
     }
 
     #[test]

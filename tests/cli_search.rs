@@ -58,5 +58,5 @@ fn epd_reports_failures_and_a_summary() {
         out.contains("FAIL avoid the mate: am Rb8#; played Rb8#"),
         "{out}"
     );
-    assert_eq!(out.lines().last(), Some("1 passed, 1 failed"));
+    assert_eq!(out.lines().last(), Some("1 passed, 1 failed, 0 skipped"));
 }

@@ -59,7 +59,7 @@ pub struct InputArgs {
     pub analyse: Option<u64>,
     /// Analyse with this UCI engine (e.g. /usr/games/stockfish) instead of arbiter's own
     /// search: one process per worker, every position searched once at the engine's limit.
-    /// Implies --analyse. Examples:
+    /// Implies --analyse. For instance:
     ///   --engine /usr/games/stockfish
     ///   --engine stockfish --engine-nodes 1000000 --engine-threads 1
     ///   --engine ./myengine --engine-depth 18 --engine-option Hash=64
