@@ -23,8 +23,7 @@ use std::path::{Path, PathBuf};
 const EXAMPLES: &str = "Examples:
   arbiter stats players --db games.sqlite --sort performance -o leaderboard.csv
   arbiter stats player 'Carlsen, Magnus' --db games.sqlite --html carlsen.html
-  arbiter stats h2h 'Kasparov, Garry' 'Karpov, Anatoly' --db games.sqlite
-  arbiter stats openings 'Fischer, Robert James' --colour black --db games.sqlite";
+  arbiter stats h2h 'Kasparov, Garry' 'Karpov, Anatoly' --db games.sqlite";
 
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES)]

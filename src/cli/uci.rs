@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   arbiter uci                      (then type: uci, isready, position startpos moves e2e4, go nodes 100000)
-  printf 'uci\\nposition startpos\\ngo depth 8\\nquit\\n' | arbiter uci
+  arbiter uci < session.txt        (a file of commands: uci, position startpos, go depth 8, quit)
   cutechess-cli -engine cmd=arbiter arg=uci proto=uci -engine cmd=stockfish proto=uci ...")]
 pub struct UciArgs {
     /// Transposition table size in MB at start (the `Hash` option changes it).
