@@ -5,24 +5,10 @@
 //! expected score and a Wilson interval on the score fraction, so an edge can be judged.
 
 use serde::Serialize;
-use std::sync::OnceLock;
 
-/// FIDE Rating Regulations table 8.1.1 as published (see the file's first line for the source).
-const TABLE_8_1_1: &str = include_str!("fide_table_8_1_1.csv");
-
-/// dp for p = 0.00 ..= 1.00 in hundredths, read once from the published table.
-fn table_8_1_1() -> &'static [i32; 101] {
-    static TABLE: OnceLock<[i32; 101]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut dp = [i32::MIN; 101];
-        for line in TABLE_8_1_1.lines().filter(|l| !l.starts_with('#')).skip(1) {
-            let (p, d) = line.split_once(',').expect("table 8.1.1: two columns");
-            let p: usize = p.trim().parse().expect("table 8.1.1: p in hundredths");
-            dp[p] = d.trim().parse().expect("table 8.1.1: dp");
-        }
-        assert!(dp.iter().all(|&d| d != i32::MIN), "table 8.1.1 lacks a row");
-        dp
-    })
+/// FIDE Rating Regulations table 8.1.1, kept once beside the rating systems.
+fn table_8_1_1() -> &'static [i32] {
+    super::ratings::fide_table::dp_by_hundredths()
 }
 
 /// dp of table 8.1.1 for a score of `half_points / 2` in `games` games: p is rounded to the

@@ -40,22 +40,28 @@ pub fn expected_score(diff: i32) -> f64 {
     f64::from(pd) / 100.0
 }
 
-/// Table 8.1.1: the rating difference dp for a score fraction `p`, rounded to hundredths as the
-/// regulations say (0.5 up).
-pub fn rating_difference(p: f64) -> i32 {
+/// Table 8.1.1 as published: dp for p = 0.00 ..= 1.00, indexed by hundredths.
+pub fn dp_by_hundredths() -> &'static [i32] {
     static TABLE: OnceLock<Vec<i32>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        TABLE_8_1_1
+    TABLE.get_or_init(|| {
+        let table: Vec<i32> = TABLE_8_1_1
             .lines()
             .skip(1)
             .map(|line| {
                 let (_, dp) = line.split_once(',').expect("table 8.1.1: two columns");
                 dp.parse().expect("table 8.1.1: dp")
             })
-            .collect()
-    });
+            .collect();
+        assert_eq!(table.len(), 101, "table 8.1.1 has a row per hundredth");
+        table
+    })
+}
+
+/// Table 8.1.1: the rating difference dp for a score fraction `p`, rounded to hundredths as the
+/// regulations say (0.5 up).
+pub fn rating_difference(p: f64) -> i32 {
     let hundredths = ((p.clamp(0.0, 1.0) * 100.0) + 0.5 + 1e-9).floor() as usize;
-    table[hundredths.min(100)]
+    dp_by_hundredths()[hundredths.min(100)]
 }
 
 #[cfg(test)]
