@@ -12,6 +12,7 @@ pub mod duplicates;
 pub mod epd;
 pub mod error;
 pub mod export;
+pub mod filter;
 pub mod import;
 pub mod openings;
 pub mod perft;
