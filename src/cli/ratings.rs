@@ -9,6 +9,7 @@ use crate::export::jsonl::JsonlFormat;
 use crate::export::output::Output;
 use crate::export::parquet::{ParquetFormat, Target};
 use crate::export::table::{Cell, Column, Kind, TableFormat};
+use crate::stats::ratings::encounters;
 use crate::stats::ratings::period::{PeriodKind, PeriodRun, drive, drive_per_game};
 use crate::stats::ratings::pool::{self, Anchoring, Errors, PoolError, WhiteAdvantage};
 use crate::stats::ratings::{Date, Game, HistoryRow, Outcome, RatingRow, elo, glicko, glicko2};
@@ -88,6 +89,11 @@ pub struct RatingsArgs {
     /// The database written by `arbiter import` (schema version 2 or later).
     #[arg(long, default_value = "arbiter.sqlite")]
     pub db: PathBuf,
+    /// Rate the games of Parquet files instead of a database: the `encounters` table of
+    /// spark/judge.py or `player_games` rows (one file, or a folder of them). Select the rows
+    /// before (Spark SQL, DuckDB); nothing is stored.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["FilterArgs", "result_source", "no_store"])]
+    pub encounters: Option<PathBuf>,
     #[arg(long, value_enum)]
     pub system: System,
     /// Output file; the extension picks the format (.txt, .csv, .jsonl, .parquet).
@@ -259,21 +265,6 @@ fn usage(message: String) -> io::Result<i32> {
 }
 
 pub fn run(args: &RatingsArgs) -> io::Result<i32> {
-    if !args.db.exists() {
-        return usage(format!("{}: no such database", args.db.display()));
-    }
-    let conn = Connection::open(&args.db).map_err(db_err)?;
-    let version: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(db_err)?;
-    if version < 2 {
-        eprintln!(
-            "arbiter: {}: schema version {version} has no persons yet; open it once with \
-             `arbiter import` of this version to migrate it",
-            args.db.display()
-        );
-        return Ok(2);
-    }
     let white_advantage = match args.white_advantage.as_str() {
         "auto" => WhiteAdvantage::Auto,
         v => match v.parse::<f64>() {
@@ -301,7 +292,70 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
     if format == FormatArg::Parquet && args.output.is_none() {
         return usage("Parquet needs a file: -o FILE.parquet".into());
     }
+    let (conn, selection) = match &args.encounters {
+        Some(path) => match encounters::read(path) {
+            Ok(e) => {
+                let unfinished = e.unfinished + e.duplicates;
+                let selection = Selection {
+                    games: e.games,
+                    names: e.names,
+                    person_ids: Vec::new(),
+                    first_tag: e.first_tag,
+                    unfinished,
+                };
+                eprintln!(
+                    "{} files read ({} of other tables passed over): {} games, {} without a result, {} duplicates left out",
+                    e.files,
+                    e.other_files,
+                    selection.games.len(),
+                    e.unfinished,
+                    e.duplicates
+                );
+                (None, selection)
+            }
+            Err(e) => {
+                eprintln!("arbiter: {e}");
+                return Ok(1);
+            }
+        },
+        None => match open_and_select(args)? {
+            Ok(both) => both,
+            Err(code) => return Ok(code),
+        },
+    };
+    rate(args, conn.as_ref(), selection, white_advantage, format)
+}
+
+/// The database's games for the selection, or the exit code of a refusal already reported.
+fn open_and_select(args: &RatingsArgs) -> io::Result<Result<(Option<Connection>, Selection), i32>> {
+    if !args.db.exists() {
+        return usage(format!("{}: no such database", args.db.display())).map(Err);
+    }
+    let conn = Connection::open(&args.db).map_err(db_err)?;
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(db_err)?;
+    if version < 2 {
+        eprintln!(
+            "arbiter: {}: schema version {version} has no persons yet; open it once with \
+             `arbiter import` of this version to migrate it",
+            args.db.display()
+        );
+        return Ok(Err(2));
+    }
     let selection = select(&conn, args, version)?;
+    Ok(Ok((Some(conn), selection)))
+}
+
+/// Rates the selection with the system asked for, prints or writes the list, and stores the
+/// run when it came from a database.
+fn rate(
+    args: &RatingsArgs,
+    conn: Option<&Connection>,
+    selection: Selection,
+    white_advantage: WhiteAdvantage,
+    format: FormatArg,
+) -> io::Result<i32> {
     let skipped = selection.unfinished;
     if selection.games.is_empty() {
         eprintln!("arbiter: no rated games in the selection ({skipped} unfinished games skipped)");
@@ -477,8 +531,8 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
         "{} games rated, {skipped} unfinished skipped, {:.3} s",
         out.rated_games, seconds
     )?;
-    if !args.no_store {
-        let run_id = store(&conn, args, &selection, &out, skipped).map_err(db_err)?;
+    if let Some(conn) = conn.filter(|_| !args.no_store) {
+        let run_id = store(conn, args, &selection, &out, skipped).map_err(db_err)?;
         writeln!(err, "stored as rating run {run_id}")?;
     }
     Ok(0)
