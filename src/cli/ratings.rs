@@ -160,7 +160,22 @@ struct Selection {
     person_ids: Vec<i64>,
     /// Each person's first Elo tag in the selection (by date).
     first_tag: Vec<Option<i32>>,
+    /// Why the other stored games are not in `games` (see [`accounting`]).
+    left_out: LeftOut,
+}
+
+/// The stored games that never reach a rating system, by reason.
+#[derive(Default)]
+struct LeftOut {
+    stored: usize,
+    /// Not matched by the selection (dates, time control class) or without a White name.
+    not_selected: usize,
+    /// Records of a game stored more than once that are not their group's survivor.
+    duplicates: usize,
+    /// No result (`*` or none): never a loss.
     unfinished: usize,
+    /// A side whose name belongs to no person (an empty Black tag).
+    no_opponent: usize,
 }
 
 fn db_err(e: rusqlite::Error) -> io::Error {
@@ -193,14 +208,13 @@ fn select(conn: &Connection, args: &RatingsArgs) -> io::Result<Result<Selection,
         ResultSource::Lawful => "score",
         ResultSource::Recorded => "recorded_score",
     };
+    // Duplicates are read and counted, not filtered in SQL, so the summary can account for
+    // every stored game.
     let mut sql = format!(
         "SELECT player_id, opponent_id, {score}, year, month, day, event_id, rating, \
-         opponent_rating FROM player_games WHERE colour = 'white'"
+         opponent_rating, duplicate FROM player_games WHERE colour = 'white'"
     );
     let mut values: Vec<rusqlite::types::Value> = Vec::new();
-    if !args.all_games {
-        sql.push_str(" AND duplicate = 0");
-    }
     let date = "(COALESCE(year, 0) * 10000 + COALESCE(month, 0) * 100 + COALESCE(day, 0))";
     for (text, fill, op) in [(&args.from, 0, ">="), (&args.to, 99, "<=")] {
         if let Some(t) = text {
@@ -221,19 +235,32 @@ fn select(conn: &Connection, args: &RatingsArgs) -> io::Result<Result<Selection,
     let mut person_ids: Vec<i64> = Vec::new();
     let mut tags: Vec<(Date, Option<i32>)> = Vec::new();
     let mut games = Vec::new();
-    let mut unfinished = 0;
+    let mut left_out = LeftOut {
+        stored: conn
+            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0))
+            .map_err(db_err)? as usize,
+        ..LeftOut::default()
+    };
+    let mut rows_read = 0;
     let mut stmt = conn.prepare(&sql).map_err(db_err)?;
     let mut rows = stmt
         .query(rusqlite::params_from_iter(values))
         .map_err(db_err)?;
     while let Some(row) = rows.next().map_err(db_err)? {
+        rows_read += 1;
+        if !args.all_games && row.get::<_, bool>(9).map_err(db_err)? {
+            left_out.duplicates += 1;
+            continue;
+        }
         let white: Option<i64> = row.get(0).map_err(db_err)?;
         let black: Option<i64> = row.get(1).map_err(db_err)?;
         let score: Option<f64> = row.get(2).map_err(db_err)?;
-        let (Some(white), Some(black), Some(outcome)) =
-            (white, black, score.and_then(Outcome::from_white_score))
-        else {
-            unfinished += 1;
+        let Some(outcome) = score.and_then(Outcome::from_white_score) else {
+            left_out.unfinished += 1;
+            continue;
+        };
+        let (Some(white), Some(black)) = (white, black) else {
+            left_out.no_opponent += 1;
             continue;
         };
         let part = |i| -> rusqlite::Result<u32> {
@@ -283,7 +310,10 @@ fn select(conn: &Connection, args: &RatingsArgs) -> io::Result<Result<Selection,
         names,
         person_ids,
         first_tag: tags.into_iter().map(|(_, t)| t).collect(),
-        unfinished,
+        left_out: LeftOut {
+            not_selected: left_out.stored.saturating_sub(rows_read),
+            ..left_out
+        },
     }))
 }
 
@@ -293,6 +323,26 @@ struct Outcomes {
     history: Vec<HistoryRow>,
     rated_games: usize,
     summary: Vec<String>,
+    /// Selected games the system left out, by reason.
+    not_rated: Vec<(&'static str, usize)>,
+}
+
+/// Every stored game once: rated, or the reason it was not (the parts add up to `stored`).
+fn accounting(left: &LeftOut, rated: usize, not_rated: &[(&str, usize)]) -> String {
+    let mut text = format!("{} stored games: {rated} rated", left.stored);
+    let reasons = [
+        ("outside the selection", left.not_selected),
+        (
+            "duplicate records (--all-games rates them)",
+            left.duplicates,
+        ),
+        ("unfinished", left.unfinished),
+        ("without a Black player", left.no_opponent),
+    ];
+    for (why, n) in reasons.iter().chain(not_rated).filter(|r| r.1 > 0) {
+        text.push_str(&format!(", {n} {why}"));
+    }
+    text
 }
 
 fn usage(message: String) -> io::Result<i32> {
@@ -347,9 +397,12 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
         Ok(s) => s,
         Err(message) => return usage(message),
     };
-    let skipped = selection.unfinished;
+    let skipped = selection.left_out.unfinished;
     if selection.games.is_empty() {
-        eprintln!("arbiter: no rated games in the selection ({skipped} unfinished games skipped)");
+        eprintln!(
+            "arbiter: no rated games in the selection ({})",
+            accounting(&selection.left_out, 0, &[])
+        );
         return Ok(1);
     }
     let players = selection.names.len();
@@ -429,6 +482,10 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
                         history: Vec::new(),
                         rated_games: run.games_rated,
                         summary,
+                        not_rated: vec![(
+                            "in groups left unrated",
+                            selection.games.len() - run.games_rated,
+                        )],
                     }
                 }
                 Err(PoolError::SeparateGroups(groups)) => {
@@ -519,8 +576,8 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
     }
     writeln!(
         err,
-        "{} games rated, {skipped} unfinished skipped, {:.3} s",
-        out.rated_games, seconds
+        "{}, {seconds:.3} s",
+        accounting(&selection.left_out, out.rated_games, &out.not_rated)
     )?;
     if !args.no_store {
         let run_id = store(&conn, args, &selection, &out, skipped).map_err(db_err)?;
@@ -530,18 +587,15 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
 }
 
 fn period_outcomes(run: PeriodRun, selected: usize) -> Outcomes {
-    let mut summary = Vec::new();
-    if run.undated > 0 {
-        summary.push(format!(
-            "{} games left out: their date does not name the period",
-            run.undated
-        ));
-    }
     Outcomes {
         rows: run.rows,
         history: run.history,
         rated_games: selected - run.undated,
-        summary,
+        summary: Vec::new(),
+        not_rated: vec![(
+            "without the date parts that name the period (try --period year)",
+            run.undated,
+        )],
     }
 }
 
