@@ -92,7 +92,7 @@ pub struct Common {
     /// Only games without a finding of this code (repeatable).
     #[arg(long, value_parser = parse_code)]
     pub lacks_finding: Vec<String>,
-    /// Only games judged under this edition of the Laws: 1980, 1997, 2001 or 2014.
+    /// Only games judged under this edition of the Laws: 1980, 1993 (alias 1997), 2001 or 2014.
     #[arg(long, value_parser = parse_edition)]
     pub laws: Option<crate::laws::Edition>,
     /// A raw SQL condition on `g` (games), `w`/`b` (names as written), `pw`/`pb` (persons),
