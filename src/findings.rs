@@ -153,7 +153,7 @@ catalogue! {
     laws Laws {
         END_CHECKMATE "end.checkmate" Info "by edition" "the game ended in checkmate";
         END_STALEMATE "end.stalemate" Info "by edition" "the game ended in stalemate";
-        END_DEAD_POSITION "end.dead-position" Info "by edition" "the game ended in a dead position (1997: only the listed endings)";
+        END_DEAD_POSITION "end.dead-position" Info "by edition" "the game ended in a dead position (1993: only the listed endings)";
         END_FIVEFOLD "end.fivefold" Info "by edition" "a position appeared for the fifth time";
         END_SEVENTY_FIVE "end.seventy-five" Info "by edition" "75 moves each without pawn move or capture (a mate on that move takes precedence)";
         CLAIM_THREEFOLD "claim.threefold" Info "by edition" "first ply where a threefold repetition could be claimed (present, or by a written move)";

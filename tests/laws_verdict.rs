@@ -160,7 +160,7 @@ fn stalemate_and_decisive_record() {
 
 #[test]
 fn moves_after_the_end_are_reported() {
-    // King takes the last rook: K+B v K, dead from 1997 on.
+    // King takes the last rook: K+B v K, dead from 1993 on.
     let fen = "4k3/8/8/8/8/8/4r3/4KB2 w - - 0 1";
     let san = "1. Kxe2 Kd8 2. Bh3";
     let v = judge_game(&Game {
@@ -178,10 +178,15 @@ fn moves_after_the_end_are_reported() {
 }
 
 #[test]
-fn king_and_bishop_against_king_is_dead_from_1997_not_in_1980() {
+fn king_and_bishop_against_king_is_dead_from_1993_not_in_1980() {
+    // The 1993 text (Art. 19: "took effect from 1 January 1993") lists K+B v K among the
+    // endings that end the game (10.4); the 1980 Laws have no such rule.
     let fen = "4k3/8/8/8/8/8/4r3/4KB2 w - - 0 1";
     for (date, dead, article) in [
         ("1985.01.01", false, None),
+        ("1992.12.31", false, None),
+        ("1993.01.01", true, Some("10.4")),
+        ("1995.06.15", true, Some("10.4")),
         ("1998.01.01", true, Some("10.4")),
         ("2005.01.01", true, Some("9.6")),
         ("2020.01.01", true, Some("5.2.2")),
@@ -195,7 +200,10 @@ fn king_and_bishop_against_king_is_dead_from_1997_not_in_1980() {
         });
         assert_eq!(v.termination.is_some(), dead, "{date}");
         if dead {
-            assert!(v.edition >= Edition::Fide1997);
+            assert!(v.edition >= Edition::Fide1993);
+            if date < "2001" {
+                assert_eq!(v.edition, Edition::Fide1993, "{date}");
+            }
             assert_eq!(v.findings[0].article, article);
             assert!(has(&v, Code::ResultMismatch));
             assert_eq!(v.lawful_result, Some(GameResult::Draw));
@@ -382,19 +390,27 @@ fn two_knights_against_pawn_get_a_hundred_moves_in_1980() {
         ..Game::default()
     });
     assert_eq!(v.first_fifty_claim, None);
-    let v = judge_game(&Game {
-        fen,
-        date: "2005.01.01",
-        ..Game::default()
-    });
-    assert_eq!(v.first_fifty_claim.map(|c| c.ply), Some(0));
+    // The 1993 text (10.12) has no such extension: fifty moves, unless the organisers
+    // announced more.
+    for date in ["1995.01.01", "2005.01.01"] {
+        let v = judge_game(&Game {
+            fen,
+            date,
+            ..Game::default()
+        });
+        assert_eq!(v.first_fifty_claim.map(|c| c.ply), Some(0), "{date}");
+    }
 }
 
 #[test]
-fn flag_fall_with_a_bare_king_is_a_draw_from_1997() {
+fn flag_fall_with_a_bare_king_is_a_draw_from_1993() {
+    // 1993 Art. 10.5 and 10.14: the opponent of a bare king who oversteps the time draws;
+    // under the 1980 Laws (17.1) the loss on time stands.
     let fen = "4k3/8/8/8/8/8/8/R3K3 b - - 0 1";
     for (date, draw, article) in [
         ("1985.01.01", false, None),
+        ("1992.12.31", false, None),
+        ("1995.06.15", true, Some("10.5, 10.14")),
         ("1998.01.01", true, Some("10.5, 10.14")),
         ("2002.01.01", true, Some("6.9")),
     ] {

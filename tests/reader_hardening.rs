@@ -2,42 +2,17 @@
 //! here: findings reported once and located, files with no game, the quarantine reading back
 //! as exactly the rejected games, annotation symbols, and the cost caps of one game.
 
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::arbiter;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("binary runs")
-}
-
-/// `check FILE --quiet --no-laws` with a JSON summary, a JSON-lines findings file and a
-/// quarantine in `dir`; returns the output, the summary and the findings.
+/// `check FILE --quiet --no-laws --jobs 1` with a JSON summary, a JSON-lines findings file
+/// and a quarantine in `dir`; returns the output, the summary and the findings.
 fn check(dir: &Path, file: &Path) -> (Output, serde_json::Value, Vec<serde_json::Value>) {
-    let json = dir.join("summary.json");
-    let findings = dir.join("findings.jsonl");
-    let quarantine = dir.join("quarantine.pgn");
-    let out = arbiter(&[
-        "check",
-        file.to_str().unwrap(),
-        "--quiet",
-        "--no-laws",
-        "--jobs",
-        "1",
-        "--summary-json",
-        json.to_str().unwrap(),
-        "--findings",
-        findings.to_str().unwrap(),
-        "--quarantine",
-        quarantine.to_str().unwrap(),
-    ]);
-    let summary = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let rows = std::fs::read_to_string(&findings)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (out, summary, rows)
+    cli::check(dir, file, &["--no-laws", "--jobs", "1"])
 }
 
 fn rows_of<'a>(rows: &'a [serde_json::Value], code: &str) -> Vec<&'a serde_json::Value> {

@@ -40,7 +40,7 @@ pub struct InputArgs {
     /// No progress bar and no per-game error lines.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Edition of the Laws of Chess: auto (by the Date tag), 1980, 1997, 2001 or 2014.
+    /// Edition of the Laws of Chess: auto (by the Date tag), 1980, 1993 (alias 1997), 2001 or 2014.
     #[arg(long, default_value = "auto")]
     pub laws: LawsChoice,
     /// Skip the Laws' verdict (parse and replay only).

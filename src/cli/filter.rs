@@ -71,7 +71,7 @@ pub struct FilterArgs {
     /// Only games with a finding of this severity: info, warning or error.
     #[arg(long, value_parser = parse_severity)]
     pub severity: Option<crate::pgn::Severity>,
-    /// Only games judged under this edition of the Laws: 1980, 1997, 2001 or 2014.
+    /// Only games judged under this edition of the Laws: 1980, 1993 (alias 1997), 2001 or 2014.
     #[arg(long, value_parser = parse_edition)]
     pub laws: Option<crate::laws::Edition>,
     /// Of each group of records of one game (`arbiter duplicates`), only the survivor. The

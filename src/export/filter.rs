@@ -56,19 +56,14 @@ pub fn parse_severity(text: &str) -> Result<crate::pgn::Severity, String> {
     })
 }
 
-/// `--laws`: the year of an edition (1980, 1997, 2001, 2014).
+/// `--laws`: the year of an edition (1980, 1993, 2001, 2014), or an alias of one (1997 for
+/// 1993, the edition's name until 2026-11; 2017 for 2014).
 pub fn parse_edition(text: &str) -> Result<crate::laws::Edition, String> {
     use crate::laws::Edition;
-    one_of(
-        text,
-        &[
-            Edition::Fide1980,
-            Edition::Fide1997,
-            Edition::Fide2001,
-            Edition::Fide2014,
-        ],
-        |e| e.year().to_string(),
-    )
+    Edition::from_year_name(text).ok_or_else(|| {
+        let years = Edition::ALL.map(|e| e.year().to_string()).join(", ");
+        format!("{text:?} is not one of: {years} (1997 reads as 1993, 2017 as 2014)")
+    })
 }
 
 /// Every finding code any stage writes: the one catalogue (`src/findings.rs`, docs/findings.md).
@@ -359,9 +354,12 @@ impl Filter {
             );
         }
         if let Some(e) = self.edition {
+            // Databases written before 1993's edition was renamed hold `1997` for it.
+            let names = e.stored_names();
+            let marks = vec!["?"; names.len()].join(", ");
             push(
-                "g.laws_edition = ?",
-                vec![text(&e.year().to_string())],
+                &format!("g.laws_edition IN ({marks})"),
+                names.iter().map(|n| text(n)).collect(),
                 &mut conds,
             );
         }
@@ -435,7 +433,8 @@ mod tests {
         assert!(e.contains("info, warning, error"), "{e}");
         assert_eq!(parse_edition("2014"), Ok(crate::laws::Edition::Fide2014));
         let e = parse_edition("2018").unwrap_err();
-        assert!(e.contains("1980, 1997, 2001, 2014"), "{e}");
+        assert!(e.contains("1980, 1993, 2001, 2014"), "{e}");
+        assert_eq!(parse_edition("1997"), Ok(crate::laws::Edition::Fide1993));
         assert!(parse_code("result.mismatch").is_ok());
         let e = parse_code("result.mismatchh").unwrap_err();
         assert!(e.contains("result.mismatch,"), "{e}");

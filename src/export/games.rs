@@ -420,7 +420,10 @@ fn read_game(
         termination_ply: r.get(5)?,
         threefold_ply: r.get(6)?,
         fifty_ply: r.get(7)?,
-        laws_edition: r.get(8)?,
+        // `1997` in a database written before the 1993 edition was renamed reads as `1993`.
+        laws_edition: r
+            .get::<_, Option<String>>(8)?
+            .map(crate::laws::Edition::canonical_stored),
         variant,
         start,
         start_fen,

@@ -297,7 +297,7 @@ static GAME_COLUMNS: &[GameColumn] = &[
     col!(
         "laws_edition",
         Int,
-        "edition of the Laws applied: 1980, 1997, 2001 or 2014",
+        "edition of the Laws applied: 1980, 1993, 2001 or 2014",
         |r| { Cell::opt_int(r.laws_edition.as_deref().and_then(|e| e.parse().ok())) }
     ),
     col!("ply_count", Int, "half-moves in the main line", |r| {

@@ -1,6 +1,6 @@
 //! Which edition of the FIDE Laws of Chess governs a game: chosen from the PGN Date tag
-//! (editions take effect on 1 July of 1997, 2001 and 2014), or forced from the command line
-//! with `--laws auto|1980|1997|2001|2014`.
+//! (editions take effect on 1 January 1993, 1 July 2001 and 1 July 2014), or forced from the
+//! command line with `--laws auto|1980|1993|2001|2014` (`1997` is an alias of `1993`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -11,9 +11,13 @@ pub enum Edition {
     /// The 1980 Laws with FIDE's interpretations: mate and stalemate end the game,
     /// repetition and fifty moves only on a claim, no dead-position rule.
     Fide1980,
-    /// The 1984 text as amended to 1992, in force to 30 June 2001 (arbiter dates it from
-    /// 1 July 1997): Art. 10.4's listed endings are drawn; a bare king cannot win (10.5).
-    Fide1997,
+    /// The 1984 text as amended by the 1988 and 1992 Congresses, which "took effect from
+    /// 1 January 1993" (its Art. 19; the file `fide-laws-1997.txt`). arbiter applies it up
+    /// to 30 June 2001: the text in force from 1 July 1997 is not among arbiter's, and the
+    /// next one it has (2001) postdates those games (docs/LAWS.md says why this one stands
+    /// in). Art. 10.4's listed endings are drawn; a bare king cannot win (10.5).
+    /// Named `1997` until 2026-11: that name still reads as this edition.
+    Fide1993,
     /// From 1 July 2001: any dead position ends the game (9.6); a flag-fall is a draw when
     /// the opponent cannot mate by any series of legal moves (6.9).
     Fide2001,
@@ -25,11 +29,19 @@ pub enum Edition {
 impl Edition {
     pub const NEWEST: Edition = Edition::Fide2014;
 
-    /// The year in the edition's name.
+    /// Every edition, oldest first.
+    pub const ALL: [Edition; 4] = [
+        Edition::Fide1980,
+        Edition::Fide1993,
+        Edition::Fide2001,
+        Edition::Fide2014,
+    ];
+
+    /// The year in the edition's name (what `games.laws_edition` holds).
     pub fn year(self) -> u16 {
         match self {
             Edition::Fide1980 => 1980,
-            Edition::Fide1997 => 1997,
+            Edition::Fide1993 => 1993,
             Edition::Fide2001 => 2001,
             Edition::Fide2014 => 2014,
         }
@@ -39,13 +51,13 @@ impl Edition {
     /// earliest possible, so a game is never judged by Laws that may postdate it).
     pub fn in_force(year: u16, month: Option<u8>, day: Option<u8>) -> Edition {
         let (m, d) = (month.unwrap_or(1), day.unwrap_or(1));
-        let from_july = |y: u16| (year, m, d) >= (y, 7, 1);
-        if from_july(2014) {
+        let from = |y: u16, month: u8| (year, m, d) >= (y, month, 1);
+        if from(2014, 7) {
             Edition::Fide2014
-        } else if from_july(2001) {
+        } else if from(2001, 7) {
             Edition::Fide2001
-        } else if from_july(1997) {
-            Edition::Fide1997
+        } else if from(1993, 1) {
+            Edition::Fide1993
         } else {
             Edition::Fide1980
         }
@@ -68,6 +80,38 @@ impl Edition {
             None
         };
         Some(Edition::in_force(year, month, day))
+    }
+
+    /// Every text `games.laws_edition` may hold for this edition: its year, and for 1993 the
+    /// `1997` that databases written before the edition was renamed hold (the same text).
+    pub fn stored_names(self) -> &'static [&'static str] {
+        match self {
+            Edition::Fide1980 => &["1980"],
+            Edition::Fide1993 => &["1993", "1997"],
+            Edition::Fide2001 => &["2001"],
+            Edition::Fide2014 => &["2014"],
+        }
+    }
+
+    /// The edition a stored or typed year names: a year of [`Edition::ALL`] or an alias
+    /// (`1997` for 1993, `2017` for 2014, the year of the text arbiter reads for it).
+    pub fn from_year_name(name: &str) -> Option<Edition> {
+        Some(match name.trim() {
+            "1980" => Edition::Fide1980,
+            "1993" | "1997" => Edition::Fide1993,
+            "2001" => Edition::Fide2001,
+            "2014" | "2017" => Edition::Fide2014,
+            _ => return None,
+        })
+    }
+
+    /// A stored `games.laws_edition` value as the edition's current name (`1997` → `1993`);
+    /// anything else unchanged.
+    pub fn canonical_stored(stored: String) -> String {
+        match Edition::from_year_name(&stored) {
+            Some(e) => e.year().to_string(),
+            None => stored,
+        }
     }
 }
 
@@ -114,7 +158,7 @@ impl LawsChoice {
     }
 }
 
-/// A `--laws` value that is not one of `auto`, `1980`, `1997`, `2001`, `2014`.
+/// A `--laws` value that is not one of `auto`, `1980`, `1993` (alias `1997`), `2001`, `2014`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LawsChoiceError(pub String);
 
@@ -122,7 +166,7 @@ impl fmt::Display for LawsChoiceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown Laws edition {:?}: expected auto, 1980, 1997, 2001 or 2014",
+            "unknown Laws edition {:?}: expected auto, 1980, 1993 (alias 1997), 2001 or 2014",
             self.0
         )
     }
@@ -134,14 +178,12 @@ impl FromStr for LawsChoice {
     type Err = LawsChoiceError;
 
     fn from_str(s: &str) -> Result<LawsChoice, LawsChoiceError> {
-        Ok(match s.trim().to_ascii_lowercase().as_str() {
-            "auto" => LawsChoice::Auto,
-            "1980" => LawsChoice::Fixed(Edition::Fide1980),
-            "1997" => LawsChoice::Fixed(Edition::Fide1997),
-            "2001" => LawsChoice::Fixed(Edition::Fide2001),
-            "2014" | "2017" => LawsChoice::Fixed(Edition::Fide2014),
-            _ => return Err(LawsChoiceError(s.to_string())),
-        })
+        if s.trim().eq_ignore_ascii_case("auto") {
+            return Ok(LawsChoice::Auto);
+        }
+        Edition::from_year_name(s)
+            .map(LawsChoice::Fixed)
+            .ok_or_else(|| LawsChoiceError(s.to_string()))
     }
 }
 
@@ -150,17 +192,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn editions_change_on_the_first_of_july() {
+    fn editions_change_on_their_dates() {
         let e = |d: &str| Edition::from_pgn_date(d);
-        assert_eq!(e("1997.06.30"), Some(Edition::Fide1980));
-        assert_eq!(e("1997.07.01"), Some(Edition::Fide1997));
-        assert_eq!(e("2001.06.30"), Some(Edition::Fide1997));
+        // The 1993 text "took effect from 1 January 1993" (its Art. 19).
+        assert_eq!(e("1992.12.31"), Some(Edition::Fide1980));
+        assert_eq!(e("1993.01.01"), Some(Edition::Fide1993));
+        assert_eq!(e("1993.??.??"), Some(Edition::Fide1993));
+        assert_eq!(e("1995.06.15"), Some(Edition::Fide1993));
+        assert_eq!(e("1997.06.30"), Some(Edition::Fide1993));
+        assert_eq!(e("1997.07.01"), Some(Edition::Fide1993));
+        assert_eq!(e("2001.06.30"), Some(Edition::Fide1993));
         assert_eq!(e("2001.07.01"), Some(Edition::Fide2001));
         assert_eq!(e("2014.06.30"), Some(Edition::Fide2001));
         assert_eq!(e("2014.07.01"), Some(Edition::Fide2014));
         assert_eq!(e("2023.??.??"), Some(Edition::Fide2014));
         // An unknown month in the year of a change counts as January: the older Laws.
-        assert_eq!(e("2001.??.??"), Some(Edition::Fide1997));
+        assert_eq!(e("2001.??.??"), Some(Edition::Fide1993));
         assert_eq!(e("1975.05.??"), Some(Edition::Fide1980));
         assert_eq!(e("????.??.??"), None);
         assert_eq!(e(""), None);
@@ -173,9 +220,32 @@ mod tests {
         assert!(c.undated);
         let c = LawsChoice::Auto.for_game(None);
         assert!(c.undated);
-        let c = "1997".parse::<LawsChoice>().unwrap().for_game(None);
-        assert_eq!(c.edition, Edition::Fide1997);
+        let c = "1993".parse::<LawsChoice>().unwrap().for_game(None);
+        assert_eq!(c.edition, Edition::Fide1993);
         assert!(!c.undated);
         assert!("1999".parse::<LawsChoice>().is_err());
+    }
+
+    #[test]
+    fn laws_1997_is_still_accepted_as_the_1993_edition() {
+        for name in ["1997", " 1997 ", "1993"] {
+            assert_eq!(
+                name.parse::<LawsChoice>(),
+                Ok(LawsChoice::Fixed(Edition::Fide1993))
+            );
+        }
+        assert_eq!(Edition::Fide1993.year(), 1993);
+        assert_eq!(Edition::Fide1993.to_string(), "FIDE 1993");
+        assert_eq!(Edition::canonical_stored("1997".into()), "1993");
+        assert_eq!(Edition::canonical_stored("2014".into()), "2014");
+        assert_eq!(Edition::canonical_stored("odd".into()), "odd");
+        for e in Edition::ALL {
+            assert_eq!(e.stored_names()[0], e.year().to_string());
+            for name in e.stored_names() {
+                assert_eq!(Edition::from_year_name(name), Some(e));
+            }
+        }
+        let err = "1999".parse::<LawsChoice>().unwrap_err().to_string();
+        assert!(err.contains("1993 (alias 1997)"), "{err}");
     }
 }

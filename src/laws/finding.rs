@@ -80,30 +80,32 @@ impl Code {
         use Edition::*;
         Some(match (self, edition) {
             (Code::EndCheckmate, Fide1980) => "11.1",
-            (Code::EndCheckmate, Fide1997) => "10.1",
+            (Code::EndCheckmate, Fide1993) => "10.1",
             (Code::EndCheckmate, Fide2001) => "5.1(a)",
             (Code::EndCheckmate, Fide2014) => "5.1.1",
             (Code::EndStalemate, Fide1980) => "12.1",
-            (Code::EndStalemate, Fide1997) => "10.3",
+            (Code::EndStalemate, Fide1993) => "10.3",
             (Code::EndStalemate, Fide2001) => "5.2",
             (Code::EndStalemate, Fide2014) => "5.2.1",
             (Code::EndDeadPosition, Fide1980) => return None,
-            (Code::EndDeadPosition, Fide1997) => "10.4",
+            (Code::EndDeadPosition, Fide1993) => "10.4",
             (Code::EndDeadPosition, Fide2001) => "9.6",
             (Code::EndDeadPosition, Fide2014) => "5.2.2",
             (Code::EndFivefold, Fide2014) => "9.6.1",
             (Code::EndSeventyFive, Fide2014) => "9.6.2",
             (Code::EndFivefold | Code::EndSeventyFive, _) => return None,
             (Code::ClaimThreefold, Fide1980) => "12.3",
-            (Code::ClaimThreefold, Fide1997) => "10.10",
+            (Code::ClaimThreefold, Fide1993) => "10.10",
             (Code::ClaimThreefold, Fide2001) => "9.2",
             (Code::ClaimThreefold, Fide2014) => "9.2.1",
             (Code::ClaimFifty, Fide1980) => "12.4",
-            (Code::ClaimFifty, Fide1997) => "10.12",
+            (Code::ClaimFifty, Fide1993) => "10.12",
             (Code::ClaimFifty, Fide2001) => "9.3",
             (Code::ClaimFifty, Fide2014) => "9.3",
             (Code::ResultFlagUnwinnable, Fide1980) => return None,
-            (Code::ResultFlagUnwinnable, Fide1997) => "10.5, 10.14",
+            (Code::ResultFlagUnwinnable, Fide1993) => "10.5, 10.14",
+            // Before 2001 a flag-fall needs no analysis (1993: a bare king is plain to see).
+            (Code::FlagUndetermined, Fide1980 | Fide1993) => return None,
             (Code::ResultFlagUnwinnable | Code::FlagUndetermined, _) => "6.9",
             (Code::DeadUndetermined, Fide2001) => "9.6",
             (Code::DeadUndetermined, Fide2014) => "5.2.2",
@@ -183,7 +185,7 @@ mod tests {
         assert_eq!(Code::EndSeventyFive.as_str(), "end.seventy-five");
         assert_eq!(Code::EndDeadPosition.article(Edition::Fide1980), None);
         assert_eq!(
-            Code::EndDeadPosition.article(Edition::Fide1997),
+            Code::EndDeadPosition.article(Edition::Fide1993),
             Some("10.4")
         );
         assert_eq!(Code::EndFivefold.article(Edition::Fide2001), None);
@@ -195,5 +197,50 @@ mod tests {
             .iter()
             .filter(|e| e.stage == crate::findings::Stage::Laws);
         assert_eq!(laws.count(), Code::ALL.len());
+    }
+
+    /// docs/findings.md's Laws table gives, per edition (its columns are named by the
+    /// editions' years), exactly the Article `Code::article` cites: "—" where the edition has
+    /// no such rule, "ending's" for the findings that cite the ending's Article.
+    #[test]
+    fn docs_give_each_editions_article() {
+        let docs = include_str!("../../docs/findings.md");
+        let cells = |l: &str| -> Vec<String> {
+            l.trim()
+                .trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
+        };
+        let header = docs
+            .lines()
+            .find(|l| l.starts_with("| Code | Severity | Meaning | 1980"))
+            .expect("the Laws table's header");
+        let years: Vec<String> = cells(header)[3..].to_vec();
+        let names: Vec<String> = Edition::ALL.iter().map(|e| e.year().to_string()).collect();
+        assert_eq!(years, names, "one column per edition, named by its year");
+        let cites_ending = [
+            Code::MoveAfterEnd,
+            Code::ResultMismatch,
+            Code::ResultUnfinished,
+        ];
+        let mut rows = 0;
+        for code in Code::ALL {
+            let line = docs
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{code}` |")))
+                .unwrap_or_else(|| panic!("{code} is not in docs/findings.md"));
+            let row = cells(line);
+            for (i, edition) in Edition::ALL.into_iter().enumerate() {
+                let want = match code.article(edition) {
+                    Some(a) => a,
+                    None if cites_ending.contains(&code) => "ending's",
+                    None => "—",
+                };
+                assert_eq!(row[3 + i], want, "{code} under {edition}");
+            }
+            rows += 1;
+        }
+        assert_eq!(rows, 14);
     }
 }

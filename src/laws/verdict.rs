@@ -95,9 +95,9 @@ pub struct Verdict {
     pub findings: Vec<LawFinding>,
 }
 
-/// 1997 Art. 10.4: the listed endings (K v K; K v K+B or K+N; K+B v K+B with the bishops
+/// 1993 Art. 10.4: the listed endings (K v K; K v K+B or K+N; K+B v K+B with the bishops
 /// on diagonals of the same colour).
-pub fn is_listed_draw_1997(pos: &Position) -> bool {
+pub fn is_listed_draw_1993(pos: &Position) -> bool {
     let men = pos.occupied() & !pos.by_role(Role::King);
     match men.count() {
         0 => true,
@@ -474,8 +474,8 @@ fn first_dead_ply(
     let is_dead = |p: &Position| -> Deadness {
         match edition {
             Edition::Fide1980 => Deadness::Alive,
-            Edition::Fide1997 => {
-                if is_listed_draw_1997(p) {
+            Edition::Fide1993 => {
+                if is_listed_draw_1993(p) {
                     Deadness::Dead
                 } else {
                     Deadness::Alive
@@ -554,7 +554,7 @@ fn first_dead_ply(
     DeadSearch::Dead(hi as u32)
 }
 
-/// A recorded win on time (2017/2001 Art. 6.9; 1997 Art. 10.5 and 10.14; 1980 Art. 17.1).
+/// A recorded win on time (2017/2001 Art. 6.9; 1993 Art. 10.5 and 10.14; 1980 Art. 17.1).
 fn flag_fall(
     pos: &Position,
     winner: Color,
@@ -571,7 +571,7 @@ fn flag_fall(
     };
     match edition {
         Edition::Fide1980 => Some(recorded),
-        Edition::Fide1997 => {
+        Edition::Fide1993 => {
             if (pos.by_color(winner) & !pos.by_role(Role::King)).is_empty() {
                 findings.push(LawFinding::new(
                     Code::ResultFlagUnwinnable,
