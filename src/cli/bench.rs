@@ -2,6 +2,7 @@
 //! Wiki at fixed depths, one thread; prints nodes, time and Mnps per position and in total.
 //! `arbiter bench search`: a fixed-depth search of twelve positions; the total node count is a
 //! signature that changes whenever search behaviour does, and nps measures speed.
+//! `arbiter bench import`: the import's rate as the database grows (`bench_import.rs`).
 
 use super::error::{Outcome, Result};
 use crate::chess::Position;
@@ -18,12 +19,17 @@ pub struct BenchArgs {
     /// Repeat each position this many times and report the median.
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
+    #[command(flatten)]
+    pub import: super::bench_import::ImportBenchArgs,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
 pub enum BenchKind {
     Perft,
     Search,
+    /// Build a database of N distinct games and print the import rate per step (see the
+    /// import flags).
+    Import,
 }
 
 /// The six positions, with the depth benchmarked and its known node count.
@@ -65,6 +71,7 @@ pub fn run(args: &BenchArgs) -> Result {
     match args.what {
         BenchKind::Perft => run_perft(args),
         BenchKind::Search => run_search(args),
+        BenchKind::Import => super::bench_import::run_bench(&args.import),
     }
 }
 

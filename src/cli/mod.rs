@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 pub mod analyse;
 pub mod bench;
+pub mod bench_import;
 pub mod check;
 pub mod dead;
 pub mod duplicates;
@@ -138,7 +139,8 @@ const EXAMPLES_PERFT: &str = "Examples:
 
 const EXAMPLES_BENCH: &str = "Examples:
   arbiter bench perft
-  arbiter bench search --runs 5";
+  arbiter bench search --runs 5
+  arbiter bench import --import-games 1000000 --import-check";
 
 const EXAMPLES_DEAD: &str = "Examples:
   arbiter dead '8/8/4k3/8/8/3K4/8/4B3 w - - 0 1'

@@ -92,15 +92,14 @@ impl Writer {
         &self.conn
     }
 
-    /// Finds or creates the `imports` row of a source.
-    pub fn begin_import(
-        &mut self,
-        source: &SourceIdentity,
-        settings: &str,
-    ) -> rusqlite::Result<ImportState> {
+    /// The stored import of this source: its id, last committed game, and whether it went
+    /// to the end. Stdin has no identity to resume by: every run is a new import.
+    fn find_import(&self, source: &SourceIdentity) -> rusqlite::Result<Option<(i64, i64, bool)>> {
+        if source.path == "-" {
+            return Ok(None);
+        }
         let size = source.size.map(|s| s as i64);
-        let found = self
-            .conn
+        self.conn
             .prepare_cached(include_str!("sql/find_import.sql"))?
             .query_row(
                 params![source.path, size, source.mtime, &source.head_hash[..]],
@@ -108,14 +107,31 @@ impl Writer {
                     Ok((
                         r.get::<_, i64>(0)?,
                         r.get::<_, i64>(2)?,
-                        r.get::<_, Option<String>>(3)?,
+                        r.get::<_, Option<String>>(3)?.is_some(),
                     ))
                 },
             )
-            .optional()?;
-        // Stdin has no identity to resume by: every run is a new import.
-        if let Some((id, last_game, finished)) = found.filter(|_| source.path != "-") {
-            let finished_before = finished.is_some();
+            .optional()
+    }
+
+    /// The game after which an import of this source would resume (0: from the start),
+    /// as `begin_import` will find it; writes nothing.
+    pub fn resume_point(&self, source: &SourceIdentity) -> rusqlite::Result<u64> {
+        Ok(match self.find_import(source)? {
+            Some((_, last_game, false)) => last_game as u64,
+            _ => 0,
+        })
+    }
+
+    /// Finds or creates the `imports` row of a source.
+    pub fn begin_import(
+        &mut self,
+        source: &SourceIdentity,
+        settings: &str,
+    ) -> rusqlite::Result<ImportState> {
+        let size = source.size.map(|s| s as i64);
+        let found = self.find_import(source)?;
+        if let Some((id, last_game, finished_before)) = found {
             return Ok(ImportState {
                 id,
                 resume_after_game: if finished_before { 0 } else { last_game as u64 },
