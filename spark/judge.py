@@ -115,7 +115,7 @@ def judge_shard(task: dict) -> dict:
     work = None
     try:
         arbiter = find_arbiter(task["arbiter"])
-        remote_out = not is_local(task["out"])
+        remote_out = task["remote_out"]
         if remote_out:
             work = tempfile.mkdtemp(prefix="arbiter-shard-")
             out_dir = work
@@ -216,6 +216,7 @@ class Job:
             "threads": a.threads,
             "timeout": a.shard_timeout,
             "arbiter_args": a.arbiter_args,
+            "remote_out": a.remote_io or not is_local(self.out),
         }
 
     def run_shard(self, name: str, uri: str) -> dict:
@@ -224,7 +225,7 @@ class Job:
         self.sc.setJobGroup(f"shard {name}", f"arbiter on {uri}")
         task = self.task(name, uri)
         try:
-            if is_local(uri):
+            if is_local(uri) and not self.args.remote_io:
                 rdd = self.sc.parallelize([task], 1)
             else:
                 # Spark reads the bytes (any Hadoop file system); arbiter gets them on stdin.
@@ -398,6 +399,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="only the map step: no dataset, no reduce")
     p.add_argument("--arbiter-arg", dest="arbiter_args", action="append", default=[],
                    help="one more argument for arbiter check (repeat: --arbiter-arg=--no-laws)")
+    p.add_argument("--remote-io", action="store_true",
+                   help="treat local inputs and OUT as remote ones: read each shard through Spark's "
+                        "Hadoop file systems into arbiter's stdin and copy its Parquet out through "
+                        "pyarrow, as for hdfs:/s3a: URIs (tests that route on one machine)")
     args = p.parse_args(argv)
     if args.threads < 1:
         p.error("--threads must be at least 1")

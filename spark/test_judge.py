@@ -5,6 +5,7 @@ a re-run); and the README's two DuckDB queries.
     ARBITER_CORPUS=... ARBITER_BIN=target/release/arbiter python -m pytest spark/test_judge.py
 """
 
+import csv
 import json
 import os
 import shutil
@@ -169,6 +170,55 @@ def test_the_spark_sql_reduce(run):
         f"SELECT sum(findings) FROM read_parquet('{out}/reduce/findings_by_month/*.parquet')"
     ).fetchone()
     assert findings == report["totals"]["findings"]
+
+
+def ratings(source, csv_path):
+    """`arbiter ratings --encounters` (pool, largest group): stderr, and the list by player."""
+    proc = subprocess.run([str(ARBITER), "ratings", "--encounters", str(source), "--system",
+                           "pool", "--largest-group", "-o", str(csv_path)],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    with open(csv_path, newline="") as f:
+        rows = {r["player"]: (float(r["rating"]), int(r["games"]))
+                for r in csv.DictReader(f) if r["rating"]}
+    return proc.stderr, rows
+
+
+def test_pool_ratings_in_arbiter_over_the_reduce(run):
+    """The pool solve runs in arbiter over Spark's `encounters` (spark/README.md says why),
+    and gives the same list as arbiter reading the dataset's `player_games` rows itself."""
+    tmp, out, _, _ = run
+    (encounters,) = duckdb.connect().execute(
+        f"SELECT count(*) FROM read_parquet('{out}/reduce/encounters/*.parquet')").fetchone()
+    stderr, from_spark = ratings(out / "reduce" / "encounters", tmp / "pool-spark.csv")
+    assert f"{encounters} games, 0 without a result" in stderr, stderr
+    _, from_rows = ratings(out / "dataset" / "player_games", tmp / "pool-rows.csv")
+    # The largest connected group: DannyTheDonkey and the 26 players of his shard's games
+    # who met him or each other (the lichess sample's other players met once, in pairs).
+    assert len(from_spark) == 27 and "DannyTheDonkey" in from_spark
+    assert from_spark.keys() == from_rows.keys()
+    for player, (rating, games) in from_spark.items():
+        assert games == from_rows[player][1], player
+        assert abs(rating - from_rows[player][0]) < 1e-6, player
+
+
+def test_the_remote_route_gives_the_same_shard(run, tmp_path):
+    """`--remote-io`: the shard's bytes come through Spark's Hadoop file system (binaryFiles)
+    into arbiter's stdin and the Parquet goes out through pyarrow, as for hdfs:/s3a: URIs;
+    the shard's counts and findings equal those of the local route."""
+    _, out, _, _ = run
+    remote = tmp_path / "remote"
+    proc = judge(remote, f"file://{SHARDS[1]}", extra=["--remote-io", "--no-collect"])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    name = SHARDS[1].name
+    marker = json.loads((remote / "shards" / name / "_SUCCESS").read_text())
+    local = json.loads((out / "shards" / name / "_SUCCESS").read_text())
+    assert marker["games"] > 100 and marker["findings"] > 0
+    assert marker == local
+    con = duckdb.connect()
+    query = "SELECT code, ply, game FROM read_parquet('{}') ORDER BY game, ply, code"
+    assert con.execute(query.format(remote / "shards" / name / "findings.parquet")).fetchall() \
+        == con.execute(query.format(out / "shards" / name / "findings.parquet")).fetchall()
 
 
 def test_a_rerun_redoes_only_the_shards_without_a_marker(run):

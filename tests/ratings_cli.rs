@@ -36,6 +36,16 @@ fn imported(dir: &Path, pgn: &Path) -> PathBuf {
     db
 }
 
+/// `ratings --system pool` as Ordo was run on the TCEC superfinal (average 2300, White's
+/// advantage fitted), from `source` (`--db DB` or `--encounters DIR`), written to `csv`.
+fn tcec_pool(source: &[&str], csv: &Path) -> Output {
+    let mut args = vec!["ratings"];
+    args.extend_from_slice(source);
+    args.extend_from_slice(&["--system", "pool", "--average", "2300"]);
+    args.extend_from_slice(&["--white-advantage", "auto", "-o", csv.to_str().unwrap()]);
+    arbiter(&args)
+}
+
 fn csv_ratings(path: &Path) -> Vec<(String, f64, u32)> {
     let mut reader = csv::Reader::from_path(path).unwrap();
     let header = reader.headers().unwrap().clone();
@@ -56,6 +66,54 @@ fn csv_ratings(path: &Path) -> Vec<(String, f64, u32)> {
         .collect()
 }
 
+/// The map step's Parquet (`check --output DIR --format parquet`, no database) rated by
+/// `ratings --encounters DIR`: the same TCEC superfinal gives Ordo's values, as from a database.
+#[test]
+fn pool_over_the_map_steps_parquet_equals_pool_over_the_database() {
+    let Some(corpus) = corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = corpus.join("games/engine-tcec/TCEC_Season_6_-_Superfinal.pgn");
+    let out_dir = dir.path().join("judged");
+    let out = arbiter(&[
+        "check",
+        pgn.to_str().unwrap(),
+        "--output",
+        out_dir.to_str().unwrap(),
+        "--format",
+        "parquet",
+        "--quiet",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = dir.path().join("pool.csv");
+    let out = tcec_pool(&["--encounters", out_dir.to_str().unwrap()], &csv);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("1 files read (2 of other tables passed over): 64 games"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("white advantage 72.5"), "{stderr}");
+    let rows = csv_ratings(&csv);
+    assert_eq!(rows[0].0, "Stockfish 170514");
+    assert!((rows[0].1 - 2319.9157).abs() < 0.001, "{rows:?}");
+    assert!((rows[1].1 - 2280.0843).abs() < 0.001, "{rows:?}");
+    // Selecting is the job of whoever wrote the Parquet: database filters are refused.
+    let out = arbiter(&[
+        "ratings",
+        "--encounters",
+        out_dir.to_str().unwrap(),
+        "--system",
+        "pool",
+        "--from",
+        "2014",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
 /// TCEC season 6 superfinal, 64 games, average 2300, White's advantage fitted: Ordo 1.2.6
 /// (-a 2300 -W -z 200.2409) gives Stockfish 170514 2319.9157, Komodo 7x 2280.0843, white
 /// advantage 72.50; ours agree within 0.0002 Elo (max |Δ| over TCEC and TWIC files 0.006).
@@ -66,19 +124,7 @@ fn pool_on_a_tcec_superfinal_matches_ordo() {
     let pgn = corpus.join("games/engine-tcec/TCEC_Season_6_-_Superfinal.pgn");
     let db = imported(dir.path(), &pgn);
     let csv = dir.path().join("pool.csv");
-    let out = arbiter(&[
-        "ratings",
-        "--db",
-        db.to_str().unwrap(),
-        "--system",
-        "pool",
-        "--average",
-        "2300",
-        "--white-advantage",
-        "auto",
-        "-o",
-        csv.to_str().unwrap(),
-    ]);
+    let out = tcec_pool(&["--db", db.to_str().unwrap()], &csv);
     assert!(
         out.status.success(),
         "{}",

@@ -3,6 +3,7 @@
 //! `arbiter bench search`: a fixed-depth search of twelve positions; the total node count is a
 //! signature that changes whenever search behaviour does, and nps measures speed.
 //! `arbiter bench import`: the import's rate as the database grows (`bench_import.rs`).
+//! `arbiter bench synth`: a synthetic collection for benchmarks at scale (`bench_synth.rs`).
 
 use super::error::{Outcome, Result};
 use crate::chess::Position;
@@ -21,6 +22,8 @@ pub struct BenchArgs {
     pub runs: usize,
     #[command(flatten)]
     pub import: super::bench_import::ImportBenchArgs,
+    #[command(flatten)]
+    pub synth: super::bench_synth::SynthArgs,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -30,6 +33,8 @@ pub enum BenchKind {
     /// Build a database of N distinct games and print the import rate per step (see the
     /// import flags).
     Import,
+    /// Write a synthetic collection with hidden true ratings (see the synth flags).
+    Synth,
 }
 
 /// The six positions, with the depth benchmarked and its known node count.
@@ -72,6 +77,7 @@ pub fn run(args: &BenchArgs) -> Result {
         BenchKind::Perft => run_perft(args),
         BenchKind::Search => run_search(args),
         BenchKind::Import => super::bench_import::run_bench(&args.import),
+        BenchKind::Synth => super::bench_synth::run(&args.synth),
     }
 }
 

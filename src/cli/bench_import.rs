@@ -23,22 +23,37 @@ use std::time::Instant;
 #[derive(Args, Debug, Clone)]
 pub struct ImportBenchArgs {
     /// import: games to import in all (distinct copies of the source games).
-    #[arg(long = "import-games", value_name = "N", default_value_t = 1_000_000)]
+    #[arg(
+        id = "import_games",
+        long = "import-games",
+        value_name = "N",
+        default_value_t = 1_000_000
+    )]
     pub games: u64,
     /// import: games per step; each step's rate is printed.
-    #[arg(long = "import-step", value_name = "N", default_value_t = 100_000)]
+    #[arg(
+        id = "import_step",
+        long = "import-step",
+        value_name = "N",
+        default_value_t = 100_000
+    )]
     pub step: u64,
     /// import: the database to build or add to (default: a temporary one, removed after).
-    #[arg(long = "import-db", value_name = "PATH")]
+    #[arg(id = "import_db", long = "import-db", value_name = "PATH")]
     pub db: Option<PathBuf>,
     /// import: PGN files whose games are copied (default: $ARBITER_CORPUS/games/otb-pgnmentor).
-    #[arg(long = "import-source", value_name = "PGN")]
+    #[arg(id = "import_source", long = "import-source", value_name = "PGN")]
     pub sources: Vec<PathBuf>,
     /// import: worker threads (0: all cores).
-    #[arg(long = "import-jobs", value_name = "N", default_value_t = 0)]
+    #[arg(
+        id = "import_jobs",
+        long = "import-jobs",
+        value_name = "N",
+        default_value_t = 0
+    )]
     pub jobs: usize,
     /// import: also run `check` on each step's games, for the import / check ratio.
-    #[arg(long = "import-check")]
+    #[arg(id = "import_check", long = "import-check")]
     pub check: bool,
 }
 

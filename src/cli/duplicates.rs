@@ -1,10 +1,18 @@
 //! `arbiter duplicates --db DB`: finds the duplicate groups again (`db::duplicates`),
-//! stores them, and lists each member with its reason, as a text table, CSV or JSON lines.
+//! stores them, and lists each member with its reason, as a text table, CSV, JSON lines, or
+//! the members' games as PGN (the export's writer) with tags naming group, kind and reason.
+//! The export's selection flags pick the groups: those with a member selected.
 
+use super::filter::FilterArgs;
 use crate::db::duplicates::{Candidate, Prefer, candidates, refresh, same_moves_other_players};
 use crate::db::open;
+use crate::export::games::{Order, for_each_game, games_from};
+use crate::export::output::Output;
+use crate::export::pgn::{PgnOptions, PgnWriter};
+use crate::export::{ExportError, Filter, Writer};
 use clap::{Args, ValueEnum};
-use rusqlite::params;
+use rusqlite::types::Value;
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -21,6 +29,9 @@ pub enum FormatArg {
     Text,
     Csv,
     Jsonl,
+    /// The members' games, each group's survivor first, with the tags DuplicateGroup,
+    /// DuplicateKind, DuplicateSurvivor and DuplicateReason.
+    Pgn,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +47,8 @@ pub enum PreferArg {
 #[command(after_help = "Examples:
   arbiter duplicates --db games.sqlite
   arbiter duplicates --db games.sqlite --kind contained --format csv > truncated.csv
-  arbiter duplicates --db games.sqlite --prefer annotated --format jsonl")]
+  arbiter duplicates --db games.sqlite --prefer annotated --format jsonl
+  arbiter duplicates --db games.sqlite --player 'Carlsen, Magnus' --format pgn > copies.pgn")]
 pub struct DuplicatesArgs {
     /// The database to read and update.
     #[arg(long, default_value = "arbiter.sqlite")]
@@ -53,9 +65,28 @@ pub struct DuplicatesArgs {
     /// least this many plies.
     #[arg(long, value_name = "PLIES")]
     pub same_moves: Option<i64>,
+    /// Only the groups with a member among these games (--unique and --all-games do not
+    /// apply).
+    #[command(flatten)]
+    pub select: FilterArgs,
+}
+
+/// A listed member: its group, kind, whether it survives, and why it is in the group.
+struct Member {
+    group: i64,
+    kind: String,
+    survivor: bool,
+    reason: String,
 }
 
 pub fn run(args: &DuplicatesArgs) -> io::Result<i32> {
+    if args.select.unique || args.select.all_games {
+        eprintln!(
+            "arbiter duplicates: --unique and --all-games do not apply: the command lists \
+             duplicate groups"
+        );
+        return Ok(2);
+    }
     let mut conn = match open(&args.db) {
         Ok(c) => c,
         Err(e) => {
@@ -83,11 +114,28 @@ pub fn run(args: &DuplicatesArgs) -> io::Result<i32> {
         ])
         .map_err(io::Error::other)?;
     }
-    let mut stmt = conn
-        .prepare(include_str!("sql/duplicates_list.sql"))
+    // The groups with a member among the selected games; the kind is bound after the
+    // filter's values.
+    let filter = args.select.filter(false);
+    let (clause, mut values) = filter.to_sql(crate::db::SCHEMA_VERSION);
+    let selected = if clause == "1" {
+        String::new()
+    } else {
+        format!(
+            " AND d.id IN (SELECT dm.group_id FROM {} WHERE dm.group_id IS NOT NULL AND ({clause}))",
+            games_from(crate::db::SCHEMA_VERSION)
+        )
+    };
+    values.push(Value::Text(kind.to_owned()));
+    let list = include_str!("sql/duplicates_list.sql")
+        .replace("?1", &format!("?{}", values.len()))
+        .replace("/* selected */", &selected);
+    let mut stmt = conn.prepare(&list).map_err(sql)?;
+    let mut rows = stmt
+        .query(rusqlite::params_from_iter(values))
         .map_err(sql)?;
-    let mut rows = stmt.query(params![kind]).map_err(sql)?;
     let mut last_group = None;
+    let mut members: HashMap<i64, Member> = HashMap::new();
     while let Some(r) = rows.next().map_err(sql)? {
         let get_s = |i| r.get::<_, Option<String>>(i).map(Option::unwrap_or_default);
         let (group, kind, game, survivor): (i64, String, i64, bool) = (
@@ -132,6 +180,17 @@ pub fn run(args: &DuplicatesArgs) -> io::Result<i32> {
                 ])
                 .map_err(io::Error::other)?;
             }
+            FormatArg::Pgn => {
+                members.insert(
+                    game,
+                    Member {
+                        group,
+                        kind,
+                        survivor,
+                        reason,
+                    },
+                );
+            }
             FormatArg::Jsonl => {
                 let v = serde_json::json!({
                     "group": group, "kind": kind, "game": game, "survivor": survivor,
@@ -144,6 +203,15 @@ pub fn run(args: &DuplicatesArgs) -> io::Result<i32> {
     }
     if let Some(w) = csv.as_mut() {
         w.flush()?;
+    }
+    drop(rows);
+    drop(stmt);
+    if args.format == FormatArg::Pgn {
+        match write_pgn(&conn, &members) {
+            Ok(()) => {}
+            Err(e) if e.is_broken_pipe() => return Ok(0),
+            Err(e) => return Err(e.into()),
+        }
     }
     if let Some(min) = args.same_moves {
         let games: Vec<Candidate> = candidates(&conn).map_err(sql)?;
@@ -158,4 +226,37 @@ pub fn run(args: &DuplicatesArgs) -> io::Result<i32> {
         }
     }
     Ok(0)
+}
+
+/// The listed members' games as PGN through the export's writer, group by group (survivor
+/// first), each with its group, kind, survival and reason as tags.
+fn write_pgn(
+    conn: &rusqlite::Connection,
+    members: &HashMap<i64, Member>,
+) -> Result<(), ExportError> {
+    let mut writer = PgnWriter::new(Output::open(None)?, PgnOptions::default());
+    writer.begin()?;
+    let grouped = Filter {
+        sql: Some("dm.group_id IS NOT NULL".to_owned()),
+        ..Filter::default()
+    };
+    let order = Order(vec!["dm.group_id", "dm.survivor DESC"]);
+    let mut tagged = crate::export::ExportRow::default();
+    for_each_game(conn, &grouped, &order, |row| {
+        let Some(m) = members.get(&row.id) else {
+            return Ok(());
+        };
+        tagged.clone_from(row);
+        tagged.tags.extend([
+            ("DuplicateGroup".to_owned(), m.group.to_string()),
+            ("DuplicateKind".to_owned(), m.kind.clone()),
+            (
+                "DuplicateSurvivor".to_owned(),
+                if m.survivor { "yes" } else { "no" }.to_owned(),
+            ),
+            ("DuplicateReason".to_owned(), m.reason.clone()),
+        ]);
+        writer.game(&tagged)
+    })?;
+    Box::new(writer).finish()
 }

@@ -3,10 +3,9 @@
 //! through one `export::Writer` per format. This file only reads the flags and picks the
 //! writer; the work is in `src/export/`.
 
+use super::filter::FilterArgs;
 use crate::export::csv::CsvFormat;
-use crate::export::filter::{
-    Filter, ResultValue, parse_code, parse_date, parse_edition, parse_result, parse_severity,
-};
+use crate::export::filter::Filter;
 use crate::export::findings::FindingsTable;
 use crate::export::games::{Order, count, for_each_finding, for_each_game, schema_version};
 use crate::export::jsonl::JsonlFormat;
@@ -111,82 +110,14 @@ pub struct ExportArgs {
     /// PGN: add judgement NAGs to analysed moves: $6 inaccuracy, $2 mistake, $4 blunder.
     #[arg(long)]
     pub annotate: bool,
-    /// A player on either side: the person under any spelling, ignoring case. Repeat for
-    /// games of any of them.
-    #[arg(long)]
-    pub player: Vec<String>,
-    /// A player on either side whose name as written is exactly this. Repeatable.
-    #[arg(long)]
-    pub player_exact: Vec<String>,
-    /// White: the person under any spelling, ignoring case.
-    #[arg(long)]
-    pub white: Option<String>,
-    /// Black: the person under any spelling, ignoring case.
-    #[arg(long)]
-    pub black: Option<String>,
-    /// The Event tag, exactly.
-    #[arg(long)]
-    pub event: Option<String>,
-    /// Games on or after this date (YYYY, YYYY.MM or YYYY.MM.DD).
-    #[arg(long, value_parser = parse_date)]
-    pub date_from: Option<String>,
-    /// Games on or before this date.
-    #[arg(long, value_parser = parse_date)]
-    pub date_to: Option<String>,
-    /// Recorded result: 1-0, 0-1, 1/2-1/2 or *.
-    #[arg(long, value_parser = parse_result)]
-    pub result: Option<ResultValue>,
-    /// Both players rated at least this.
-    #[arg(long)]
-    pub min_elo: Option<i64>,
-    /// At least this many half-moves in the main line.
-    #[arg(long)]
-    pub min_plies: Option<i64>,
-    /// At most this many half-moves in the main line.
-    #[arg(long)]
-    pub max_plies: Option<i64>,
-    /// Only games with a finding of this code (repeatable; docs/findings.md).
-    #[arg(long, value_parser = parse_code)]
-    pub has_finding: Vec<String>,
-    /// Only games without a finding of this code (repeatable).
-    #[arg(long, value_parser = parse_code)]
-    pub lacks_finding: Vec<String>,
-    /// Only games with a finding of this severity: info, warning or error.
-    #[arg(long, value_parser = parse_severity)]
-    pub severity: Option<crate::pgn::Severity>,
-    /// Only games judged under this edition of the Laws: 1980, 1997, 2001 or 2014.
-    #[arg(long, value_parser = parse_edition)]
-    pub laws: Option<crate::laws::Edition>,
-    /// Leave out duplicates: of each group of records of the same game, only the survivor.
-    #[arg(long)]
-    pub unique: bool,
-    /// A raw SQL condition on `g` (games), `w`/`b` (names as written), `pw`/`pb` (persons),
-    /// `e` (events).
-    #[arg(long = "where")]
-    pub where_sql: Option<String>,
+    #[command(flatten)]
+    pub select: FilterArgs,
 }
 
 impl ExportArgs {
+    /// Every record unless `--unique`.
     fn filter(&self) -> Filter {
-        Filter {
-            player: self.player.clone(),
-            player_exact: self.player_exact.clone(),
-            white: self.white.clone(),
-            black: self.black.clone(),
-            event: self.event.clone(),
-            date_from: self.date_from.clone(),
-            date_to: self.date_to.clone(),
-            result: self.result,
-            min_elo: self.min_elo,
-            min_plies: self.min_plies,
-            max_plies: self.max_plies,
-            has_finding: self.has_finding.clone(),
-            lacks_finding: self.lacks_finding.clone(),
-            severity: self.severity,
-            edition: self.laws,
-            unique: self.unique,
-            sql: self.where_sql.clone(),
-        }
+        self.select.filter(false)
     }
 
     fn pgn_options(&self) -> PgnOptions {
@@ -348,7 +279,7 @@ pub fn run_export(args: &ExportArgs) -> io::Result<i32> {
         );
         return Ok(2);
     }
-    if args.unique && version < 2 {
+    if args.select.unique && version < 2 {
         eprintln!(
             "arbiter: {}: schema version {version} has no duplicate groups: --unique keeps every game",
             args.db.display()

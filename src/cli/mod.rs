@@ -7,12 +7,14 @@ use clap::{Parser, Subcommand};
 pub mod analyse;
 pub mod bench;
 pub mod bench_import;
+pub mod bench_synth;
 pub mod check;
 pub mod dead;
 pub mod duplicates;
 pub mod epd;
 pub mod error;
 pub mod export;
+pub mod filter;
 pub mod import;
 pub mod openings;
 pub mod perft;
@@ -140,7 +142,8 @@ const EXAMPLES_PERFT: &str = "Examples:
 const EXAMPLES_BENCH: &str = "Examples:
   arbiter bench perft
   arbiter bench search --runs 5
-  arbiter bench import --import-games 1000000 --import-check";
+  arbiter bench import --import-games 1000000 --import-check
+  arbiter bench synth --games 1000000 --players 20000 --seed 1 -o synth.pgn.zst --truth truth.csv";
 
 const EXAMPLES_DEAD: &str = "Examples:
   arbiter dead '8/8/4k3/8/8/3K4/8/4B3 w - - 0 1'

@@ -4,11 +4,12 @@
 //! rating and the performance of the side that played the last move; the position's
 //! opening name when it has one (by position). Text table, CSV or JSON.
 
+use super::filter::FilterArgs;
 use crate::chess::san::to_san;
 use crate::chess::{Move, Position};
 use crate::db::encode::decode_moves;
 use crate::db::open;
-use crate::export::filter::Filter;
+use crate::export::games::games_from;
 use crate::identity::openings::Book;
 use clap::{Args, ValueEnum};
 use rusqlite::params_from_iter;
@@ -26,8 +27,9 @@ pub enum TreeFormat {
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   arbiter openings --db games.sqlite --depth 6
-  arbiter openings --db games.sqlite --player Carlsen --min-games 5 --format csv
-  arbiter openings --db games.sqlite --from 2020 --min-elo 2600 --format json")]
+  arbiter openings --db games.sqlite --player 'Carlsen, Magnus' --min-games 5 --format csv
+  arbiter openings --db games.sqlite --from 2020 --min-elo 2600 --format json
+  arbiter openings --db games.sqlite --opening 'Sicilian Defense' --tc-class blitz --depth 12")]
 pub struct OpeningsArgs {
     #[arg(long, default_value = "arbiter.sqlite")]
     pub db: PathBuf,
@@ -39,27 +41,8 @@ pub struct OpeningsArgs {
     pub min_games: u64,
     #[arg(long, value_enum, default_value = "text")]
     pub format: TreeFormat,
-    /// A player (as written) on either side.
-    #[arg(long)]
-    pub player: Option<String>,
-    #[arg(long)]
-    pub white: Option<String>,
-    #[arg(long)]
-    pub black: Option<String>,
-    #[arg(long)]
-    pub event: Option<String>,
-    /// Games from this date on (YYYY, YYYY.MM or YYYY.MM.DD).
-    #[arg(long = "from")]
-    pub date_from: Option<String>,
-    /// Games up to this date.
-    #[arg(long = "to")]
-    pub date_to: Option<String>,
-    /// Both players rated at least this.
-    #[arg(long)]
-    pub min_elo: Option<i64>,
-    /// A raw SQL condition on `g` (games), `w`/`b` (spellings), `e` (events).
-    #[arg(long = "where")]
-    pub where_sql: Option<String>,
+    #[command(flatten)]
+    pub select: FilterArgs,
 }
 
 /// One line's numbers.
@@ -88,23 +71,13 @@ pub fn run(args: &OpeningsArgs) -> io::Result<i32> {
             return Ok(2);
         }
     };
-    let filter = Filter {
-        player: args.player.clone().into_iter().collect(),
-        white: args.white.clone(),
-        black: args.black.clone(),
-        event: args.event.clone(),
-        date_from: args.date_from.clone(),
-        date_to: args.date_to.clone(),
-        min_elo: args.min_elo,
-        sql: args.where_sql.clone(),
-        ..Filter::default()
-    };
+    // Statistics count each duplicate group once unless --all-games.
+    let filter = args.select.filter(true);
     let (clause, values) = filter.to_sql(crate::db::SCHEMA_VERSION);
     let sql = format!(
         "SELECT g.moves, COALESCE(g.lawful_result, g.result), g.white_elo, g.black_elo \
-         FROM games g LEFT JOIN player_names w ON w.id = g.white_id \
-         LEFT JOIN player_names b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id \
-         WHERE g.start_fen IS NULL AND g.variant = 'standard' AND ({clause})"
+         FROM {} WHERE g.start_fen IS NULL AND g.variant = 'standard' AND ({clause})",
+        games_from(crate::db::SCHEMA_VERSION)
     );
     let err = |e: rusqlite::Error| io::Error::other(format!("{}: {e}", args.db.display()));
     let mut stmt = conn.prepare(&sql).map_err(err)?;

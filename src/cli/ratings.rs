@@ -2,11 +2,14 @@
 //! from their games (each duplicate group once, the lawful result by default), prints or writes
 //! the list (text, CSV, JSON lines, Parquet) and stores the run in the database.
 
+use super::filter::FilterArgs;
 use crate::export::csv::CsvFormat;
+use crate::export::games::games_from;
 use crate::export::jsonl::JsonlFormat;
 use crate::export::output::Output;
 use crate::export::parquet::{ParquetFormat, Target};
 use crate::export::table::{Cell, Column, Kind, TableFormat};
+use crate::stats::ratings::encounters;
 use crate::stats::ratings::period::{PeriodKind, PeriodRun, drive, drive_per_game};
 use crate::stats::ratings::pool::{self, Anchoring, Errors, PoolError, WhiteAdvantage};
 use crate::stats::ratings::{Date, Game, HistoryRow, Outcome, RatingRow, elo, glicko, glicko2};
@@ -86,6 +89,11 @@ pub struct RatingsArgs {
     /// The database written by `arbiter import` (schema version 2 or later).
     #[arg(long, default_value = "arbiter.sqlite")]
     pub db: PathBuf,
+    /// Rate the games of Parquet files instead of a database: the `encounters` table of
+    /// spark/judge.py or `player_games` rows (one file, or a folder of them). Select the rows
+    /// before (Spark SQL, DuckDB); nothing is stored.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["FilterArgs", "result_source", "no_store"])]
+    pub encounters: Option<PathBuf>,
     #[arg(long, value_enum)]
     pub system: System,
     /// Output file; the extension picks the format (.txt, .csv, .jsonl, .parquet).
@@ -94,18 +102,10 @@ pub struct RatingsArgs {
     /// Output format (default: from the extension, else text).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
-    /// Games on or after this date (YYYY, YYYY.MM or YYYY.MM.DD).
-    #[arg(long)]
-    pub from: Option<String>,
-    /// Games on or before this date.
-    #[arg(long)]
-    pub to: Option<String>,
-    /// Only games of this time-control class (classical, rapid, blitz, bullet, correspondence).
-    #[arg(long)]
-    pub tc_class: Option<String>,
-    /// Rate every stored game, duplicates included (default: each duplicate group once).
-    #[arg(long)]
-    pub all_games: bool,
+    /// The games rated: the export's selection flags; each duplicate group once unless
+    /// --all-games.
+    #[command(flatten)]
+    pub select: FilterArgs,
     #[arg(long, value_enum, default_value = "lawful")]
     pub result_source: ResultSource,
     /// Do not store the run in the database.
@@ -167,56 +167,20 @@ fn db_err(e: rusqlite::Error) -> io::Error {
     io::Error::other(format!("database: {e}"))
 }
 
-/// `YYYY[.MM[.DD]]` (also `-`) as a sortable key; missing parts are `fill`.
-fn date_key(text: &str, fill: u32) -> Option<u32> {
-    let parts: Vec<&str> = text.split(['.', '-', '/']).collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return None;
-    }
-    let mut key = 0;
-    for i in 0..3 {
-        let v: u32 = match parts.get(i) {
-            Some(p) => p.parse().ok()?,
-            None => fill,
-        };
-        let limit = [9999, 12, 31][i];
-        if v > limit.max(fill) {
-            return None;
-        }
-        key = key * 100 + v;
-    }
-    Some(key)
-}
-
-fn select(conn: &Connection, args: &RatingsArgs) -> io::Result<Result<Selection, String>> {
+fn select(conn: &Connection, args: &RatingsArgs, version: i64) -> io::Result<Selection> {
     let score = match args.result_source {
-        ResultSource::Lawful => "score",
-        ResultSource::Recorded => "recorded_score",
+        ResultSource::Lawful => "COALESCE(g.lawful_result, g.result)",
+        ResultSource::Recorded => "g.result",
     };
-    let mut sql = format!(
-        "SELECT player_id, opponent_id, {score}, year, month, day, event_id, rating, \
-         opponent_rating FROM player_games WHERE colour = 'white'"
+    // The white side of each selected game: one row per game, as the `player_games` view's
+    // white rows (a game without a White name has none).
+    let (clause, values) = args.select.filter(true).to_sql(version);
+    let sql = format!(
+        "SELECT w.person_id, b.person_id, CASE {score} WHEN '1-0' THEN 1.0 WHEN '0-1' THEN 0.0 \
+         WHEN '1/2-1/2' THEN 0.5 END, g.year, g.month, g.day, g.event_id, g.white_elo, \
+         g.black_elo FROM {} WHERE g.white_id IS NOT NULL AND ({clause})",
+        games_from(version)
     );
-    let mut values: Vec<rusqlite::types::Value> = Vec::new();
-    if !args.all_games {
-        sql.push_str(" AND duplicate = 0");
-    }
-    let date = "(COALESCE(year, 0) * 10000 + COALESCE(month, 0) * 100 + COALESCE(day, 0))";
-    for (text, fill, op) in [(&args.from, 0, ">="), (&args.to, 99, "<=")] {
-        if let Some(t) = text {
-            let Some(key) = date_key(t, fill) else {
-                return Ok(Err(format!(
-                    "{t}: not a date (YYYY, YYYY.MM or YYYY.MM.DD)"
-                )));
-            };
-            sql.push_str(&format!(" AND {date} {op} ?"));
-            values.push(i64::from(key).into());
-        }
-    }
-    if let Some(tc) = &args.tc_class {
-        sql.push_str(" AND tc_class = ?");
-        values.push(tc.clone().into());
-    }
     let mut index: HashMap<i64, u32> = HashMap::new();
     let mut person_ids: Vec<i64> = Vec::new();
     let mut tags: Vec<(Date, Option<i32>)> = Vec::new();
@@ -278,13 +242,13 @@ fn select(conn: &Connection, args: &RatingsArgs) -> io::Result<Result<Selection,
             .query_row(params![id], |r| r.get(0))
             .unwrap_or_else(|_| format!("#{id}"));
     }
-    Ok(Ok(Selection {
+    Ok(Selection {
         games,
         names,
         person_ids,
         first_tag: tags.into_iter().map(|(_, t)| t).collect(),
         unfinished,
-    }))
+    })
 }
 
 /// What a run produced, ready to print and store.
@@ -301,21 +265,6 @@ fn usage(message: String) -> io::Result<i32> {
 }
 
 pub fn run(args: &RatingsArgs) -> io::Result<i32> {
-    if !args.db.exists() {
-        return usage(format!("{}: no such database", args.db.display()));
-    }
-    let conn = Connection::open(&args.db).map_err(db_err)?;
-    let version: i64 = conn
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .map_err(db_err)?;
-    if version < 2 {
-        eprintln!(
-            "arbiter: {}: schema version {version} has no persons yet; open it once with \
-             `arbiter import` of this version to migrate it",
-            args.db.display()
-        );
-        return Ok(2);
-    }
     let white_advantage = match args.white_advantage.as_str() {
         "auto" => WhiteAdvantage::Auto,
         v => match v.parse::<f64>() {
@@ -343,10 +292,70 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
     if format == FormatArg::Parquet && args.output.is_none() {
         return usage("Parquet needs a file: -o FILE.parquet".into());
     }
-    let selection = match select(&conn, args)? {
-        Ok(s) => s,
-        Err(message) => return usage(message),
+    let (conn, selection) = match &args.encounters {
+        Some(path) => match encounters::read(path) {
+            Ok(e) => {
+                let unfinished = e.unfinished + e.duplicates;
+                let selection = Selection {
+                    games: e.games,
+                    names: e.names,
+                    person_ids: Vec::new(),
+                    first_tag: e.first_tag,
+                    unfinished,
+                };
+                eprintln!(
+                    "{} files read ({} of other tables passed over): {} games, {} without a result, {} duplicates left out",
+                    e.files,
+                    e.other_files,
+                    selection.games.len(),
+                    e.unfinished,
+                    e.duplicates
+                );
+                (None, selection)
+            }
+            Err(e) => {
+                eprintln!("arbiter: {e}");
+                return Ok(1);
+            }
+        },
+        None => match open_and_select(args)? {
+            Ok(both) => both,
+            Err(code) => return Ok(code),
+        },
     };
+    rate(args, conn.as_ref(), selection, white_advantage, format)
+}
+
+/// The database's games for the selection, or the exit code of a refusal already reported.
+fn open_and_select(args: &RatingsArgs) -> io::Result<Result<(Option<Connection>, Selection), i32>> {
+    if !args.db.exists() {
+        return usage(format!("{}: no such database", args.db.display())).map(Err);
+    }
+    let conn = Connection::open(&args.db).map_err(db_err)?;
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(db_err)?;
+    if version < 2 {
+        eprintln!(
+            "arbiter: {}: schema version {version} has no persons yet; open it once with \
+             `arbiter import` of this version to migrate it",
+            args.db.display()
+        );
+        return Ok(Err(2));
+    }
+    let selection = select(&conn, args, version)?;
+    Ok(Ok((Some(conn), selection)))
+}
+
+/// Rates the selection with the system asked for, prints or writes the list, and stores the
+/// run when it came from a database.
+fn rate(
+    args: &RatingsArgs,
+    conn: Option<&Connection>,
+    selection: Selection,
+    white_advantage: WhiteAdvantage,
+    format: FormatArg,
+) -> io::Result<i32> {
     let skipped = selection.unfinished;
     if selection.games.is_empty() {
         eprintln!("arbiter: no rated games in the selection ({skipped} unfinished games skipped)");
@@ -522,8 +531,8 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
         "{} games rated, {skipped} unfinished skipped, {:.3} s",
         out.rated_games, seconds
     )?;
-    if !args.no_store {
-        let run_id = store(&conn, args, &selection, &out, skipped).map_err(db_err)?;
+    if let Some(conn) = conn.filter(|_| !args.no_store) {
+        let run_id = store(conn, args, &selection, &out, skipped).map_err(db_err)?;
         writeln!(err, "stored as rating run {run_id}")?;
     }
     Ok(0)
@@ -686,8 +695,7 @@ fn write_list(
 fn settings_json(args: &RatingsArgs) -> serde_json::Value {
     let mut s = serde_json::json!({
         "system": format!("{:?}", args.system).to_lowercase(),
-        "from": args.from, "to": args.to, "tc_class": args.tc_class,
-        "all_games": args.all_games,
+        "selection": args.select.settings(),
         "result_source": format!("{:?}", args.result_source).to_lowercase(),
     });
     let extra = match args.system {
@@ -791,18 +799,4 @@ fn store(
     }
     tx.commit()?;
     Ok(run_id)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn date_keys() {
-        assert_eq!(date_key("2024", 0), Some(20_240_000));
-        assert_eq!(date_key("2024.03", 99), Some(20_240_399));
-        assert_eq!(date_key("2024-03-17", 0), Some(20_240_317));
-        assert_eq!(date_key("2024.13", 0), None);
-        assert_eq!(date_key("soon", 0), None);
-    }
 }

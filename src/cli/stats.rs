@@ -3,9 +3,10 @@
 //! `stats::dossier`, and prints through `stats::report` / `stats::html`. The work is in
 //! `src/stats/`.
 
+use super::filter::FilterArgs;
 use crate::export::ExportError;
 use crate::export::csv::CsvFormat;
-use crate::export::filter::{Filter, parse_code, parse_date, parse_edition};
+use crate::export::filter::Filter;
 use crate::export::jsonl::JsonlFormat;
 use crate::export::output::Output;
 use crate::export::parquet::{ParquetFormat, Target};
@@ -61,61 +62,24 @@ pub enum StatsCommand {
     Openings(OpeningsArgs),
 }
 
-/// The database and the selection: the export's filters, plus duplicates.
+/// The database and the selection: the export's filters; each duplicate group counts once
+/// unless `--all-games`.
 #[derive(Args, Debug, Clone)]
 pub struct Common {
     /// The database written by `arbiter import`.
     #[arg(long, default_value = "arbiter.sqlite")]
     pub db: PathBuf,
-    /// Count every record; by default each duplicate group counts once (its survivor).
-    #[arg(long)]
-    pub all_games: bool,
-    /// Only games of this event (as written).
-    #[arg(long)]
-    pub event: Option<String>,
-    /// Games on or after this date (YYYY, YYYY.MM or YYYY.MM.DD).
-    #[arg(long, value_parser = parse_date)]
-    pub date_from: Option<String>,
-    /// Games on or before this date.
-    #[arg(long, value_parser = parse_date)]
-    pub date_to: Option<String>,
-    /// Both players rated at least this.
-    #[arg(long)]
-    pub min_elo: Option<i64>,
-    #[arg(long)]
-    pub min_plies: Option<i64>,
-    #[arg(long)]
-    pub max_plies: Option<i64>,
-    /// Only games with a finding of this code (repeatable; docs/findings.md).
-    #[arg(long, value_parser = parse_code)]
-    pub has_finding: Vec<String>,
-    /// Only games without a finding of this code (repeatable).
-    #[arg(long, value_parser = parse_code)]
-    pub lacks_finding: Vec<String>,
-    /// Only games judged under this edition of the Laws: 1980, 1997, 2001 or 2014.
-    #[arg(long, value_parser = parse_edition)]
-    pub laws: Option<crate::laws::Edition>,
-    /// A raw SQL condition on `g` (games), `w`/`b` (names as written), `pw`/`pb` (persons),
-    /// `e` (events), e.g. "g.tc_class = 'blitz'".
-    #[arg(long = "where")]
-    pub where_sql: Option<String>,
+    #[command(flatten)]
+    pub select: FilterArgs,
 }
 
 impl Common {
-    fn filter(&self) -> Filter {
-        Filter {
-            event: self.event.clone(),
-            date_from: self.date_from.clone(),
-            date_to: self.date_to.clone(),
-            min_elo: self.min_elo,
-            min_plies: self.min_plies,
-            max_plies: self.max_plies,
-            has_finding: self.has_finding.clone(),
-            lacks_finding: self.lacks_finding.clone(),
-            edition: self.laws,
-            sql: self.where_sql.clone(),
-            ..Filter::default()
-        }
+    /// The filter, and whether duplicates are skipped (counted by `Stats`, so the filter
+    /// itself keeps them).
+    fn filter(&self) -> (Filter, bool) {
+        let mut filter = self.select.filter(true);
+        let unique = std::mem::take(&mut filter.unique);
+        (filter, unique)
     }
 }
 
@@ -280,12 +244,13 @@ fn collect(
     person: Option<i64>,
     opponent: Option<i64>,
 ) -> Result<Stats, Stop> {
+    let (filter, unique) = common.filter();
     let mut stats = Stats::new(Selection {
-        all_games: common.all_games,
+        all_games: !unique,
         persons: person.map(|p| vec![p]),
         opponent,
     });
-    read::for_each_row(conn, &common.filter(), person, |row| stats.add(row))?;
+    read::for_each_row(conn, &filter, person, |row| stats.add(row))?;
     Ok(stats)
 }
 

@@ -105,6 +105,15 @@ pub struct Filter {
     pub white: Option<String>,
     pub black: Option<String>,
     pub event: Option<String>,
+    /// The Site tag, exactly as written.
+    pub site: Option<String>,
+    /// ECO codes or prefixes of arbiter's classification (`B`, `B9`, `B90`); any of them.
+    pub eco: Vec<String>,
+    /// The start of arbiter's opening name, ignoring ASCII case (`Sicilian Defense`,
+    /// `Sicilian Defense: Najdorf`); any of them.
+    pub opening: Vec<String>,
+    /// The time-control class (`identity::timecontrol::CLASSES`).
+    pub tc_class: Option<&'static str>,
     /// Inclusive bounds on the date, `YYYY`, `YYYY.MM` or `YYYY.MM.DD` (checked).
     pub date_from: Option<String>,
     pub date_to: Option<String>,
@@ -125,6 +134,64 @@ pub struct Filter {
     /// Raw SQL condition on `g` (games), `w`/`b` (spellings), `pw`/`pb` (persons), `e`
     /// (events).
     pub sql: Option<String>,
+}
+
+/// `--eco`: a code or prefix, `A`..`E` then up to two digits (`B`, `B9`, `B90`).
+pub fn parse_eco(text: &str) -> Result<String, String> {
+    let code = text.trim().to_ascii_uppercase();
+    let mut chars = code.chars();
+    let letter = chars.next().is_some_and(|c| ('A'..='E').contains(&c));
+    let digits: Vec<char> = chars.collect();
+    if letter && digits.len() <= 2 && digits.iter().all(char::is_ascii_digit) {
+        Ok(code)
+    } else {
+        Err(format!(
+            "{text:?} is not an ECO code or prefix: a letter A, B, C, D or E and up to two \
+             digits (B, B9, B90)"
+        ))
+    }
+}
+
+/// `--opening`: the start of a name in arbiter's opening book; one that starts no name is
+/// refused with the families.
+pub fn parse_opening(text: &str) -> Result<String, String> {
+    let book = crate::identity::openings::Book::get();
+    let want = text.trim();
+    let lower = want.to_ascii_lowercase();
+    if !want.is_empty()
+        && book
+            .names()
+            .any(|n| n.to_ascii_lowercase().starts_with(&lower))
+    {
+        return Ok(want.to_owned());
+    }
+    let mut families: Vec<&str> = book
+        .names()
+        .map(|n| n.split(':').next().unwrap_or(n))
+        .collect();
+    families.sort_unstable();
+    families.dedup();
+    Err(format!(
+        "{text:?} starts no opening name; the families are: {}",
+        families.join(", ")
+    ))
+}
+
+/// `--tc-class`: one of `identity::timecontrol::CLASSES`.
+pub fn parse_tc_class(text: &str) -> Result<&'static str, String> {
+    one_of(text, &crate::identity::timecontrol::CLASSES, str::to_owned)
+}
+
+/// `text` for a LIKE pattern with `\` as the escape: `%` and `_` match themselves.
+fn like_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// `(year, month, day)` sort key for a partial date; missing parts take `fill`.
@@ -217,6 +284,33 @@ impl Filter {
         }
         if let Some(e) = &self.event {
             push("e.name = ?", vec![text(e)], &mut conds);
+        }
+        if let Some(s) = &self.site {
+            push("g.site = ?", vec![text(s)], &mut conds);
+        }
+        // Columns of schema version 2 (the classification and the time control).
+        if v2 && !self.eco.is_empty() {
+            let any = vec!["g.eco LIKE ?"; self.eco.len()].join(" OR ");
+            let vals = self.eco.iter().map(|e| text(&format!("{e}%"))).collect();
+            push(&format!("({any})"), vals, &mut conds);
+        }
+        if v2 && !self.opening.is_empty() {
+            // Version 3 keeps the names once, in `openings`.
+            let column = if version >= 3 {
+                "(SELECT o3.name FROM openings o3 WHERE o3.id = g.opening_id)"
+            } else {
+                "g.opening"
+            };
+            let any = vec![format!("{column} LIKE ? ESCAPE '\\'"); self.opening.len()].join(" OR ");
+            let vals = self
+                .opening
+                .iter()
+                .map(|o| text(&format!("{}%", like_escape(o))))
+                .collect();
+            push(&format!("({any})"), vals, &mut conds);
+        }
+        if let Some(tc) = self.tc_class.filter(|_| v2) {
+            push("g.tc_class = ?", vec![text(tc)], &mut conds);
         }
         let key = "(g.year * 10000 + coalesce(g.month, 0) * 100 + coalesce(g.day, 0))";
         if let Some(k) = self.date_from.as_deref().and_then(|d| date_key(d, 0, 0)) {

@@ -244,13 +244,24 @@ pub fn count(conn: &Connection, filter: &Filter) -> Result<u64, ExportError> {
     Ok(conn.query_row(&sql, params_from_iter(values), |r| r.get::<_, i64>(0))? as u64)
 }
 
-/// The order games come out in: by id, or by the given partition columns first.
+/// The order games come out in: by id, or by the given partition columns first. A key
+/// with a table alias (`dm.group_id`, `dm.survivor DESC`) is used as written.
 #[derive(Clone, Debug, Default)]
 pub struct Order(pub Vec<&'static str>);
 
 impl Order {
     fn sql(&self) -> String {
-        let mut keys: Vec<String> = self.0.iter().map(|c| format!("g.{c}")).collect();
+        let mut keys: Vec<String> = self
+            .0
+            .iter()
+            .map(|c| {
+                if c.contains('.') {
+                    (*c).to_owned()
+                } else {
+                    format!("g.{c}")
+                }
+            })
+            .collect();
         keys.push("g.id".to_owned());
         keys.join(", ")
     }

@@ -119,6 +119,11 @@ impl Book {
         }
     }
 
+    /// Every name of the book, in file order (a name may name several positions).
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.named.iter().map(|n| n.name)
+    }
+
     pub fn len(&self) -> usize {
         self.named.len()
     }

@@ -5,6 +5,16 @@
 //! 10 minutes or less), under 60 rapid (Appendix A), else classical; a day or more per
 //! period is correspondence.
 
+/// Every class `tc_class` returns (the values of `games.tc_class`).
+pub const CLASSES: [&str; 6] = [
+    "classical",
+    "rapid",
+    "blitz",
+    "bullet",
+    "correspondence",
+    "unknown",
+];
+
 /// `classical`, `rapid`, `blitz`, `bullet`, `correspondence` or `unknown`.
 pub fn tc_class(tag: Option<&str>) -> &'static str {
     let Some(tag) = tag.map(str::trim).filter(|t| !t.is_empty()) else {

@@ -201,7 +201,8 @@ pub fn for_each_row(
 ) -> Result<u64, ReadError> {
     let on_time = on_time_games(conn)?;
     let analysed = analyses(conn)?;
-    let (mut clause, mut values) = filter.to_sql(STATS_SCHEMA);
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let (mut clause, mut values) = filter.to_sql(version);
     if let Some(p) = person {
         values.push(Value::Integer(p));
         let n = values.len();
@@ -210,7 +211,6 @@ pub fn for_each_row(
              OR g.black_id IN (SELECT id FROM player_names WHERE person_id = ?{n}))"
         );
     }
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     let from = crate::export::games::games_from(version);
     let columns = COLUMNS.replace("{opening}", crate::export::games::opening_columns(version));
     let sql = format!(

@@ -3,6 +3,7 @@
 //! system is a pure function over a list of [`Game`]s between dense player indices.
 
 pub mod elo;
+pub mod encounters;
 pub mod fide_table;
 pub mod glicko;
 pub mod glicko2;
