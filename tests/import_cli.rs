@@ -180,7 +180,7 @@ fn imports_the_sample_with_balanced_counts_and_exact_values() {
     );
     // Moves decode exactly, from the stored start position.
     let mut stmt = conn
-        .prepare("SELECT start_fen, variant, moves, ply_count, final_fen FROM games")
+        .prepare("SELECT start_fen, variant, moves, ply_count FROM games")
         .unwrap();
     let rows = stmt
         .query_map([], |r| {
@@ -189,12 +189,11 @@ fn imports_the_sample_with_balanced_counts_and_exact_values() {
                 r.get::<_, String>(1)?,
                 r.get::<_, Vec<u8>>(2)?,
                 r.get::<_, i64>(3)?,
-                r.get::<_, String>(4)?,
             ))
         })
         .unwrap();
     for r in rows {
-        let (fen, variant, blob, plies, final_fen) = r.unwrap();
+        let (fen, variant, blob, plies) = r.unwrap();
         let start = match fen {
             Some(f) => {
                 let setup = arbiter::chess::fen::parse_setup(&f).unwrap();
@@ -204,12 +203,15 @@ fn imports_the_sample_with_balanced_counts_and_exact_values() {
         };
         let moves = decode_moves(&start, &blob).unwrap();
         assert_eq!(moves.len() as i64, plies);
-        let mut pos = start;
-        for m in moves {
-            pos.play_unchecked(m);
-        }
-        assert_eq!(pos.fen(), final_fen);
     }
+    // The final FEN is the replay's, computed on read (schema version 3): not stored.
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT count(*) FROM pragma_table_info('games') WHERE name = 'final_fen'"
+        ),
+        0
+    );
     assert_eq!(
         count(&conn, "SELECT count(*) FROM pragma_foreign_key_check"),
         0
@@ -405,7 +407,7 @@ type GameKey = (Vec<u8>, i64, Vec<u8>, Option<String>);
 fn fingerprint(db: &Path) -> (i64, Vec<GameKey>) {
     let conn = Connection::open(db).unwrap();
     let n = count(&conn, "SELECT count(*) FROM findings");
-    let mut stmt = conn.prepare("SELECT content_hash, game_number, moves, lawful_result FROM games ORDER BY game_number").unwrap();
+    let mut stmt = conn.prepare("SELECT h.content_hash, g.game_number, g.moves, g.lawful_result FROM games g JOIN game_hashes h ON h.game_id = g.id ORDER BY g.game_number").unwrap();
     let rows = stmt
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
         .unwrap();
@@ -590,4 +592,96 @@ fn analysis_is_stored_and_exported() {
         let v: f64 = r.unwrap()[acc].parse().unwrap();
         assert!((0.0..=100.0).contains(&v));
     }
+}
+
+/// Many files in one run: the workers go on into the next file while the writer is busy
+/// with the earlier ones, and each file still resumes at its own point. The third file's
+/// import is made to look interrupted after its tenth game; the rerun of all six stores
+/// its thirty missing games, skips its first ten, and finds every other game present.
+#[test]
+fn many_files_resume_each_at_its_own_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("m.sqlite");
+    let json = dir.path().join("s.json");
+    let moves = ["1. Nf3 *", "1. e4 e5 *", "1. d4 d5 2. c4 *", "1. c4 *"];
+    let files: Vec<PathBuf> = (0..6)
+        .map(|k| {
+            let path = dir.path().join(format!("f{k}.pgn"));
+            let text: String = (1..=40)
+                .map(|i| format!("[Event \"f{k} game {i}\"]\n\n{}\n\n", moves[i % 4]))
+                .collect();
+            std::fs::write(&path, text).unwrap();
+            path
+        })
+        .collect();
+    let run = |inputs: &[&PathBuf]| {
+        let mut a = vec![
+            "import",
+            "--quiet",
+            "--jobs",
+            "2",
+            "--db",
+            db.to_str().unwrap(),
+        ];
+        a.extend(["--summary-json", json.to_str().unwrap()]);
+        a.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+        let out = arbiter(&a);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            summary(&json),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let all: Vec<&PathBuf> = files.iter().collect();
+    let (first, stdout) = run(&all);
+    assert_eq!(first["stored"], 240);
+    // One line a file, with its own count.
+    assert_eq!(stdout.matches("games in").count(), 6, "{stdout}");
+    {
+        let conn = Connection::open(&db).unwrap();
+        let f2 = files[2].to_str().unwrap();
+        conn.execute(
+            "DELETE FROM games WHERE game_number > 10 AND import_id = \
+             (SELECT id FROM imports WHERE path = ?1)",
+            [f2],
+        )
+        .unwrap();
+        conn.execute(
+            "UPDATE imports SET finished_at = NULL, last_game = 10 WHERE path = ?1",
+            [f2],
+        )
+        .unwrap();
+        assert_eq!(count(&conn, "SELECT count(*) FROM games"), 210);
+        assert_eq!(count(&conn, "SELECT count(*) FROM game_hashes"), 210);
+    }
+    let (second, _) = run(&all);
+    assert_eq!(
+        (
+            second["stored"].as_u64(),
+            second["resumed"].as_u64(),
+            second["already_present"].as_u64(),
+            second["games"].as_u64()
+        ),
+        (Some(30), Some(10), Some(200), Some(240))
+    );
+    // A file named twice in one run: the second time, every game is present.
+    let (twice, _) = run(&[&files[0], &files[0]]);
+    assert_eq!(
+        (twice["stored"].as_u64(), twice["already_present"].as_u64()),
+        (Some(0), Some(80))
+    );
+    let conn = Connection::open(&db).unwrap();
+    assert_eq!(count(&conn, "SELECT count(*) FROM games"), 240);
+    assert_eq!(
+        count(
+            &conn,
+            "SELECT count(DISTINCT game_number) FROM games WHERE import_id = \
+             (SELECT id FROM imports WHERE path LIKE '%f2.pgn')"
+        ),
+        40
+    );
 }

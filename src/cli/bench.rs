@@ -2,6 +2,7 @@
 //! Wiki at fixed depths, one thread; prints nodes, time and Mnps per position and in total.
 //! `arbiter bench search`: a fixed-depth search of twelve positions; the total node count is a
 //! signature that changes whenever search behaviour does, and nps measures speed.
+//! `arbiter bench import`: the import's rate as the database grows (`bench_import.rs`).
 //! `arbiter bench synth`: a synthetic collection for benchmarks at scale (`bench_synth.rs`).
 
 use super::error::{Outcome, Result};
@@ -20,6 +21,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
     #[command(flatten)]
+    pub import: super::bench_import::ImportBenchArgs,
+    #[command(flatten)]
     pub synth: super::bench_synth::SynthArgs,
 }
 
@@ -27,6 +30,9 @@ pub struct BenchArgs {
 pub enum BenchKind {
     Perft,
     Search,
+    /// Build a database of N distinct games and print the import rate per step (see the
+    /// import flags).
+    Import,
     /// Write a synthetic collection with hidden true ratings (see the synth flags).
     Synth,
 }
@@ -70,6 +76,7 @@ pub fn run(args: &BenchArgs) -> Result {
     match args.what {
         BenchKind::Perft => run_perft(args),
         BenchKind::Search => run_search(args),
+        BenchKind::Import => super::bench_import::run_bench(&args.import),
         BenchKind::Synth => super::bench_synth::run(&args.synth),
     }
 }

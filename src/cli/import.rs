@@ -61,6 +61,7 @@ pub fn run_import(args: &ImportArgs) -> Result {
     sink.quarantine = quarantine;
     sink.print_errors = !args.input.quiet;
     let mut summary = run(&options, &mut sink)?;
+    let files = std::mem::take(&mut sink.files);
     let counts = sink.finish()?;
     // Games skipped by a resume were read from the file too.
     summary.games += counts.resumed;
@@ -87,6 +88,21 @@ pub fn run_import(args: &ImportArgs) -> Result {
             "resumed    {:>12}  (committed by an interrupted earlier run)",
             counts.resumed
         )?;
+    }
+    if files.len() > 1 {
+        // Files overlap on the workers; each one's time runs from its first game's delivery
+        // to its last's.
+        for f in &files {
+            writeln!(
+                out,
+                "file       {:>12}  games in {:.2} s ({:.0} games/s), {} stored: {}",
+                f.games,
+                f.seconds,
+                f.games as f64 / f.seconds.max(1e-9),
+                f.stored,
+                f.name
+            )?;
+        }
     }
     writeln!(out, "database   {}", args.db.display())?;
     out.flush()?;

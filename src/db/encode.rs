@@ -32,6 +32,12 @@ impl std::error::Error for DecodeError {}
 
 /// Decodes and checks every move by replaying from `start`.
 pub fn decode_moves(start: &Position, blob: &[u8]) -> Result<Vec<Move>, DecodeError> {
+    decode_game(start, blob).map(|(moves, _)| moves)
+}
+
+/// Decodes and checks every move by replaying from `start`; with the final position, which
+/// is where the final FEN comes from (it is not stored).
+pub fn decode_game(start: &Position, blob: &[u8]) -> Result<(Vec<Move>, Position), DecodeError> {
     if !blob.len().is_multiple_of(2) {
         return Err(DecodeError::OddLength(blob.len()));
     }
@@ -45,7 +51,7 @@ pub fn decode_moves(start: &Position, blob: &[u8]) -> Result<Vec<Move>, DecodeEr
         pos.play_unchecked(m);
         moves.push(m);
     }
-    Ok(moves)
+    Ok((moves, pos))
 }
 
 /// No clock reading for a ply.

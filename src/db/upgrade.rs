@@ -108,7 +108,7 @@ mod tests {
     use rusqlite::{Connection, params};
 
     /// A version-1 database as today's release writes it: `schema.sql` only, then rows.
-    fn v1_database(path: &std::path::Path) {
+    pub(super) fn v1_database(path: &std::path::Path) {
         let conn = Connection::open(path).unwrap();
         conn.execute_batch(include_str!("../../schema.sql"))
             .unwrap();
@@ -160,7 +160,7 @@ mod tests {
         v1_database(&path);
         let conn = crate::db::open(&path).unwrap();
         let q = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
-        assert_eq!(q("PRAGMA user_version"), 2);
+        assert_eq!(q("PRAGMA user_version"), crate::db::SCHEMA_VERSION);
         assert_eq!(q("PRAGMA foreign_keys"), 1);
         assert_eq!(q("SELECT count(*) FROM games"), 3);
         assert_eq!(q("SELECT count(*) FROM pragma_foreign_key_check"), 0);
@@ -173,7 +173,7 @@ mod tests {
             )
             .unwrap();
         assert!(
-            games_sql.contains("REFERENCES \"player_names\"(id)"),
+            games_sql.contains("REFERENCES player_names(id)"),
             "{games_sql}"
         );
         // Four v1 spellings, one more for the FIDE id of game 1's White.
@@ -246,8 +246,8 @@ mod tests {
         assert_eq!(hash, moves_hash(None, &blob));
         let opening: (String, String, String, String, i64) = conn
             .query_row(
-                "SELECT eco, opening, opening_family, opening_variation, opening_ply \
-                 FROM games WHERE id = 3",
+                "SELECT g.eco, o.name, o.family, o.variation, g.opening_ply \
+                 FROM games g JOIN openings o ON o.id = g.opening_id WHERE g.id = 3",
                 [],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
             )
@@ -278,5 +278,131 @@ mod tests {
             .query_row("SELECT count(*) FROM players", [], |r| r.get(0))
             .unwrap();
         assert_eq!(n, 4);
+    }
+}
+
+/// Version 3 (`migrations/003_scale.sql`) is SQL only; these tests migrate a version-2
+/// database as version 2's code left it.
+#[cfg(test)]
+mod v3_tests {
+    use rusqlite::{Connection, params};
+
+    /// Game, colour, opening, family, score: what `player_games` answers.
+    type ViewRow = (i64, String, Option<String>, Option<String>, f64);
+
+    /// A version-2 database: version 1's schema and rows, migrated by version 2's SQL and
+    /// upgrade, then a game written as version 2's writer wrote one.
+    fn v2_database(path: &std::path::Path) {
+        super::tests::v1_database(path);
+        let conn = Connection::open(path).unwrap();
+        // As open.rs runs a migration: foreign keys off while tables are rebuilt.
+        conn.pragma_update(None, "foreign_keys", "OFF").unwrap();
+        conn.execute_batch(&format!(
+            "BEGIN;\n{}",
+            include_str!("migrations/002_identity.sql")
+        ))
+        .unwrap();
+        super::after_v2(&conn).unwrap();
+        conn.execute_batch("COMMIT").unwrap();
+        conn.execute(
+            "INSERT INTO games (id, import_id, game_number, byte_offset, line, content_hash, \
+             event_id, white_id, black_id, result, variant, ply_count, final_fen, moves, eco, \
+             opening, opening_family, opening_variation, opening_ply, moves_hash) \
+             SELECT 4, 1, 4, 0, 1, ?1, 1, white_id, black_id, '1-0', 'standard', 0, 'x', x'', \
+             'A00', 'Polish Opening', 'Polish Opening', NULL, 1, ?2 FROM games WHERE id = 1",
+            params![vec![4u8; 16], vec![9u8; 16]],
+        )
+        .unwrap();
+        let v: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 2);
+    }
+
+    #[test]
+    fn version_2_database_migrates_to_3_and_answers_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v2.sqlite");
+        v2_database(&path);
+        // What the view answered in version 2, to compare after.
+        let view = |conn: &Connection| -> Vec<ViewRow> {
+            let mut stmt = conn
+                .prepare(
+                    "SELECT game_id, colour, opening, opening_family, score FROM player_games \
+                     ORDER BY game_id, colour",
+                )
+                .unwrap();
+            stmt.query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+        };
+        let hashes = |conn: &Connection, sql: &str| -> Vec<(i64, Vec<u8>)> {
+            let mut stmt = conn.prepare(sql).unwrap();
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        };
+        let (before, hashes_before) = {
+            let conn = Connection::open(&path).unwrap();
+            (
+                view(&conn),
+                hashes(&conn, "SELECT id, content_hash FROM games ORDER BY id"),
+            )
+        };
+        assert_eq!(before.len(), 8);
+        assert!(before.contains(&(
+            4,
+            "white".into(),
+            Some("Polish Opening".into()),
+            Some("Polish Opening".into()),
+            1.0
+        )));
+        let conn = crate::db::open(&path).unwrap();
+        let q = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+        assert_eq!(q("PRAGMA user_version"), 3);
+        assert_eq!(q("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+        assert_eq!(view(&conn), before);
+        assert_eq!(
+            hashes(
+                &conn,
+                "SELECT game_id, content_hash FROM game_hashes ORDER BY game_id"
+            ),
+            hashes_before
+        );
+        // Two distinct names among four games: each stored once.
+        assert_eq!(q("SELECT count(*) FROM openings"), 2);
+        assert_eq!(
+            q("SELECT count(*) FROM games WHERE opening_id IS NOT NULL"),
+            4
+        );
+        let gone: i64 = q("SELECT count(*) FROM pragma_table_info('games') \
+             WHERE name IN ('final_fen', 'content_hash', 'opening', 'opening_family', \
+             'opening_variation')");
+        assert_eq!(gone, 0);
+        let mut stmt = conn
+            .prepare(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL \
+                 AND tbl_name IN ('games', 'tags') ORDER BY name",
+            )
+            .unwrap();
+        let indexes: Vec<String> = stmt
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(
+            indexes,
+            [
+                "games_black",
+                "games_date",
+                "games_eco",
+                "games_event",
+                "games_white"
+            ]
+        );
     }
 }

@@ -5,7 +5,7 @@
 
 use super::encode::{encode_clocks, encode_moves};
 use super::persons::{PersonRules, upsert_person};
-use super::record::GameRecord;
+use super::record::{GameRecord, OpeningRecord};
 use crate::identity::names::parse_fide_id;
 use crate::identity::timecontrol::tc_class;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -50,6 +50,8 @@ pub struct Writer {
     players: HashMap<(String, Option<i64>), i64>,
     persons: PersonRules,
     events: HashMap<(String, String), i64>,
+    /// Opening name → `openings.id`.
+    openings: HashMap<&'static str, i64>,
     in_batch: bool,
     counts: BatchCounts,
 }
@@ -80,6 +82,7 @@ impl Writer {
             players: HashMap::new(),
             persons: PersonRules::default(),
             events: HashMap::new(),
+            openings: HashMap::new(),
             in_batch: false,
             counts: BatchCounts::default(),
         }
@@ -89,15 +92,14 @@ impl Writer {
         &self.conn
     }
 
-    /// Finds or creates the `imports` row of a source.
-    pub fn begin_import(
-        &mut self,
-        source: &SourceIdentity,
-        settings: &str,
-    ) -> rusqlite::Result<ImportState> {
+    /// The stored import of this source: its id, last committed game, and whether it went
+    /// to the end. Stdin has no identity to resume by: every run is a new import.
+    fn find_import(&self, source: &SourceIdentity) -> rusqlite::Result<Option<(i64, i64, bool)>> {
+        if source.path == "-" {
+            return Ok(None);
+        }
         let size = source.size.map(|s| s as i64);
-        let found = self
-            .conn
+        self.conn
             .prepare_cached(include_str!("sql/find_import.sql"))?
             .query_row(
                 params![source.path, size, source.mtime, &source.head_hash[..]],
@@ -105,14 +107,31 @@ impl Writer {
                     Ok((
                         r.get::<_, i64>(0)?,
                         r.get::<_, i64>(2)?,
-                        r.get::<_, Option<String>>(3)?,
+                        r.get::<_, Option<String>>(3)?.is_some(),
                     ))
                 },
             )
-            .optional()?;
-        // Stdin has no identity to resume by: every run is a new import.
-        if let Some((id, last_game, finished)) = found.filter(|_| source.path != "-") {
-            let finished_before = finished.is_some();
+            .optional()
+    }
+
+    /// The game after which an import of this source would resume (0: from the start),
+    /// as `begin_import` will find it; writes nothing.
+    pub fn resume_point(&self, source: &SourceIdentity) -> rusqlite::Result<u64> {
+        Ok(match self.find_import(source)? {
+            Some((_, last_game, false)) => last_game as u64,
+            _ => 0,
+        })
+    }
+
+    /// Finds or creates the `imports` row of a source.
+    pub fn begin_import(
+        &mut self,
+        source: &SourceIdentity,
+        settings: &str,
+    ) -> rusqlite::Result<ImportState> {
+        let size = source.size.map(|s| s as i64);
+        let found = self.find_import(source)?;
+        if let Some((id, last_game, finished_before)) = found {
             return Ok(ImportState {
                 id,
                 resume_after_game: if finished_before { 0 } else { last_game as u64 },
@@ -189,6 +208,20 @@ impl Writer {
         Ok(id)
     }
 
+    fn opening(&mut self, o: &OpeningRecord) -> rusqlite::Result<i64> {
+        if let Some(&id) = self.openings.get(o.name) {
+            return Ok(id);
+        }
+        let id = self
+            .conn
+            .prepare_cached(include_str!("sql/upsert_opening.sql"))?
+            .query_row(params![o.eco, o.name, o.family(), o.variation()], |r| {
+                r.get(0)
+            })?;
+        self.openings.insert(o.name, id);
+        Ok(id)
+    }
+
     /// Records a rejected game (its bytes go to the quarantine file, not here).
     pub fn write_rejected(
         &mut self,
@@ -232,19 +265,27 @@ impl Writer {
         let black_id = tag("Black")
             .map(|n| self.player(n, black_fide))
             .transpose()?;
+        // The content hash first: a game already stored costs one lookup, nothing more.
+        let present = self
+            .conn
+            .prepare_cached(include_str!("sql/find_game_hash.sql"))?
+            .exists([&g.content_hash[..]])?;
+        if present {
+            self.counts.present += 1;
+            return Ok(Stored::AlreadyPresent);
+        }
         let time_control = tag("TimeControl");
         let opening = g.opening.as_ref();
+        let opening_id = opening.map(|o| self.opening(o)).transpose()?;
         let elo = |name: &str| tag(name).and_then(|v| v.parse::<i64>().ok());
         let (year, month, day) = tag("Date").map_or((None, None, None), date_parts);
-        let changed = self
-            .conn
+        self.conn
             .prepare_cached(include_str!("sql/insert_game.sql"))?
             .execute(params![
                 import_id,
                 g.game_number as i64,
                 g.byte_offset as i64,
                 g.line as i64,
-                &g.content_hash[..],
                 event_id,
                 tag("Site"),
                 tag("Date"),
@@ -268,14 +309,11 @@ impl Writer {
                 if g.chess960 { "chess960" } else { "standard" },
                 g.start_fen,
                 g.moves.len() as i64,
-                g.final_fen,
                 encode_moves(&g.moves),
                 encode_clocks(&g.clocks),
                 g.annotated,
                 opening.map(|o| o.eco),
-                opening.map(|o| o.name),
-                opening.map(|o| o.family()),
-                opening.and_then(|o| o.variation()),
+                opening_id,
                 opening.map(|o| o.ply),
                 white_fide,
                 black_fide,
@@ -287,12 +325,11 @@ impl Writer {
                 tc_class(time_control),
                 &g.moves_hash[..],
             ])?;
-        if changed == 0 {
-            self.counts.present += 1;
-            return Ok(Stored::AlreadyPresent);
-        }
-        self.counts.stored += 1;
         let id = self.conn.last_insert_rowid();
+        self.conn
+            .prepare_cached(include_str!("sql/insert_game_hash.sql"))?
+            .execute(params![&g.content_hash[..], id])?;
+        self.counts.stored += 1;
         {
             let mut stmt = self
                 .conn

@@ -290,7 +290,13 @@ impl Filter {
             push(&format!("({any})"), vals, &mut conds);
         }
         if v2 && !self.opening.is_empty() {
-            let any = vec!["g.opening LIKE ? ESCAPE '\\'"; self.opening.len()].join(" OR ");
+            // Version 3 keeps the names once, in `openings`.
+            let column = if version >= 3 {
+                "(SELECT o3.name FROM openings o3 WHERE o3.id = g.opening_id)"
+            } else {
+                "g.opening"
+            };
+            let any = vec![format!("{column} LIKE ? ESCAPE '\\'"); self.opening.len()].join(" OR ");
             let vals = self
                 .opening
                 .iter()

@@ -8,7 +8,7 @@ use super::filter::Filter;
 use super::findings::FindingRow;
 use crate::chess::{Move, Position};
 use crate::db::GameRecord;
-use crate::db::encode::{decode_clocks, decode_moves};
+use crate::db::encode::{decode_clocks, decode_game};
 use crate::search::Score;
 use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
 
@@ -186,9 +186,17 @@ pub fn schema_version(conn: &Connection) -> Result<i64, ExportError> {
 }
 
 /// Games with their players, event and import, under the aliases the filters use: `g`
-/// games, `w`/`b` the spellings, `pw`/`pb` the persons (v2), `e` events, `i` imports.
+/// games, `w`/`b` the spellings, `pw`/`pb` the persons (v2), `e` events, `i` imports,
+/// `o` the opening's names (v3).
 pub fn games_from(version: i64) -> &'static str {
-    if version >= 2 {
+    if version >= 3 {
+        "games g LEFT JOIN player_names w ON w.id = g.white_id \
+         LEFT JOIN player_names b ON b.id = g.black_id \
+         LEFT JOIN players pw ON pw.id = w.person_id LEFT JOIN players pb ON pb.id = b.person_id \
+         LEFT JOIN events e ON e.id = g.event_id LEFT JOIN imports i ON i.id = g.import_id \
+         LEFT JOIN duplicate_members dm ON dm.game_id = g.id \
+         LEFT JOIN openings o ON o.id = g.opening_id"
+    } else if version >= 2 {
         "games g LEFT JOIN player_names w ON w.id = g.white_id \
          LEFT JOIN player_names b ON b.id = g.black_id \
          LEFT JOIN players pw ON pw.id = w.person_id LEFT JOIN players pb ON pb.id = b.person_id \
@@ -203,14 +211,27 @@ pub fn games_from(version: i64) -> &'static str {
 
 const COLUMNS: &str = "g.id, g.result, g.result_marker, g.lawful_result, g.termination, \
     g.termination_ply, g.threefold_ply, g.fifty_ply, g.laws_edition, g.variant, g.start_fen, \
-    g.ply_count, g.final_fen, g.moves, g.clocks, e.name, g.site, g.date, g.round, w.name, b.name, \
+    g.ply_count, NULL, g.moves, g.clocks, e.name, g.site, g.date, g.round, w.name, b.name, \
     g.white_elo, g.black_elo, i.path, g.game_number, g.byte_offset, g.line, g.year, g.month, \
     g.day, g.annotated, g.white_id, g.black_id";
 
-/// Version 2 only, after `COLUMNS` (index 33 on).
+/// Version 2 on, after `COLUMNS` (index 33 on).
 const COLUMNS_V2: &str = ", g.eco, g.opening, g.opening_family, g.time_control, g.tc_class, \
     g.white_fide_id, g.black_fide_id, pw.name, pb.name, pw.id, pb.id, \
     coalesce(dm.survivor = 0, 0)";
+const COLUMNS_V3: &str = ", g.eco, o.name, o.family, g.time_control, g.tc_class, \
+    g.white_fide_id, g.black_fide_id, pw.name, pb.name, pw.id, pb.id, \
+    coalesce(dm.survivor = 0, 0)";
+
+/// The opening's full name and family under `games_from(version)`: columns of `games` in
+/// version 2, of `openings` from version 3.
+pub fn opening_columns(version: i64) -> &'static str {
+    if version >= 3 {
+        "o.name, o.family"
+    } else {
+        "g.opening, g.opening_family"
+    }
+}
 
 /// How many games the filter selects (for the progress bar).
 pub fn count(conn: &Connection, filter: &Filter) -> Result<u64, ExportError> {
@@ -263,7 +284,11 @@ pub fn for_each_game(
 ) -> Result<u64, ExportError> {
     let version = schema_version(conn)?;
     let (clause, values) = filter.to_sql(version);
-    let v2 = if version >= 2 { COLUMNS_V2 } else { "" };
+    let v2 = match version {
+        3.. => COLUMNS_V3,
+        2 => COLUMNS_V2,
+        _ => "",
+    };
     let sql = format!(
         "SELECT {COLUMNS}{v2} FROM {} WHERE {clause} ORDER BY {}",
         games_from(version),
@@ -316,7 +341,8 @@ fn read_game(
         None => Position::new(),
     };
     let blob: Vec<u8> = r.get(13)?;
-    let moves = decode_moves(&start, &blob).map_err(|e| bad(e.to_string()))?;
+    // The final position is the replay's (version 3 stores no final FEN).
+    let (moves, end) = decode_game(&start, &blob).map_err(|e| bad(e.to_string()))?;
     let clocks = r
         .get::<_, Option<Vec<u8>>>(14)?
         .map_or_else(Vec::new, |b| decode_clocks(&b));
@@ -428,7 +454,7 @@ fn read_game(
         start,
         start_fen,
         ply_count: r.get(11)?,
-        final_fen: r.get(12)?,
+        final_fen: end.fen(),
         moves,
         clocks,
         comments,

@@ -23,6 +23,16 @@ pub struct ImportCounts {
     pub resumed: u64,
 }
 
+/// One file's part of an import: games delivered (stored, present or rejected; resumed
+/// games are not counted) and the time from its first game's delivery to its last.
+#[derive(Debug, Clone)]
+pub struct FileRate {
+    pub name: String,
+    pub games: u64,
+    pub stored: u64,
+    pub seconds: f64,
+}
+
 pub struct ImportSink {
     writer: Writer,
     settings: String,
@@ -35,6 +45,16 @@ pub struct ImportSink {
     uncommitted: Option<(u64, u64)>,
     uncommitted_games: usize,
     last_commit: Instant,
+    /// Files looked up ahead of their `begin_file` (`prepare_file`), in input order.
+    prepared: Vec<(String, (SourceIdentity, u64))>,
+    /// Files begun in this run.
+    begun: std::collections::HashSet<String>,
+    /// Each file's resume point: games up to this number were committed earlier.
+    resume: std::collections::HashMap<String, u64>,
+    /// When the current file began, and the counts then.
+    file_start: (Instant, ImportCounts),
+    /// Per file, in input order.
+    pub files: Vec<FileRate>,
 }
 
 /// A transaction is committed once it holds this many games or is this old. Batches are
@@ -73,6 +93,11 @@ impl ImportSink {
             uncommitted: None,
             uncommitted_games: 0,
             last_commit: Instant::now(),
+            prepared: Vec::new(),
+            begun: Default::default(),
+            resume: Default::default(),
+            file_start: (Instant::now(), ImportCounts::default()),
+            files: Vec::new(),
         }
     }
 
@@ -107,27 +132,60 @@ impl ImportSink {
     }
 }
 
+/// A source's identity: path, size, modification time, hash of its head.
+fn identity(name: &str, info: &SourceInfo) -> SourceIdentity {
+    let meta = (name != "-")
+        .then(|| std::fs::metadata(name).ok())
+        .flatten();
+    let mtime = meta
+        .as_ref()
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_secs() as i64);
+    SourceIdentity {
+        path: name.to_owned(),
+        size: info.size,
+        mtime,
+        head_hash: head_hash(name),
+        compression: info.compression,
+    }
+}
+
 impl Sink for ImportSink {
+    /// Looks the file's resume point up while the writer is still busy with earlier files,
+    /// so the workers go on into it. A file named twice in one run waits for the first
+    /// to be delivered (its resume point is that run's).
+    fn prepare_file(&mut self, name: &str, info: &SourceInfo) -> io::Result<bool> {
+        if self.prepared.iter().any(|(n, _)| n == name) || self.begun.contains(name) {
+            return Ok(false);
+        }
+        let identity = identity(name, info);
+        let resume = self.writer.resume_point(&identity).map_err(sql)?;
+        self.prepared.push((name.to_owned(), (identity, resume)));
+        self.resume.insert(name.to_owned(), resume);
+        Ok(true)
+    }
+
     fn begin_file(&mut self, name: &str, info: &SourceInfo) -> io::Result<()> {
-        let meta = (name != "-")
-            .then(|| std::fs::metadata(name).ok())
-            .flatten();
-        let mtime = meta
-            .as_ref()
-            .and_then(|m| m.modified().ok())
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map(|d| d.as_secs() as i64);
-        let identity = SourceIdentity {
-            path: name.to_owned(),
-            size: info.size,
-            mtime,
-            head_hash: head_hash(name),
-            compression: info.compression,
+        let (identity, prepared) = match self.prepared.iter().position(|(n, _)| n == name) {
+            Some(i) => {
+                let (identity, resume) = self.prepared.remove(i).1;
+                (identity, Some(resume))
+            }
+            None => (identity(name, info), None),
         };
+        self.begun.insert(name.to_owned());
         let state = self
             .writer
             .begin_import(&identity, &self.settings)
             .map_err(sql)?;
+        if prepared.is_some_and(|r| r != state.resume_after_game) {
+            return Err(io::Error::other(format!(
+                "{name}: its resume point changed while it was queued (another import?)"
+            )));
+        }
+        self.resume.insert(name.to_owned(), state.resume_after_game);
+        self.file_start = (Instant::now(), self.counts);
         if state.resume_after_game > 0 {
             eprintln!(
                 "arbiter: {name}: resuming after game {} (committed by an earlier run)",
@@ -147,9 +205,9 @@ impl Sink for ImportSink {
         Keep::Record
     }
 
-    fn wants(&mut self, _name: &str, raw: &RawGame) -> bool {
-        match self.current {
-            Some(s) if raw.game_number <= s.resume_after_game => {
+    fn wants(&mut self, name: &str, raw: &RawGame) -> bool {
+        match self.resume.get(name) {
+            Some(&after) if raw.game_number <= after => {
                 self.counts.resumed += 1;
                 false
             }
@@ -215,13 +273,22 @@ impl Sink for ImportSink {
         Ok(())
     }
 
-    fn end_file(&mut self, _name: &str, complete: bool) -> io::Result<()> {
+    fn end_file(&mut self, name: &str, complete: bool) -> io::Result<()> {
         self.commit()?;
         let id = self.import_id()?;
         if complete {
             self.writer.finish_import(id).map_err(sql)?;
         }
         self.current = None;
+        let (start, before) = self.file_start;
+        let c = self.counts;
+        self.files.push(FileRate {
+            name: name.to_owned(),
+            games: (c.stored + c.already_present + c.rejected)
+                - (before.stored + before.already_present + before.rejected),
+            stored: c.stored - before.stored,
+            seconds: start.elapsed().as_secs_f64(),
+        });
         Ok(())
     }
 }

@@ -44,6 +44,13 @@ pub trait Sink {
     fn wants_after_begin(&self) -> bool {
         false
     }
+    /// For a sink whose `wants` reads `begin_file`: called when a file is opened, before the
+    /// earlier files' games are delivered. True when the sink has set up its `wants` for the
+    /// file already (an import looks its resume point up), so the workers go on into the new
+    /// file without waiting for the writer; false keeps the wait.
+    fn prepare_file(&mut self, _name: &str, _source: &SourceInfo) -> io::Result<bool> {
+        Ok(false)
+    }
     /// What the workers keep of each game for `game` (by default its findings and counts;
     /// the parsed game itself is dropped on the worker).
     fn keeps(&self) -> Keep {
@@ -451,7 +458,11 @@ fn drive(
                 }
                 Message::File(event) => event,
             };
-            if barrier {
+            let prepared = match &event {
+                Event::Begin(name, info) if barrier => sink.prepare_file(name, info)?,
+                _ => true,
+            };
+            if barrier && !prepared {
                 // The sink's `wants` depends on `begin_file`: everything before is
                 // delivered first.
                 flight.settle(0, sink, &mut summary, progress)?;

@@ -156,7 +156,7 @@ pub fn white_score(result: Option<&str>) -> Option<f64> {
 /// FROM clause is the export's, so every export filter applies.
 const COLUMNS: &str = "g.id, w.person_id, g.white_id, b.person_id, g.black_id, \
     g.white_elo, g.black_elo, COALESCE(g.lawful_result, g.result), g.result, g.date, g.year, \
-    g.month, g.day, g.event_id, g.eco, g.opening, g.opening_family, g.tc_class, g.time_control, \
+    g.month, g.day, g.event_id, g.eco, {opening}, g.tc_class, g.time_control, \
     g.ply_count, g.termination, g.laws_edition, coalesce(dm.survivor = 0, 0), \
     g.termination_ply, g.threefold_ply, g.fifty_ply";
 
@@ -201,7 +201,8 @@ pub fn for_each_row(
 ) -> Result<u64, ReadError> {
     let on_time = on_time_games(conn)?;
     let analysed = analyses(conn)?;
-    let (mut clause, mut values) = filter.to_sql(STATS_SCHEMA);
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let (mut clause, mut values) = filter.to_sql(version);
     if let Some(p) = person {
         values.push(Value::Integer(p));
         let n = values.len();
@@ -210,9 +211,10 @@ pub fn for_each_row(
              OR g.black_id IN (SELECT id FROM player_names WHERE person_id = ?{n}))"
         );
     }
-    let from = crate::export::games::games_from(STATS_SCHEMA);
+    let from = crate::export::games::games_from(version);
+    let columns = COLUMNS.replace("{opening}", crate::export::games::opening_columns(version));
     let sql = format!(
-        "SELECT {COLUMNS} FROM {from} WHERE {clause} ORDER BY g.year, g.month, g.day, g.id"
+        "SELECT {columns} FROM {from} WHERE {clause} ORDER BY g.year, g.month, g.day, g.id"
     );
     let mut stmt = conn.prepare(&sql)?;
     let mut rows = stmt.query(params_from_iter(values))?;
