@@ -2,6 +2,7 @@
 //! Wiki at fixed depths, one thread; prints nodes, time and Mnps per position and in total.
 //! `arbiter bench search`: a fixed-depth search of twelve positions; the total node count is a
 //! signature that changes whenever search behaviour does, and nps measures speed.
+//! `arbiter bench synth`: a synthetic collection for benchmarks at scale (`bench_synth.rs`).
 
 use super::error::{Outcome, Result};
 use crate::chess::Position;
@@ -18,12 +19,16 @@ pub struct BenchArgs {
     /// Repeat each position this many times and report the median.
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
+    #[command(flatten)]
+    pub synth: super::bench_synth::SynthArgs,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
 pub enum BenchKind {
     Perft,
     Search,
+    /// Write a synthetic collection with hidden true ratings (see the synth flags).
+    Synth,
 }
 
 /// The six positions, with the depth benchmarked and its known node count.
@@ -65,6 +70,7 @@ pub fn run(args: &BenchArgs) -> Result {
     match args.what {
         BenchKind::Perft => run_perft(args),
         BenchKind::Search => run_search(args),
+        BenchKind::Synth => super::bench_synth::run(&args.synth),
     }
 }
 

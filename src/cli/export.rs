@@ -355,5 +355,16 @@ fn export(
         writer.game(row)
     })?;
     progress.finish();
-    writer.finish()
+    writer.finish()?;
+    if n == 0
+        && !partition.is_empty()
+        && !args.quiet
+        && let Some(dir) = &args.output
+    {
+        eprintln!(
+            "arbiter: no games matched: {} holds an empty dataset (part-00000.parquet: every column, no rows)",
+            dir.display()
+        );
+    }
+    Ok(())
 }

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 pub mod analyse;
 pub mod bench;
+pub mod bench_synth;
 pub mod check;
 pub mod dead;
 pub mod duplicates;
@@ -139,7 +140,8 @@ const EXAMPLES_PERFT: &str = "Examples:
 
 const EXAMPLES_BENCH: &str = "Examples:
   arbiter bench perft
-  arbiter bench search --runs 5";
+  arbiter bench search --runs 5
+  arbiter bench synth --games 1000000 --players 20000 --seed 1 -o synth.pgn.zst --truth truth.csv";
 
 const EXAMPLES_DEAD: &str = "Examples:
   arbiter dead '8/8/4k3/8/8/3K4/8/4B3 w - - 0 1'

@@ -160,7 +160,24 @@ struct Selection {
     person_ids: Vec<i64>,
     /// Each person's first Elo tag in the selection (by date).
     first_tag: Vec<Option<i32>>,
+    /// Why the other stored games are not in `games` (see [`accounting`]).
+    left_out: LeftOut,
+}
+
+/// The stored games that never reach a rating system, by reason.
+#[derive(Default)]
+struct LeftOut {
+    /// What `stored` counts: "stored games" (a database) or "games read" (Parquet rows).
+    what: &'static str,
+    stored: usize,
+    /// Not matched by the selection (dates, time control class) or without a White name.
+    not_selected: usize,
+    /// Records of a game stored more than once that are not their group's survivor.
+    duplicates: usize,
+    /// No result (`*` or none): never a loss.
     unfinished: usize,
+    /// A side whose name belongs to no person (an empty Black tag).
+    no_opponent: usize,
 }
 
 fn db_err(e: rusqlite::Error) -> io::Error {
@@ -173,31 +190,49 @@ fn select(conn: &Connection, args: &RatingsArgs, version: i64) -> io::Result<Sel
         ResultSource::Recorded => "g.result",
     };
     // The white side of each selected game: one row per game, as the `player_games` view's
-    // white rows (a game without a White name has none).
-    let (clause, values) = args.select.filter(true).to_sql(version);
+    // white rows (a game without a White name has none). Duplicates are read and counted,
+    // not filtered in SQL, so the summary can account for every stored game.
+    let mut filter = args.select.filter(true);
+    let unique = std::mem::replace(&mut filter.unique, false);
+    let (clause, values) = filter.to_sql(version);
     let sql = format!(
         "SELECT w.person_id, b.person_id, CASE {score} WHEN '1-0' THEN 1.0 WHEN '0-1' THEN 0.0 \
          WHEN '1/2-1/2' THEN 0.5 END, g.year, g.month, g.day, g.event_id, g.white_elo, \
-         g.black_elo FROM {} WHERE g.white_id IS NOT NULL AND ({clause})",
+         g.black_elo, COALESCE(dm.survivor = 0, 0) FROM {} \
+         WHERE g.white_id IS NOT NULL AND ({clause})",
         games_from(version)
     );
     let mut index: HashMap<i64, u32> = HashMap::new();
     let mut person_ids: Vec<i64> = Vec::new();
     let mut tags: Vec<(Date, Option<i32>)> = Vec::new();
     let mut games = Vec::new();
-    let mut unfinished = 0;
+    let mut left_out = LeftOut {
+        stored: conn
+            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0))
+            .map_err(db_err)? as usize,
+        what: "stored games",
+        ..LeftOut::default()
+    };
+    let mut rows_read = 0;
     let mut stmt = conn.prepare(&sql).map_err(db_err)?;
     let mut rows = stmt
         .query(rusqlite::params_from_iter(values))
         .map_err(db_err)?;
     while let Some(row) = rows.next().map_err(db_err)? {
+        rows_read += 1;
+        if unique && row.get::<_, bool>(9).map_err(db_err)? {
+            left_out.duplicates += 1;
+            continue;
+        }
         let white: Option<i64> = row.get(0).map_err(db_err)?;
         let black: Option<i64> = row.get(1).map_err(db_err)?;
         let score: Option<f64> = row.get(2).map_err(db_err)?;
-        let (Some(white), Some(black), Some(outcome)) =
-            (white, black, score.and_then(Outcome::from_white_score))
-        else {
-            unfinished += 1;
+        let Some(outcome) = score.and_then(Outcome::from_white_score) else {
+            left_out.unfinished += 1;
+            continue;
+        };
+        let (Some(white), Some(black)) = (white, black) else {
+            left_out.no_opponent += 1;
             continue;
         };
         let part = |i| -> rusqlite::Result<u32> {
@@ -247,7 +282,10 @@ fn select(conn: &Connection, args: &RatingsArgs, version: i64) -> io::Result<Sel
         names,
         person_ids,
         first_tag: tags.into_iter().map(|(_, t)| t).collect(),
-        unfinished,
+        left_out: LeftOut {
+            not_selected: left_out.stored.saturating_sub(rows_read),
+            ..left_out
+        },
     })
 }
 
@@ -257,6 +295,26 @@ struct Outcomes {
     history: Vec<HistoryRow>,
     rated_games: usize,
     summary: Vec<String>,
+    /// Selected games the system left out, by reason.
+    not_rated: Vec<(&'static str, usize)>,
+}
+
+/// Every stored game once: rated, or the reason it was not (the parts add up to `stored`).
+fn accounting(left: &LeftOut, rated: usize, not_rated: &[(&str, usize)]) -> String {
+    let mut text = format!("{} {}: {rated} rated", left.stored, left.what);
+    let reasons = [
+        ("outside the selection", left.not_selected),
+        (
+            "duplicate records (--all-games rates them)",
+            left.duplicates,
+        ),
+        ("unfinished", left.unfinished),
+        ("without a Black player", left.no_opponent),
+    ];
+    for (why, n) in reasons.iter().chain(not_rated).filter(|r| r.1 > 0) {
+        text.push_str(&format!(", {n} {why}"));
+    }
+    text
 }
 
 fn usage(message: String) -> io::Result<i32> {
@@ -295,13 +353,19 @@ pub fn run(args: &RatingsArgs) -> io::Result<i32> {
     let (conn, selection) = match &args.encounters {
         Some(path) => match encounters::read(path) {
             Ok(e) => {
-                let unfinished = e.unfinished + e.duplicates;
+                let left_out = LeftOut {
+                    what: "games read",
+                    stored: e.games.len() + e.unfinished + e.duplicates,
+                    duplicates: e.duplicates,
+                    unfinished: e.unfinished,
+                    ..LeftOut::default()
+                };
                 let selection = Selection {
                     games: e.games,
                     names: e.names,
                     person_ids: Vec::new(),
                     first_tag: e.first_tag,
-                    unfinished,
+                    left_out,
                 };
                 eprintln!(
                     "{} files read ({} of other tables passed over): {} games, {} without a result, {} duplicates left out",
@@ -356,9 +420,12 @@ fn rate(
     white_advantage: WhiteAdvantage,
     format: FormatArg,
 ) -> io::Result<i32> {
-    let skipped = selection.unfinished;
+    let skipped = selection.left_out.unfinished;
     if selection.games.is_empty() {
-        eprintln!("arbiter: no rated games in the selection ({skipped} unfinished games skipped)");
+        eprintln!(
+            "arbiter: no rated games in the selection ({})",
+            accounting(&selection.left_out, 0, &[])
+        );
         return Ok(1);
     }
     let players = selection.names.len();
@@ -438,6 +505,10 @@ fn rate(
                         history: Vec::new(),
                         rated_games: run.games_rated,
                         summary,
+                        not_rated: vec![(
+                            "in groups left unrated",
+                            selection.games.len() - run.games_rated,
+                        )],
                     }
                 }
                 Err(PoolError::SeparateGroups(groups)) => {
@@ -528,8 +599,8 @@ fn rate(
     }
     writeln!(
         err,
-        "{} games rated, {skipped} unfinished skipped, {:.3} s",
-        out.rated_games, seconds
+        "{}, {seconds:.3} s",
+        accounting(&selection.left_out, out.rated_games, &out.not_rated)
     )?;
     if let Some(conn) = conn.filter(|_| !args.no_store) {
         let run_id = store(conn, args, &selection, &out, skipped).map_err(db_err)?;
@@ -539,18 +610,15 @@ fn rate(
 }
 
 fn period_outcomes(run: PeriodRun, selected: usize) -> Outcomes {
-    let mut summary = Vec::new();
-    if run.undated > 0 {
-        summary.push(format!(
-            "{} games left out: their date does not name the period",
-            run.undated
-        ));
-    }
     Outcomes {
         rows: run.rows,
         history: run.history,
         rated_games: selected - run.undated,
-        summary,
+        summary: Vec::new(),
+        not_rated: vec![(
+            "without the date parts that name the period (try --period year)",
+            run.undated,
+        )],
     }
 }
 

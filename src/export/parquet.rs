@@ -163,6 +163,9 @@ pub struct ParquetFormat {
     rows: usize,
     part: Option<Part>,
     partitions: Option<Partitions>,
+    /// Every column, the partition columns too: the schema of the one file an empty
+    /// partitioned export writes.
+    full_schema: Option<SchemaRef>,
 }
 
 /// A partition folder's value: `__HIVE_DEFAULT_PARTITION__` for a missing value (Hive's
@@ -215,6 +218,7 @@ impl ParquetFormat {
             rows: 0,
             part: None,
             partitions: None,
+            full_schema: None,
         };
         if let Target::Partitioned { dir, .. } = &format.target {
             let temp_dir = super::output::temp_name(dir);
@@ -290,6 +294,12 @@ impl TableFormat for ParquetFormat {
             .collect();
         let schema = Arc::new(Schema::new(fields));
         self.schema = Some(schema.clone());
+        self.full_schema = Some(Arc::new(Schema::new(
+            columns
+                .iter()
+                .map(|c| Field::new(c.name, Builder::data_type(c.kind), true))
+                .collect::<Vec<_>>(),
+        )));
         match (&self.target, &mut self.partitions) {
             (Target::File(path), _) => {
                 self.part = Some(Part::create(path, schema, true)?);
@@ -333,6 +343,19 @@ impl TableFormat for ParquetFormat {
             part.close()?;
         }
         if let Some(p) = &mut self.partitions {
+            // Nothing selected: no partition folder exists, so the dataset is one file at the
+            // top with every column (partition columns included) and no rows, which DuckDB,
+            // pyarrow and Spark read as an empty table of the right types.
+            if p.parts.is_empty()
+                && let Some(schema) = &self.full_schema
+            {
+                Part::create(
+                    &p.temp_dir.join("part-00000.parquet"),
+                    schema.clone(),
+                    false,
+                )?
+                .close()?;
+            }
             if p.dir.exists() {
                 // Checked empty at the start.
                 std::fs::remove_dir(&p.dir).map_err(|e| with_path(&p.dir, e))?;
@@ -408,18 +431,41 @@ mod tests {
         }
     }
 
-    #[test]
-    fn partitions_go_to_hive_folders_without_their_column() {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("games");
+    /// A format partitioning `columns()` by year into `out`, begun.
+    fn by_year(out: &Path) -> Box<ParquetFormat> {
         let mut f = Box::new(
             ParquetFormat::create(Target::Partitioned {
-                dir: out.clone(),
+                dir: out.to_owned(),
                 by: vec!["year".into()],
             })
             .unwrap(),
         );
         f.begin(&columns()).unwrap();
+        f
+    }
+
+    #[test]
+    fn an_empty_partitioned_export_is_one_file_with_every_column_and_no_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("games");
+        let f = by_year(&out);
+        f.finish().unwrap();
+        let files: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(files, ["part-00000.parquet"]);
+        let r =
+            SerializedFileReader::new(File::open(out.join("part-00000.parquet")).unwrap()).unwrap();
+        let m = r.metadata().file_metadata();
+        assert_eq!((m.num_rows(), m.schema_descr().num_columns()), (0, 5));
+    }
+
+    #[test]
+    fn partitions_go_to_hive_folders_without_their_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("games");
+        let mut f = by_year(&out);
         for (id, year) in [(1, Some(1990)), (2, Some(1990)), (3, None), (4, Some(1990))] {
             f.row(&row(id, year)).unwrap();
         }

@@ -691,11 +691,12 @@ fn inverse_diagonal(a: &mut [f64], n: usize) -> Option<Vec<f64>> {
     Some(diag)
 }
 
-/// SplitMix64: a small seeded generator, so a bootstrap is reproducible bit for bit.
-struct SplitMix(u64);
+/// SplitMix64: a small seeded generator, so a bootstrap is reproducible bit for bit (and
+/// `bench synth`'s collections from their seed).
+pub(crate) struct SplitMix(pub(crate) u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -703,7 +704,7 @@ impl SplitMix {
         z ^ (z >> 31)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         ((u128::from(self.next()) * n as u128) >> 64) as usize
     }
 }
