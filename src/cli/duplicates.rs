@@ -47,7 +47,6 @@ pub enum PreferArg {
 #[command(after_help = "Examples:
   arbiter duplicates --db games.sqlite
   arbiter duplicates --db games.sqlite --kind contained --format csv > truncated.csv
-  arbiter duplicates --db games.sqlite --prefer annotated --format jsonl
   arbiter duplicates --db games.sqlite --player 'Carlsen, Magnus' --format pgn > copies.pgn")]
 pub struct DuplicatesArgs {
     /// The database to read and update.

@@ -28,8 +28,7 @@ pub enum TreeFormat {
 #[command(after_help = "Examples:
   arbiter openings --db games.sqlite --depth 6
   arbiter openings --db games.sqlite --player 'Carlsen, Magnus' --min-games 5 --format csv
-  arbiter openings --db games.sqlite --from 2020 --min-elo 2600 --format json
-  arbiter openings --db games.sqlite --opening 'Sicilian Defense' --tc-class blitz --depth 12")]
+  arbiter openings --db games.sqlite --opening 'Sicilian Defense' --from 2020 --format json")]
 pub struct OpeningsArgs {
     #[arg(long, default_value = "arbiter.sqlite")]
     pub db: PathBuf,

@@ -248,6 +248,8 @@ pub fn find_groups(
     };
     for m in meetings {
         for &a in m {
+            // The longer games `a` is a strict prefix of.
+            let mut longer: Vec<usize> = Vec::new();
             for &b in m {
                 let (ga, gb) = (&games[a], &games[b]);
                 if ga.ply_count >= gb.ply_count
@@ -260,9 +262,29 @@ pub fn find_groups(
                     continue;
                 };
                 if mb.starts_with(ma) {
-                    uf.union(a, b);
-                    contained_link.insert(a, (b, ga.ply_count));
+                    longer.push(b);
                 }
+            }
+            // A truncated copy of one game: every longer game is a prefix or a copy of the
+            // longest. A prefix of two games that part ways (two games of a match that
+            // opened alike) is a copy of neither that can be told: it joins no group, or
+            // it would join those two different games into one.
+            let Some(&top) = longer.iter().max_by_key(|&&b| games[b].ply_count) else {
+                continue;
+            };
+            let top_moves = blobs.get(&games[top].id);
+            let one_game = longer.iter().all(|&b| {
+                games[b].moves_hash == games[top].moves_hash
+                    || blobs
+                        .get(&games[b].id)
+                        .zip(top_moves)
+                        .is_some_and(|(mb, mt)| mt.starts_with(mb))
+            });
+            if one_game {
+                for &b in &longer {
+                    uf.union(a, b);
+                }
+                contained_link.insert(a, (top, games[a].ply_count));
             }
         }
     }
@@ -288,7 +310,13 @@ pub fn find_groups(
             let mut members = vec![(sv.id, true, survivor_reason(sv, prefer, m.len()))];
             for &i in m.iter().filter(|&&i| i != s) {
                 let g = &games[i];
-                let reason = if g.moves_hash != sv.moves_hash {
+                let reason = if g.moves_hash != sv.moves_hash && g.ply_count > sv.ply_count {
+                    // A survivor chosen before the longest (--prefer) is the prefix.
+                    format!(
+                        "longer than game {}, which is its prefix at ply {}",
+                        sv.id, sv.ply_count
+                    )
+                } else if g.moves_hash != sv.moves_hash {
                     let ply = contained_link.get(&i).map_or(g.ply_count, |l| l.1);
                     format!("prefix of game {} at ply {ply}", sv.id)
                 } else {
@@ -519,6 +547,59 @@ mod tests {
         // Without the truncated copy the group is a variant group.
         let g = groups(&[games[0].clone(), games[1].clone()], Prefer::First);
         assert_eq!((g[0].kind, g[0].survivor), (Kind::Variant, 1));
+    }
+
+    #[test]
+    fn a_prefix_of_two_games_that_part_ways_joins_neither() {
+        // Regression (synthetic million): a 26-ply copy was a prefix of two bullet games of
+        // one match and round 3 (3.15 and 3.5) that opened alike, and joined them into one
+        // group, marking a finished game a duplicate of another.
+        let blob = |tail: u8, plies: usize| {
+            let mut m = vec![1u8; 52];
+            m.resize(plies * 2, tail);
+            m
+        };
+        let moves: HashMap<i64, Vec<u8>> = [
+            (1, blob(7, 53)),
+            (2, blob(9, 98)),
+            (3, blob(0, 26)),
+            // A truncated copy of game 2 alone.
+            (4, blob(9, 70)),
+        ]
+        .into_iter()
+        .collect();
+        let games: Vec<Candidate> = moves
+            .iter()
+            .map(|(&id, m)| Candidate {
+                round: Some(if id == 2 { "3.5" } else { "3.15" }.into()),
+                ..game(id, m, 1, 2)
+            })
+            .collect();
+        let g = find_groups(&games, Prefer::Longest, |ids| {
+            Ok(ids.iter().map(|id| (*id, moves[id].clone())).collect())
+        })
+        .unwrap();
+        assert_eq!(g.len(), 1, "{g:#?}");
+        let ids: Vec<i64> = g[0].members.iter().map(|m| m.0).collect();
+        assert_eq!(ids, [2, 4]);
+        assert_eq!(g[0].members[1].2, "prefix of game 2 at ply 70");
+        // The survivor chosen first: the longer member says so.
+        let mut first = games.clone();
+        for c in &mut first {
+            c.id = 10 - c.id;
+        }
+        let g = find_groups(&first, Prefer::First, |ids| {
+            Ok(ids
+                .iter()
+                .map(|id| (*id, moves[&(10 - id)].clone()))
+                .collect())
+        })
+        .unwrap();
+        assert_eq!(g[0].survivor, 6);
+        assert_eq!(
+            g[0].members[1].2,
+            "longer than game 6, which is its prefix at ply 70"
+        );
     }
 
     #[test]
