@@ -76,7 +76,7 @@ pub struct GameRecord {
     pub termination: Option<(&'static str, u32)>,
     pub threefold_ply: Option<u32>,
     pub fifty_ply: Option<u32>,
-    /// Year of the edition applied (1980, 1997, 2001, 2014); stored as text.
+    /// Year of the edition applied (1980, 1993, 2001, 2014; databases written before the 1993 rename store 1997); stored as text.
     pub laws_edition: Option<u16>,
     pub laws_undated: bool,
     pub chess960: bool,

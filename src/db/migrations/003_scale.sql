@@ -54,7 +54,7 @@ CREATE TABLE games_v3 (
     termination_ply INTEGER,            -- ply at which that ending happened (0 = start position)
     threefold_ply   INTEGER,            -- first ply at which a threefold repetition could be claimed
     fifty_ply       INTEGER,            -- first ply at which a fifty-move draw could be claimed
-    laws_edition    TEXT,               -- edition applied: 1980, 1997, 2001 or 2014 (NULL: not judged)
+    laws_edition    TEXT,               -- edition applied: 1980, 1993 (1997 before the rename), 2001 or 2014 (NULL: not judged)
     laws_undated    INTEGER NOT NULL DEFAULT 0, -- 1 when the edition was chosen without a usable date
     variant         TEXT    NOT NULL,   -- standard or chess960
     start_fen       TEXT,               -- FEN tag as written; NULL for the standard start
