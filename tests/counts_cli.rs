@@ -5,26 +5,13 @@
 //! unfinished, undated for the period, left in unrated groups: the parts add up to the games
 //! stored).
 
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::{ok, s};
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
-
-fn ok(args: &[&str]) -> Output {
-    let out = Command::new(BIN).args(args).output().expect("binary runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use std::process::Output;
 
 /// `testdata/duplicates.pgn` imported and its duplicate groups stored: five records, two of
 /// them one game (the same moves and persons, the date known to the day in one and to the
