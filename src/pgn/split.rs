@@ -8,7 +8,7 @@ use std::io::{self, Read};
 use memchr::{memchr, memchr2};
 
 use super::finding::{Finding, Severity, code};
-use super::token::{comment_end, ends_with_marker, starts_movetext};
+use super::token::{comment_end, ends_with_marker, starts_movetext, tag_name_len};
 use crate::findings::severity;
 
 /// A search for either of two bytes, built once: `memchr2` sets its search up again on
@@ -317,10 +317,21 @@ fn bytes_equal(v: u64, b: u8) -> u64 {
     x.wrapping_sub(ONES) & !x & (ONES << 7)
 }
 
-/// Bit 7 of each byte of `v` that ends a tag name (space, tab, quote, `]`); exact for the
-/// lowest such byte.
+/// Bit 7 of each byte of `v` that ends a tag name as the parser reads one (whitespace —
+/// space, tab, line ends, vertical tab, form feed —, quote, `[`, `]`: `token::tag_name_len`); exact for
+/// the lowest such byte. Ending names where the parser does matters: a name the splitter
+/// read as `Name\x0b` but the parser as `Name` let one game hold two `Name` tags, whose
+/// clean PGN then split into two games (found by the `pgn` fuzz target).
 fn name_ends(v: u64) -> u64 {
-    bytes_equal(v, b' ') | bytes_equal(v, b'\t') | bytes_equal(v, b'"') | bytes_equal(v, b']')
+    bytes_equal(v, b' ')
+        | bytes_equal(v, b'\t')
+        | bytes_equal(v, b'\n')
+        | bytes_equal(v, 0x0B)
+        | bytes_equal(v, 0x0C)
+        | bytes_equal(v, b'\r')
+        | bytes_equal(v, b'"')
+        | bytes_equal(v, b'[')
+        | bytes_equal(v, b']')
 }
 
 /// A key for the tag name of a tag line (`[Name "value"]`): its first 8 bytes and length.
@@ -359,10 +370,7 @@ fn tag_name_key_bytewise(line: &[u8]) -> u64 {
         .position(|&b| b != b' ' && b != b'\t')
         .unwrap_or(rest.len());
     let rest = &rest[start..];
-    let len = rest
-        .iter()
-        .position(|&b| matches!(b, b' ' | b'\t' | b'"' | b']'))
-        .unwrap_or(rest.len());
+    let len = tag_name_len(rest).unwrap_or(rest.len());
     let mut key = [0u8; 8];
     for (k, &b) in key.iter_mut().zip(&rest[..len]) {
         *k = b;
@@ -900,7 +908,17 @@ pub(crate) mod tests {
             "\u{e9}l\u{e8}ve",
         ];
         for name in names {
-            for after in [" \"x\"]", "\t\"x\"]", "\"x\"]", "]", "", " "] {
+            for after in [
+                " \"x\"]",
+                "\t\"x\"]",
+                "\u{b}\"x\"]",
+                "\u{c}\"x\"]",
+                "\"x\"]",
+                "[",
+                "]",
+                "",
+                " ",
+            ] {
                 for before in ["[", "[ ", "[\t "] {
                     let line = format!("{before}{name}{after}");
                     let line = line.as_bytes();
@@ -1003,6 +1021,22 @@ pub(crate) mod tests {
                     .collect();
                 assert_eq!(games, whole, "step {step}");
             }
+        }
+    }
+
+    #[test]
+    fn a_tag_name_ends_where_the_parser_ends_it() {
+        // The parser reads `Name` before a vertical tab or form feed, so a second `Name` tag
+        // starts another game here too: one game never holds two tags of one name.
+        for stop in ["\u{b}", "\u{c}"] {
+            let input = format!("[Name{stop}\"a\"]\n[Name \"b\"]\n\n1. e4 *\n");
+            assert_eq!(
+                texts(input.as_bytes()),
+                [
+                    format!("[Name{stop}\"a\"]\n"),
+                    "[Name \"b\"]\n\n1. e4 *\n".to_string()
+                ]
+            );
         }
     }
 

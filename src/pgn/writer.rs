@@ -324,6 +324,30 @@ mod tests {
     }
 
     #[test]
+    fn clean_pgn_of_every_accepted_game_reads_back_as_one_game() {
+        // The `pgn` fuzz target's find: a tag name followed by a vertical tab was one name to
+        // the splitter and another to the parser, so a game held two `Resnt` tags and its clean
+        // PGN read back as two games.
+        let input =
+            include_bytes!("../../fuzz/regressions/pgn-clean-pgn-reads-back-as-two-games.bin");
+        let (raws, _) = crate::pgn::split_bytes(input);
+        let mut accepted = 0;
+        for raw in raws {
+            let game = crate::pgn::parse_game(&raw);
+            if !game.is_rejected() {
+                accepted += 1;
+                let text = game_to_string(&game, &WriteOptions::default());
+                assert_eq!(
+                    crate::pgn::split_bytes(text.as_bytes()).0.len(),
+                    1,
+                    "{text:?}"
+                );
+            }
+        }
+        assert_eq!(accepted, 2);
+    }
+
+    #[test]
     fn seven_tag_roster_first_with_defaults_then_the_rest() {
         let g = parse("[ECO \"C20\"]\n[White \"A \\\"B\\\"\"]\n[Event \"E\"]\n1. e4 1-0");
         let text = game_to_string(&g, &WriteOptions::default());
