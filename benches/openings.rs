@@ -1,15 +1,17 @@
 //! What naming the opening costs against what `check` does per game, on the master games
-//! (`$ARBITER_CORPUS/games/otb-pgnmentor/*.pgn`, 45,687 games), one thread: `check`'s work
-//! (split + parse + replay + the Laws' verdict, `pipeline::work::process`) and the
-//! classification of the same games (`identity::openings::classify` on the replayed moves,
-//! as the import calls it), timed in interleaved runs; prints each median and their ratio.
+//! (`$ARBITER_CORPUS/games/otb-pgnmentor/*.pgn`, 45,687 games), one thread, in interleaved
+//! runs: `check`'s work (split + parse + replay + the Laws' verdict,
+//! `pipeline::work::process`); the Laws' verdict of the replayed games alone, and again
+//! handing over the keys of the first positions and looking them up (`classify_keys`, what
+//! an import does): the difference is what naming costs there; and the names' own walk
+//! (`classify`, an import without the Laws). Prints each median and the ratios.
 //! `cargo bench --bench openings [-- RUNS]` (default 5 runs). Skipped without ARBITER_CORPUS.
 
-use arbiter::chess::{Move, Position, SanMode};
-use arbiter::identity::openings::{Book, classify};
-use arbiter::laws::VerdictOptions;
+use arbiter::chess::SanMode;
+use arbiter::identity::openings::Book;
+use arbiter::laws::{VerdictOptions, judge_replayed, judge_replayed_keeping_keys};
 use arbiter::pgn::{Splitter, parse_game};
-use arbiter::pipeline::work::{Keep, WorkOptions, process};
+use arbiter::pipeline::work::{Keep, WorkOptions, process, verdict_input};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -39,42 +41,82 @@ fn main() {
         data.extend(std::fs::read(f).expect("readable"));
         data.push(b'\n');
     }
-    // The replayed games, as the import hands them to the classification.
-    let games: Vec<(Position, Vec<Move>)> = Splitter::new(&data[..])
+    // The replayed games, with their last positions, as the import hands them on.
+    let games: Vec<_> = Splitter::new(&data[..])
         .map(|raw| {
             let g = parse_game(&raw.expect("in memory"));
             let r = arbiter::game::replay(&g, SanMode::Lenient);
-            (r.start, r.moves)
+            let end = r.final_position();
+            (g, r, end)
         })
+        .filter(|(_, r, _)| r.complete && !r.chess960)
         .collect();
-    Book::get();
+    let book = Book::get();
+    let plies = book.max_ply() as usize;
+    let laws = VerdictOptions::default();
     let options = WorkOptions {
         mode: SanMode::Lenient,
-        laws: Some(VerdictOptions::default()),
+        laws: Some(laws),
         analysis: None,
     };
-    let (mut check, mut naming) = (Vec::new(), Vec::new());
+    let (mut check, mut judged, mut judged_named, mut walked) = (vec![], vec![], vec![], vec![]);
     let mut named = 0;
+    let mut keys = Vec::with_capacity(plies);
     for _ in 0..runs {
         let t = Instant::now();
-        let plies: usize = Splitter::new(&data[..])
+        let total: usize = Splitter::new(&data[..])
             .map(|raw| process(raw.expect("in memory"), &options, Keep::Findings).plies)
             .sum();
         check.push(t.elapsed().as_secs_f64());
-        black_box(plies);
+        black_box(total);
+
         let t = Instant::now();
-        named = games
+        for (g, r, end) in &games {
+            black_box(judge_replayed(&verdict_input(g, r), end, &laws));
+        }
+        judged.push(t.elapsed().as_secs_f64());
+
+        let t = Instant::now();
+        named = 0;
+        for (g, r, end) in &games {
+            keys.clear();
+            let v = judge_replayed_keeping_keys(&verdict_input(g, r), end, &laws, plies, &mut keys);
+            black_box(v);
+            // As the import: a game the walk left early (moves after its end) walks itself.
+            let name = if keys.len() == r.moves.len().min(plies) {
+                book.classify_keys(&r.start, &keys)
+            } else {
+                book.classify(&r.start, &r.moves)
+            };
+            named += usize::from(black_box(name).is_some());
+        }
+        judged_named.push(t.elapsed().as_secs_f64());
+
+        let t = Instant::now();
+        let n = games
             .iter()
-            .filter(|(start, moves)| black_box(classify(start, moves)).is_some())
+            .filter(|(_, r, _)| black_box(book.classify(&r.start, &r.moves)).is_some())
             .count();
-        naming.push(t.elapsed().as_secs_f64());
+        walked.push(t.elapsed().as_secs_f64());
+        assert_eq!(n, named, "the two ways name the same games");
     }
-    let (c, n) = (median(check), median(naming));
+    let (c, j, jn, w) = (
+        median(check),
+        median(judged),
+        median(judged_named),
+        median(walked),
+    );
+    let per_game = |s: f64| 1e6 * s / games.len() as f64;
     println!(
-        "{} games ({named} named), {runs} interleaved runs, medians: check's work {c:.3} s, \
-         classification {n:.4} s ({:.2} us a game) = {:.2} % of check's work",
+        "{} games ({named} named), {runs} interleaved runs, medians: check's work {c:.3} s; \
+         the Laws' verdict {j:.3} s, with the names from its keys {jn:.3} s: naming adds \
+         {:.4} s ({:.2} us a game) = {:.2} % of check's work; the names' own walk (no Laws) \
+         {w:.4} s ({:.2} us a game) = {:.2} %",
         games.len(),
-        1e6 * n / games.len() as f64,
-        100.0 * n / c
+        jn - j,
+        per_game(jn - j),
+        100.0 * (jn - j) / c,
+        per_game(w),
+        100.0 * w / c
     );
 }

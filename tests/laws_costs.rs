@@ -45,7 +45,8 @@ fn costliest_final_positions() {
 #[ignore]
 fn walk_costs() {
     use arbiter::chess::Color;
-    use arbiter::laws::claims::{Keys, Occurrences};
+    use arbiter::game::keys::Keys;
+    use arbiter::laws::claims::Occurrences;
     let Some(path) = std::env::var_os("ARBITER_PGN") else {
         return;
     };

@@ -511,7 +511,7 @@ fn undated_games_use_the_newest_edition_and_say_so() {
 #[test]
 fn key_walk_follows_full_positions_on_corpus_games() {
     use arbiter::chess::zobrist::en_passant_key;
-    use arbiter::laws::claims::Keys;
+    use arbiter::game::keys::Keys;
     let Some(dir) = common::corpus() else {
         return;
     };

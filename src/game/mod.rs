@@ -2,6 +2,7 @@
 //! `chess` into legal moves, canonical SAN and positions, and every problem becomes a located
 //! finding. Nothing here reads files or knows about the Laws' editions.
 
+pub mod keys;
 pub mod replay;
 
 pub use replay::{Replayed, code, replay};

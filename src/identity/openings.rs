@@ -7,6 +7,7 @@
 use crate::chess::san::{SanMode, play_san};
 use crate::chess::{Move, Position};
 use crate::db::record::OpeningRecord;
+use crate::game::keys::Keys;
 use std::sync::OnceLock;
 
 const DATA: [&str; 5] = [
@@ -143,11 +144,45 @@ impl Book {
         if *start != Position::new() {
             return None;
         }
-        let mut pos = *start;
+        // The keys are walked cheaply (`Keys`); a full position is replayed, only as far as
+        // needed, where a double step may have made an en passant capture legal, which
+        // makes the position another one (Art. 9.2.2).
+        let mut keys = Keys::new(start);
+        let (mut full, mut full_ply) = (*start, 0);
+        let walked = moves
+            .iter()
+            .take(self.max_ply as usize)
+            .enumerate()
+            .map(|(i, &m)| {
+                keys.play(m);
+                if keys.ep_pending() {
+                    for &m in &moves[full_ply..=i] {
+                        full.play_unchecked(m);
+                    }
+                    full_ply = i + 1;
+                    full.repetition_key()
+                } else {
+                    keys.plain_key()
+                }
+            });
+        self.deepest(walked)
+    }
+
+    /// `classify` from the repetition keys of the game's first positions, `keys[i]` after
+    /// ply `i + 1` (as `laws::judge_replayed_keeping_keys` hands them over: the Laws' walk
+    /// computes them anyway). They must cover the first `max_ply` plies, or the whole game.
+    pub fn classify_keys(&self, start: &Position, keys: &[u64]) -> Option<OpeningRecord> {
+        if *start != Position::new() {
+            return None;
+        }
+        self.deepest(keys.iter().take(self.max_ply as usize).copied())
+    }
+
+    /// The deepest of the positions (their keys, from ply 1 on) that has a name.
+    fn deepest(&self, keys: impl Iterator<Item = u64>) -> Option<OpeningRecord> {
         let mut best: Option<(&Named, u32)> = None;
-        for (i, &m) in moves.iter().take(self.max_ply as usize).enumerate() {
-            pos.play_unchecked(m);
-            if let Some(n) = self.lookup(pos.repetition_key()) {
+        for (i, key) in keys.enumerate() {
+            if let Some(n) = self.lookup(key) {
                 best = Some((n, i as u32 + 1));
             }
         }
@@ -203,6 +238,67 @@ mod tests {
         );
         // Named at ply 11 or 12 (6. h3 is the Adams Attack); never after book is left.
         assert!(najdorf.2 == 11 || najdorf.2 == 12, "{najdorf:?}");
+    }
+
+    /// The deepest named position by full positions, move by move: what `classify` must
+    /// equal with its cheap key walk.
+    fn by_full_positions(moves: &[Move]) -> Option<(&'static str, u32)> {
+        let book = Book::get();
+        let mut pos = Position::new();
+        let mut best = None;
+        for (i, &m) in moves.iter().take(book.max_ply() as usize).enumerate() {
+            pos.play_unchecked(m);
+            if let Some(n) = book.lookup(pos.repetition_key()) {
+                best = Some((n.name, i as u32 + 1));
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn the_key_walk_names_every_book_line_as_full_positions_do() {
+        let mut lines = 0;
+        for text in DATA {
+            for line in text.lines().skip(1) {
+                let pgn = line.split('\t').nth(2).unwrap();
+                // The line itself, and the line with a knight move out and back appended.
+                for extra in ["", " Na3 Nh6 Nb1 Ng8", " Nh3 Na6 Ng1 Nb8"] {
+                    let Some(moves) = try_moves(&format!("{pgn}{extra}")) else {
+                        continue;
+                    };
+                    let walked = classify(&Position::new(), &moves).map(|o| (o.name, o.ply));
+                    assert_eq!(walked, by_full_positions(&moves), "{pgn}{extra}");
+                    lines += 1;
+                }
+            }
+        }
+        assert!(lines >= 3807, "{lines}");
+    }
+
+    fn try_moves(line: &str) -> Option<Vec<Move>> {
+        let mut pos = Position::new();
+        line.split_whitespace()
+            .filter(|t| !t.ends_with('.'))
+            .map(|t| play_san(&mut pos, t, SanMode::Strict).ok().map(|p| p.mv))
+            .collect()
+    }
+
+    #[test]
+    fn an_en_passant_right_makes_another_position() {
+        // After 2...e5 the pawn on d5 may take en passant: the right is part of the position
+        // (Art. 9.2.2), the Old Benoni's.
+        let benoni = name("1. d4 c5 2. d5 e5").unwrap();
+        assert_eq!(
+            (benoni.0.as_str(), benoni.1.as_str(), benoni.2),
+            ("A44", "Benoni Defense: Old Benoni", 4)
+        );
+        // The same placement, White to move, reached by 2...e6 and 3...e5 without that
+        // right: another position, so not named at ply 8 but by 2. d5 at ply 3.
+        let later = name("1. d4 c5 2. d5 e6 3. Nf3 e5 4. Ng1").unwrap();
+        assert_eq!(
+            (later.0.as_str(), later.1.as_str(), later.2),
+            ("A43", "Benoni Defense: Old Benoni", 3)
+        );
     }
 
     #[test]

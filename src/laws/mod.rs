@@ -16,4 +16,7 @@ pub use dead::{Budget, CannotWinProof, Deadness, Unwinnability, Winnability};
 pub use edition::{Edition, EditionChoice, LawsChoice};
 pub use finding::{Code, LawFinding, Severity};
 pub use result::GameResult;
-pub use verdict::{GameInput, TerminationKind, Verdict, VerdictOptions, judge, judge_replayed};
+pub use verdict::{
+    GameInput, TerminationKind, Verdict, VerdictOptions, judge, judge_replayed,
+    judge_replayed_keeping_keys,
+};

@@ -2,13 +2,14 @@
 //! (mate, stalemate, dead position, fivefold, 75 moves), where a draw could first have been
 //! claimed, whether a win on time stands, and compare the lawful result with the record.
 
-use super::claims::{self, Claim, ClaimWay, Keys, Occurrences, Replayer};
+use super::claims::{self, Claim, ClaimWay, Occurrences, Replayer};
 use super::dead::{self, Budget, Deadness, Winnability};
 use super::edition::{Edition, LawsChoice};
 use super::finding::{Code, LawFinding};
 use super::memo;
 use super::result::{GameResult, is_time_forfeit};
 use crate::chess::{Bitboard, Color, Move, Position, Role};
+use crate::game::keys::Keys;
 
 /// What the arbiter needs to know about one game; the PGN reader fills it in.
 #[derive(Debug, Clone, Copy)]
@@ -183,16 +184,35 @@ fn found(ply: u32, way: ClaimWay, pos: &Position) -> (Claim, Position) {
 
 /// Walks the game and returns the verdict.
 pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
-    judge_walk(game, None, options)
+    judge_walk(game, None, options, None)
 }
 
 /// `judge`, for a caller that has replayed the game already: `end` must be the position
 /// after all of `game.moves`. Most games then need no full replay here at all.
 pub fn judge_replayed(game: &GameInput<'_>, end: &Position, options: &VerdictOptions) -> Verdict {
-    judge_walk(game, Some(end), options)
+    judge_walk(game, Some(end), options, None)
 }
 
-fn judge_walk(game: &GameInput<'_>, end: Option<&Position>, options: &VerdictOptions) -> Verdict {
+/// `judge_replayed`, also handing over the repetition keys (Art. 9.2.2) of the positions
+/// after the first `plies` moves — `keys[i]` after ply `i + 1` —, for a caller that looks
+/// positions up by key (the opening names): the walk computes them anyway. Fewer keys
+/// come back when the game ended earlier.
+pub fn judge_replayed_keeping_keys(
+    game: &GameInput<'_>,
+    end: &Position,
+    options: &VerdictOptions,
+    plies: usize,
+    keys: &mut Vec<u64>,
+) -> Verdict {
+    judge_walk(game, Some(end), options, Some((plies, keys)))
+}
+
+fn judge_walk(
+    game: &GameInput<'_>,
+    end: Option<&Position>,
+    options: &VerdictOptions,
+    mut kept: Option<(usize, &mut Vec<u64>)>,
+) -> Verdict {
     let choice = options.laws.for_game(game.date);
     let edition = choice.edition;
     let mut findings = Vec::new();
@@ -242,6 +262,17 @@ fn judge_walk(game: &GameInput<'_>, end: Option<&Position>, options: &VerdictOpt
                 seen.rekey(plain, exact);
             }
             ep_pending = None;
+        }
+        if let Some((plies, out)) = kept.as_mut()
+            && i < *plies
+        {
+            // After a double step the en passant right may be part of the key: a full
+            // position tells (rare in the opening plies kept).
+            out.push(if keys.ep_pending() {
+                replayer.position_at(i + 1).repetition_key()
+            } else {
+                key
+            });
         }
         occurrences = seen.record(key, keys.board(), keys.turn());
         // Most plies are neither the last nor near a 2014 automatic draw: no call for them.

@@ -4,7 +4,7 @@
 
 use crate::db::GameRecord;
 use crate::db::encode::{content_hash, encode_moves, moves_hash};
-use crate::db::record::{AnalysisRecord, EvalRecord, FindingRecord};
+use crate::db::record::{AnalysisRecord, EvalRecord, FindingRecord, OpeningRecord};
 use crate::game::Replayed;
 use crate::laws::{TerminationKind, Verdict};
 use crate::pgn::{Command, Finding, Game};
@@ -34,13 +34,14 @@ fn finding_record(f: &Finding) -> FindingRecord {
 }
 
 /// Everything the database keeps about an accepted game: its parse, replay, verdict,
-/// analysis and findings.
+/// analysis, findings and opening name.
 pub fn record(
     game: &Game,
     replay: &Replayed,
     verdict: Option<&Verdict>,
     analysis: Option<&GameAnalysis>,
     findings: &[Finding],
+    opening: Option<OpeningRecord>,
 ) -> GameRecord {
     let mut comments = Vec::new();
     for c in &game.leading_comments {
@@ -86,9 +87,7 @@ pub fn record(
             .then(|| crate::pgn::game_to_string(game, &crate::pgn::WriteOptions::default())),
         findings: findings.iter().map(finding_record).collect(),
         analysis: analysis.map(analysis_record),
-        opening: (!replay.chess960)
-            .then(|| crate::identity::openings::classify(&replay.start, &replay.moves))
-            .flatten(),
+        opening,
         moves_hash: moves_hash(replay.start_fen.as_deref(), &encode_moves(&replay.moves)),
     }
 }

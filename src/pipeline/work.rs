@@ -6,6 +6,7 @@ use super::record::record;
 use crate::chess::SanMode;
 use crate::db::GameRecord;
 use crate::game::{Replayed, replay};
+use crate::identity::openings::Book;
 use crate::laws::{self, GameInput, LawFinding, Verdict, VerdictOptions};
 use crate::pgn::{Finding, Game, Pos, RawGame, Severity, parse_game};
 use crate::search::analysis::code as analysis_code;
@@ -68,9 +69,14 @@ pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
     let mut findings = std::mem::take(&mut game.findings);
     findings.append(&mut replay.findings);
     let rejected = findings.iter().any(|f| f.severity == Severity::Error);
+    // A stored game is named by its opening from the keys the Laws' walk computes anyway;
+    // a game the Laws do not walk, by the names' own walk (`identity::openings`).
+    let book = (keep == Keep::Record && !rejected && !replay.chess960).then(Book::get);
+    let mut first_keys = Vec::new();
     let verdict = match options.laws {
         Some(opts) if !rejected && replay.complete => {
-            let verdict = judge(&game, &replay, &opts);
+            let keep_keys = book.map(|b| (b.max_ply() as usize, &mut first_keys));
+            let verdict = judge(&game, &replay, &opts, keep_keys);
             findings.extend(verdict.findings.iter().map(|f| locate(&game, f)));
             Some(verdict)
         }
@@ -109,6 +115,14 @@ pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
         }
         _ => None,
     };
+    let opening = book.and_then(|b| {
+        let wanted = replay.moves.len().min(b.max_ply() as usize);
+        if verdict.is_some() && first_keys.len() == wanted {
+            b.classify_keys(&replay.start, &first_keys)
+        } else {
+            b.classify(&replay.start, &replay.moves)
+        }
+    });
     let record = (keep == Keep::Record && !rejected).then(|| {
         Box::new(record(
             &game,
@@ -116,6 +130,7 @@ pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
             verdict.as_ref(),
             analysis.as_ref(),
             &findings,
+            opening,
         ))
     });
     Processed {
@@ -183,13 +198,21 @@ pub fn verdict_input<'a>(game: &'a Game, replay: &'a Replayed) -> GameInput<'a> 
     }
 }
 
-fn judge(game: &Game, replay: &Replayed, options: &VerdictOptions) -> Verdict {
+/// `keep_keys`: how many of the first positions' keys to hand over, and where.
+fn judge(
+    game: &Game,
+    replay: &Replayed,
+    options: &VerdictOptions,
+    keep_keys: Option<(usize, &mut Vec<u64>)>,
+) -> Verdict {
     // The replay is complete (the caller checks): its final position is the game's last.
-    laws::judge_replayed(
-        &verdict_input(game, replay),
-        &replay.final_position(),
-        options,
-    )
+    let (input, end) = (verdict_input(game, replay), replay.final_position());
+    match keep_keys {
+        Some((plies, keys)) => {
+            laws::judge_replayed_keeping_keys(&input, &end, options, plies, keys)
+        }
+        None => laws::judge_replayed(&input, &end, options),
+    }
 }
 
 /// A Laws finding, placed at the move that made it true (ply 0: the game's start).
@@ -208,4 +231,49 @@ fn replay_prefix(game: &Game, mode: SanMode) -> Replayed {
     let mut r = replay(game, mode);
     r.findings.clear();
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::split_bytes;
+
+    /// The opening an import stores, named from the keys of the Laws' walk, and with the
+    /// Laws off by the names' own walk (`identity::openings`): the same name at the same ply.
+    #[test]
+    fn the_opening_is_named_alike_with_and_without_the_laws() {
+        let text = "[Date \"2001.01.01\"]\n\n1. d4 c5 2. d5 e5 1-0\n\n\
+                    [Date \"2001.01.01\"]\n\n1. d4 c5 2. d5 e6 3. Nf3 e5 4. Ng1 *\n\n\
+                    [Date \"2001.01.01\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 1/2-1/2\n\n\
+                    [Date \"2001.01.01\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+        let (raws, _) = split_bytes(text.as_bytes());
+        let named = |laws| {
+            let options = WorkOptions {
+                mode: SanMode::Lenient,
+                laws,
+                analysis: None,
+            };
+            raws.iter()
+                .map(|raw| {
+                    let p = process(raw.clone(), &options, Keep::Record);
+                    p.record
+                        .and_then(|r| r.opening)
+                        .map(|o| (o.eco, o.name, o.ply))
+                })
+                .collect::<Vec<_>>()
+        };
+        let with_laws = named(Some(VerdictOptions::default()));
+        assert_eq!(
+            with_laws,
+            [
+                // 2...e5 beside the pawn on d5: the en passant right is in the key (9.2.2).
+                Some(("A44", "Benoni Defense: Old Benoni", 4)),
+                // The same placement without that right is another position.
+                Some(("A43", "Benoni Defense: Old Benoni", 3)),
+                Some(("B90", "Sicilian Defense: Najdorf Variation", 10)),
+                Some(("A00", "Barnes Opening: Fool's Mate", 4)),
+            ]
+        );
+        assert_eq!(with_laws, named(None));
+    }
 }
