@@ -8,6 +8,7 @@
 //! `cargo bench --bench openings [-- RUNS]` (default 5 runs). Skipped without ARBITER_CORPUS.
 
 use arbiter::chess::SanMode;
+use arbiter::game::keys::FirstKeys;
 use arbiter::identity::openings::Book;
 use arbiter::laws::{VerdictOptions, judge_replayed, judge_replayed_keeping_keys};
 use arbiter::pgn::{Splitter, parse_game};
@@ -61,7 +62,7 @@ fn main() {
     };
     let (mut check, mut judged, mut judged_named, mut walked) = (vec![], vec![], vec![], vec![]);
     let mut named = 0;
-    let mut keys = Vec::with_capacity(plies);
+    let mut keys = FirstKeys::default();
     for _ in 0..runs {
         let t = Instant::now();
         let total: usize = Splitter::new(&data[..])
@@ -83,8 +84,8 @@ fn main() {
             let v = judge_replayed_keeping_keys(&verdict_input(g, r), end, &laws, plies, &mut keys);
             black_box(v);
             // As the import: a game the walk left early (moves after its end) walks itself.
-            let name = if keys.len() == r.moves.len().min(plies) {
-                book.classify_keys(&r.start, &keys)
+            let name = if keys.keys.len() == r.moves.len().min(plies) {
+                book.classify_keys(&r.start, &r.moves, &keys)
             } else {
                 book.classify(&r.start, &r.moves)
             };

@@ -112,6 +112,14 @@ impl Keys {
         self.ep.is_some()
     }
 
+    /// When `ep_pending`: the other key the position may have, `plain_key` with the en
+    /// passant file added (it is the key when the capture is legal).
+    #[inline]
+    pub fn key_with_ep(&self) -> Option<u64> {
+        self.ep
+            .map(|ep| self.hash ^ zobrist::en_passant_key(ep.file()))
+    }
+
     /// Plays a move, legal in the current position; true when it was a pawn move or a
     /// capture (Art. 9.3: it starts a new count, and no earlier position can occur again).
     #[inline(always)]
@@ -282,6 +290,44 @@ const BLACK_PAWN: u8 = 7;
 const WHITE_KING: u8 = 6;
 const BLACK_KING: u8 = 12;
 
+/// The repetition keys of a game's first positions, as a walk hands them over: `keys[i]`
+/// after ply `i + 1`. After a double step next to an enemy pawn the key is one of two,
+/// `keys[i]` or the one in `unsettled` (with `i`, in ply order), as the en passant capture
+/// is legal or not (Art. 9.2.2); only a full position settles which, and a caller settles
+/// it only where it matters (`identity::openings`: where either key has a name).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FirstKeys {
+    pub keys: Vec<u64>,
+    pub unsettled: Vec<(usize, u64)>,
+}
+
+impl FirstKeys {
+    /// The keys of the positions after the first `plies` moves (legal moves from `start`).
+    pub fn walk(start: &Position, moves: &[Move], plies: usize) -> FirstKeys {
+        let mut walk = Keys::new(start);
+        let mut first = FirstKeys::default();
+        for &m in moves.iter().take(plies) {
+            walk.play(m);
+            first.push(&walk);
+        }
+        first
+    }
+
+    /// Adds the key of the walk's current position.
+    #[inline]
+    pub fn push(&mut self, walk: &Keys) {
+        if let Some(other) = walk.key_with_ep() {
+            self.unsettled.push((self.keys.len(), other));
+        }
+        self.keys.push(walk.plain_key());
+    }
+
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.unsettled.clear();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,6 +364,41 @@ mod tests {
                 assert_eq!(keys.plain_key(), exact, "{tok}");
             }
         }
+    }
+
+    #[test]
+    fn first_keys_leave_the_en_passant_right_for_a_full_position_to_settle() {
+        let play = |fen: &str, sans: &str| {
+            let mut pos = Position::from_fen(fen).unwrap();
+            let mut moves = Vec::new();
+            let mut exact = Vec::new();
+            for tok in sans.split_whitespace() {
+                let m = crate::chess::san::resolve(&pos, tok, crate::chess::SanMode::Strict)
+                    .unwrap()
+                    .mv;
+                pos.play_unchecked(m);
+                moves.push(m);
+                exact.push(pos.repetition_key());
+            }
+            (
+                FirstKeys::walk(&Position::from_fen(fen).unwrap(), &moves, 8),
+                exact,
+            )
+        };
+        // 2...e5 beside the pawn on d5: dxe6 e.p. is legal, so the other key is the exact one.
+        let (first, exact) = play(crate::chess::START_FEN, "d4 c5 d5 e5 Nf3");
+        assert_eq!(first.keys.len(), 5);
+        assert_eq!(first.unsettled, [(3, exact[3])]);
+        assert_ne!(first.keys[3], exact[3]);
+        assert_eq!(first.keys[4], exact[4]);
+        // The pawn on e4 is pinned along the rank: the capture is illegal, the plain key exact.
+        let (first, exact) = play("8/8/8/8/k3p2R/8/3P4/4K3 w - - 0 1", "d4");
+        assert_eq!(first.keys, exact);
+        assert_eq!(first.unsettled.len(), 1);
+        assert_ne!(first.unsettled[0].1, exact[0]);
+        // Only the first `plies` positions are kept.
+        let (first, _) = play(crate::chess::START_FEN, "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O");
+        assert_eq!(first.keys.len(), 8);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use crate::chess::san::{SanMode, play_san};
 use crate::chess::{Move, Position};
 use crate::db::record::OpeningRecord;
-use crate::game::keys::Keys;
+use crate::game::keys::FirstKeys;
 use std::sync::OnceLock;
 
 const DATA: [&str; 5] = [
@@ -30,6 +30,10 @@ pub struct Named {
 /// The book: an open-addressing table of position keys (Zobrist keys are random already,
 /// so the key's low bits are the slot), small enough to stay in the cache.
 pub struct Book {
+    /// One bit per value of a key's top 16 bits, set for the named positions: most of a
+    /// game's positions have no name, and this bit (8 KB, which stays in the first-level
+    /// cache) says so without a probe into `slots`.
+    filter: Vec<u64>,
     slots: Vec<(u64, u32)>,
     mask: usize,
     named: Vec<Named>,
@@ -40,6 +44,15 @@ pub struct Book {
 }
 
 const EMPTY: u32 = u32::MAX;
+
+/// `Book::filter`: 65,536 bits.
+const FILTER_WORDS: usize = 1 << 10;
+
+/// A key's bit in `Book::filter`: its top 16 bits (the slot comes from the low ones).
+#[inline]
+fn filter_bit(key: u64) -> usize {
+    (key >> 48) as usize
+}
 
 impl Book {
     fn build() -> Book {
@@ -90,7 +103,15 @@ impl Book {
             }
         }
         let max_ply = kept.iter().map(|n| n.plies).max().unwrap_or(0);
+        let mut filter = vec![0u64; FILTER_WORDS];
+        for &(key, idx) in &slots {
+            if idx != EMPTY {
+                let bit = filter_bit(key);
+                filter[bit / 64] |= 1 << (bit % 64);
+            }
+        }
         Book {
+            filter,
             slots,
             mask,
             named: kept,
@@ -107,6 +128,10 @@ impl Book {
 
     #[inline]
     pub fn lookup(&self, key: u64) -> Option<&Named> {
+        let bit = filter_bit(key);
+        if self.filter[bit / 64] & (1 << (bit % 64)) == 0 {
+            return None;
+        }
         let mut i = key as usize & self.mask;
         loop {
             let (k, idx) = self.slots[i];
@@ -144,45 +169,42 @@ impl Book {
         if *start != Position::new() {
             return None;
         }
-        // The keys are walked cheaply (`Keys`); a full position is replayed, only as far as
-        // needed, where a double step may have made an en passant capture legal, which
-        // makes the position another one (Art. 9.2.2).
-        let mut keys = Keys::new(start);
+        let first = FirstKeys::walk(start, moves, self.max_ply as usize);
+        self.classify_keys(start, moves, &first)
+    }
+
+    /// `classify` from the keys of the game's first positions, as a walk hands them over
+    /// (`laws::judge_replayed_keeping_keys`: the Laws' walk computes them anyway); they must
+    /// cover the first `max_ply` plies, or the whole game. A key left unsettled by a double
+    /// step (Art. 9.2.2: the en passant right, when the capture is legal, makes another
+    /// position) is settled on a full position only where one of its two keys is named.
+    pub fn classify_keys(
+        &self,
+        start: &Position,
+        moves: &[Move],
+        first: &FirstKeys,
+    ) -> Option<OpeningRecord> {
+        if *start != Position::new() {
+            return None;
+        }
         let (mut full, mut full_ply) = (*start, 0);
-        let walked = moves
-            .iter()
-            .take(self.max_ply as usize)
-            .enumerate()
-            .map(|(i, &m)| {
-                keys.play(m);
-                if keys.ep_pending() {
+        let mut unsettled = first.unsettled.iter().peekable();
+        let mut best: Option<(&Named, u32)> = None;
+        for (i, &key) in first.keys.iter().take(self.max_ply as usize).enumerate() {
+            let mut named = self.lookup(key);
+            if let Some(&(_, other)) = unsettled.next_if(|(at, _)| *at == i) {
+                let named_other = self.lookup(other);
+                if named.is_some() || named_other.is_some() {
                     for &m in &moves[full_ply..=i] {
                         full.play_unchecked(m);
                     }
                     full_ply = i + 1;
-                    full.repetition_key()
-                } else {
-                    keys.plain_key()
+                    if full.repetition_key() == other {
+                        named = named_other;
+                    }
                 }
-            });
-        self.deepest(walked)
-    }
-
-    /// `classify` from the repetition keys of the game's first positions, `keys[i]` after
-    /// ply `i + 1` (as `laws::judge_replayed_keeping_keys` hands them over: the Laws' walk
-    /// computes them anyway). They must cover the first `max_ply` plies, or the whole game.
-    pub fn classify_keys(&self, start: &Position, keys: &[u64]) -> Option<OpeningRecord> {
-        if *start != Position::new() {
-            return None;
-        }
-        self.deepest(keys.iter().take(self.max_ply as usize).copied())
-    }
-
-    /// The deepest of the positions (their keys, from ply 1 on) that has a name.
-    fn deepest(&self, keys: impl Iterator<Item = u64>) -> Option<OpeningRecord> {
-        let mut best: Option<(&Named, u32)> = None;
-        for (i, key) in keys.enumerate() {
-            if let Some(n) = self.lookup(key) {
+            }
+            if let Some(n) = named {
                 best = Some((n, i as u32 + 1));
             }
         }

@@ -9,7 +9,7 @@ use super::finding::{Code, LawFinding};
 use super::memo;
 use super::result::{GameResult, is_time_forfeit};
 use crate::chess::{Bitboard, Color, Move, Position, Role};
-use crate::game::keys::Keys;
+use crate::game::keys::{FirstKeys, Keys};
 
 /// What the arbiter needs to know about one game; the PGN reader fills it in.
 #[derive(Debug, Clone, Copy)]
@@ -194,15 +194,14 @@ pub fn judge_replayed(game: &GameInput<'_>, end: &Position, options: &VerdictOpt
 }
 
 /// `judge_replayed`, also handing over the repetition keys (Art. 9.2.2) of the positions
-/// after the first `plies` moves — `keys[i]` after ply `i + 1` —, for a caller that looks
-/// positions up by key (the opening names): the walk computes them anyway. Fewer keys
-/// come back when the game ended earlier.
+/// after the first `plies` moves, for a caller that looks positions up by key (the opening
+/// names): the walk computes them anyway. Fewer keys come back when the game ended earlier.
 pub fn judge_replayed_keeping_keys(
     game: &GameInput<'_>,
     end: &Position,
     options: &VerdictOptions,
     plies: usize,
-    keys: &mut Vec<u64>,
+    keys: &mut FirstKeys,
 ) -> Verdict {
     judge_walk(game, Some(end), options, Some((plies, keys)))
 }
@@ -211,7 +210,7 @@ fn judge_walk(
     game: &GameInput<'_>,
     end: Option<&Position>,
     options: &VerdictOptions,
-    mut kept: Option<(usize, &mut Vec<u64>)>,
+    mut kept: Option<(usize, &mut FirstKeys)>,
 ) -> Verdict {
     let choice = options.laws.for_game(game.date);
     let edition = choice.edition;
@@ -266,13 +265,7 @@ fn judge_walk(
         if let Some((plies, out)) = kept.as_mut()
             && i < *plies
         {
-            // After a double step the en passant right may be part of the key: a full
-            // position tells (rare in the opening plies kept).
-            out.push(if keys.ep_pending() {
-                replayer.position_at(i + 1).repetition_key()
-            } else {
-                key
-            });
+            out.push(&keys);
         }
         occurrences = seen.record(key, keys.board(), keys.turn());
         // Most plies are neither the last nor near a 2014 automatic draw: no call for them.

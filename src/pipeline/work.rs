@@ -5,6 +5,7 @@
 use super::record::record;
 use crate::chess::SanMode;
 use crate::db::GameRecord;
+use crate::game::keys::FirstKeys;
 use crate::game::{Replayed, replay};
 use crate::identity::openings::Book;
 use crate::laws::{self, GameInput, LawFinding, Verdict, VerdictOptions};
@@ -72,7 +73,7 @@ pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
     // A stored game is named by its opening from the keys the Laws' walk computes anyway;
     // a game the Laws do not walk, by the names' own walk (`identity::openings`).
     let book = (keep == Keep::Record && !rejected && !replay.chess960).then(Book::get);
-    let mut first_keys = Vec::new();
+    let mut first_keys = FirstKeys::default();
     let verdict = match options.laws {
         Some(opts) if !rejected && replay.complete => {
             let keep_keys = book.map(|b| (b.max_ply() as usize, &mut first_keys));
@@ -117,8 +118,8 @@ pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
     };
     let opening = book.and_then(|b| {
         let wanted = replay.moves.len().min(b.max_ply() as usize);
-        if verdict.is_some() && first_keys.len() == wanted {
-            b.classify_keys(&replay.start, &first_keys)
+        if verdict.is_some() && first_keys.keys.len() == wanted {
+            b.classify_keys(&replay.start, &replay.moves, &first_keys)
         } else {
             b.classify(&replay.start, &replay.moves)
         }
@@ -203,7 +204,7 @@ fn judge(
     game: &Game,
     replay: &Replayed,
     options: &VerdictOptions,
-    keep_keys: Option<(usize, &mut Vec<u64>)>,
+    keep_keys: Option<(usize, &mut FirstKeys)>,
 ) -> Verdict {
     // The replay is complete (the caller checks): its final position is the game's last.
     let (input, end) = (verdict_input(game, replay), replay.final_position());
