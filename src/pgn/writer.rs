@@ -195,11 +195,21 @@ struct Frame<'g> {
 
 /// Write one game, followed by a blank line.
 pub fn write_game(game: &Game, options: &WriteOptions, out: &mut String) {
-    for (name, value) in export_tags(game) {
+    let tags = export_tags(game);
+    let mut names = std::collections::HashSet::with_capacity(tags.len());
+    for (name, value) in &tags {
+        // A name the game repeats (two tags on one line in the file: readers differ on which
+        // value counts, so both are kept) goes on the line of the tag before it. Alone at the
+        // start of a line, a name seen before starts the next game for the splitter, and the
+        // clean PGN read back as two games (found by the `pgn` fuzz target).
+        if !names.insert(name.as_str()) {
+            out.pop();
+            out.push(' ');
+        }
         out.push('[');
-        out.push_str(&name);
+        out.push_str(name);
         out.push_str(" \"");
-        escape(&value, out);
+        escape(value, out);
         out.push_str("\"]\n");
     }
     out.push('\n');
@@ -328,9 +338,14 @@ mod tests {
         // The `pgn` fuzz target's find: a tag name followed by a vertical tab was one name to
         // the splitter and another to the parser, so a game held two `Resnt` tags and its clean
         // PGN read back as two games.
-        let input =
-            include_bytes!("../../fuzz/regressions/pgn-clean-pgn-reads-back-as-two-games.bin");
-        let (raws, _) = crate::pgn::split_bytes(input);
+        // Its second find: two tags on one line, the second an `Event` the game already had.
+        let mut raws = Vec::new();
+        for input in [
+            &include_bytes!("../../fuzz/regressions/pgn-clean-pgn-reads-back-as-two-games.bin")[..],
+            &include_bytes!("../../fuzz/regressions/pgn-two-tags-on-a-line-repeat-a-name.bin")[..],
+        ] {
+            raws.extend(crate::pgn::split_bytes(input).0);
+        }
         let mut accepted = 0;
         for raw in raws {
             let game = crate::pgn::parse_game(&raw);
@@ -344,7 +359,22 @@ mod tests {
                 );
             }
         }
-        assert_eq!(accepted, 2);
+        assert_eq!(accepted, 3);
+    }
+
+    #[test]
+    fn a_repeated_tag_name_is_written_beside_the_tag_before_it() {
+        // Two tags on one line in the file: the splitter saw one name, the game holds
+        // `Event` twice. Written on a line of its own the second `Event` started a game.
+        let g = parse("[Event \"e\"]\n[Whkte \"a\"][Event \"f\"]\n\n1. d4 *");
+        let text = game_to_string(&g, &WriteOptions::default());
+        assert!(text.contains("[Whkte \"a\"] [Event \"f\"]\n"), "{text}");
+        let (again, _) = crate::pgn::split_bytes(text.as_bytes());
+        assert_eq!(again.len(), 1, "{text}");
+        let back = crate::pgn::parse_game(&again[0]);
+        let events: Vec<_> = back.tags.iter().filter(|(n, _)| *n == "Event").collect();
+        assert_eq!(events.len(), 2);
+        assert_eq!((events[0].1, events[1].1), ("e", "f"));
     }
 
     #[test]
