@@ -279,11 +279,9 @@ fn corpus() -> Option<PathBuf> {
     }
 }
 
-#[test]
-fn player_games_view_equals_the_command_on_the_master_games() {
-    let Some(corpus) = corpus() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let pgn = dir.path().join("master.pgn");
+/// The master games (the corpus' otb-pgnmentor files, in name order) imported into `dir`.
+fn master_games(corpus: &Path, dir: &Path) -> PathBuf {
+    let pgn = dir.join("master.pgn");
     let mut all = Vec::new();
     let mut files: Vec<PathBuf> = std::fs::read_dir(corpus.join("games/otb-pgnmentor"))
         .unwrap()
@@ -295,8 +293,16 @@ fn player_games_view_equals_the_command_on_the_master_games() {
         all.extend(std::fs::read(f).unwrap());
     }
     std::fs::write(&pgn, all).unwrap();
-    let db = dir.path().join("master.sqlite");
+    let db = dir.join("master.sqlite");
     import(&pgn, &db);
+    db
+}
+
+#[test]
+fn player_games_view_equals_the_command_on_the_master_games() {
+    let Some(corpus) = corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let db = master_games(&corpus, dir.path());
     let conn = Connection::open(&db).unwrap();
     // The five persons with the most rows, and one from further down.
     let mut stmt = conn
@@ -378,4 +384,63 @@ fn player_games_view_equals_the_command_on_the_master_games() {
             p["player"], p["games"]
         );
     }
+}
+
+/// The leaderboard of `stats players` comes from `stats::board` (the lean scan, a few counters
+/// per person); every row must equal the one the full dossiers give, bit for bit, for each
+/// duplicate rule and for a filtered selection.
+fn board_equals_dossiers(db: &Path) -> usize {
+    use arbiter::export::filter::Filter;
+    use arbiter::stats::dossier::{Selection, Stats};
+    use arbiter::stats::read::{self, Directory};
+    use arbiter::stats::report::{SortBy, leaderboard};
+    let conn = read::open(db).unwrap();
+    let dir = Directory::load(&conn).unwrap();
+    let mut compared = 0;
+    let filters = [
+        Filter::default(),
+        Filter {
+            date_from: Some("1990".into()),
+            min_plies: Some(30),
+            ..Filter::default()
+        },
+    ];
+    for filter in filters {
+        for all_games in [false, true] {
+            let mut stats = Stats::new(Selection {
+                all_games,
+                ..Selection::default()
+            });
+            read::for_each_row(&conn, &filter, None, |row| stats.add(row)).unwrap();
+            let board = arbiter::stats::board::collect(&conn, &dir, &filter, all_games).unwrap();
+            assert_eq!(board.rows, stats.rows);
+            assert_eq!(board.duplicates_skipped, stats.duplicates_skipped);
+            for sort in [SortBy::Games, SortBy::Score, SortBy::Performance] {
+                let want = leaderboard(&stats, &dir, sort);
+                let got = board.rows(&dir, sort);
+                assert_eq!(got.len(), want.len());
+                for (g, w) in got.iter().zip(&want) {
+                    assert_eq!(g, w);
+                }
+                compared += got.len();
+            }
+        }
+    }
+    compared
+}
+
+#[test]
+fn the_leaderboard_equals_the_dossiers_on_the_constructed_collection() {
+    let (_dir, db) = constructed();
+    // Four persons, two filters, two duplicate rules, three orders.
+    assert!(board_equals_dossiers(&db) > 0);
+}
+
+#[test]
+fn the_leaderboard_equals_the_dossiers_on_the_master_games() {
+    let Some(corpus) = corpus() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let db = master_games(&corpus, dir.path());
+    // About 2,000 persons each time.
+    assert!(board_equals_dossiers(&db) > 12 * 1000);
 }

@@ -4,15 +4,15 @@
 
 use super::filter::FilterArgs;
 use crate::export::csv::CsvFormat;
-use crate::export::games::games_from;
 use crate::export::jsonl::JsonlFormat;
 use crate::export::output::Output;
 use crate::export::parquet::{ParquetFormat, Target};
 use crate::export::table::{Cell, Column, Kind, TableFormat};
 use crate::stats::ratings::encounters;
-use crate::stats::ratings::period::{PeriodKind, PeriodRun, drive, drive_per_game};
+use crate::stats::ratings::period::{History, PeriodKind, PeriodRun, drive, drive_per_game};
 use crate::stats::ratings::pool::{self, Anchoring, Errors, PoolError, WhiteAdvantage};
 use crate::stats::ratings::{Date, Game, HistoryRow, Outcome, RatingRow, elo, glicko, glicko2};
+use crate::stats::scan::{self, Order, WhiteResult};
 use clap::{Args, ValueEnum};
 use rusqlite::{Connection, params};
 use std::borrow::Cow;
@@ -184,25 +184,29 @@ fn db_err(e: rusqlite::Error) -> io::Error {
     io::Error::other(format!("database: {e}"))
 }
 
-fn select(conn: &Connection, args: &RatingsArgs, version: i64) -> io::Result<Selection> {
-    let score = match args.result_source {
-        ResultSource::Lawful => "COALESCE(g.lawful_result, g.result)",
-        ResultSource::Recorded => "g.result",
-    };
+fn select(conn: &Connection, args: &RatingsArgs) -> io::Result<Selection> {
     // The white side of each selected game: one row per game, as the `player_games` view's
     // white rows (a game without a White name has none). Duplicates are read and counted,
     // not filtered in SQL, so the summary can account for every stored game.
     let mut filter = args.select.filter(true);
     let unique = std::mem::replace(&mut filter.unique, false);
-    let (clause, values) = filter.to_sql(version);
-    let sql = format!(
-        "SELECT w.person_id, b.person_id, CASE {score} WHEN '1-0' THEN 1.0 WHEN '0-1' THEN 0.0 \
-         WHEN '1/2-1/2' THEN 0.5 END, g.year, g.month, g.day, g.event_id, g.white_elo, \
-         g.black_elo, COALESCE(dm.survivor = 0, 0) FROM {} \
-         WHERE g.white_id IS NOT NULL AND ({clause})",
-        games_from(version)
-    );
-    let mut index: HashMap<i64, u32> = HashMap::new();
+    // Persons by id, dense: index in the order of first appearance (the list's tie order).
+    let mut persons: Vec<(i64, String)> = Vec::new();
+    {
+        let mut stmt = conn
+            .prepare("SELECT id, name FROM players")
+            .map_err(db_err)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(db_err)?;
+        for r in rows {
+            persons.push(r.map_err(db_err)?);
+        }
+    }
+    persons.sort_unstable_by_key(|p| p.0);
+    const NONE: u32 = u32::MAX;
+    let mut index: Vec<u32> = vec![NONE; persons.len()];
+    let mut strays: HashMap<i64, u32> = HashMap::new();
     let mut person_ids: Vec<i64> = Vec::new();
     let mut tags: Vec<(Date, Option<i32>)> = Vec::new();
     let mut games = Vec::new();
@@ -213,53 +217,56 @@ fn select(conn: &Connection, args: &RatingsArgs, version: i64) -> io::Result<Sel
         what: "stored games",
         ..LeftOut::default()
     };
-    let mut rows_read = 0;
-    let mut stmt = conn.prepare(&sql).map_err(db_err)?;
-    let mut rows = stmt
-        .query(rusqlite::params_from_iter(values))
-        .map_err(db_err)?;
-    while let Some(row) = rows.next().map_err(db_err)? {
-        rows_read += 1;
-        if unique && row.get::<_, bool>(9).map_err(db_err)? {
+    let rows_read = scan::for_each_game(conn, &filter, true, Order::Id, |row| {
+        if unique && row.duplicate {
             left_out.duplicates += 1;
-            continue;
+            return;
         }
-        let white: Option<i64> = row.get(0).map_err(db_err)?;
-        let black: Option<i64> = row.get(1).map_err(db_err)?;
-        let score: Option<f64> = row.get(2).map_err(db_err)?;
-        let Some(outcome) = score.and_then(Outcome::from_white_score) else {
+        let result = match args.result_source {
+            ResultSource::Lawful => row.effective(),
+            ResultSource::Recorded => row.recorded,
+        };
+        let Some(outcome) = result.map(|r| match r {
+            WhiteResult::WhiteWins => Outcome::WhiteWins,
+            WhiteResult::Draw => Outcome::Draw,
+            WhiteResult::BlackWins => Outcome::BlackWins,
+        }) else {
             left_out.unfinished += 1;
-            continue;
+            return;
         };
-        let (Some(white), Some(black)) = (white, black) else {
+        let (Some(white), Some(black)) = (row.white, row.black) else {
             left_out.no_opponent += 1;
-            continue;
+            return;
         };
-        let part = |i| -> rusqlite::Result<u32> {
-            Ok(row.get::<_, Option<i64>>(i)?.unwrap_or(0).clamp(0, 9999) as u32)
-        };
+        let part = |v: Option<i64>| v.unwrap_or(0).clamp(0, 9999) as u32;
         let date = Date::new(
-            part(3).map_err(db_err)? as u16,
-            part(4).map_err(db_err)?.min(12) as u8,
-            part(5).map_err(db_err)?.min(31) as u8,
+            part(row.year) as u16,
+            part(row.month).min(12) as u8,
+            part(row.day).min(31) as u8,
         );
-        let event = row.get::<_, Option<i64>>(6).map_err(db_err)?.unwrap_or(0) as u32;
+        let event = row.event_id.unwrap_or(0) as u32;
         let mut id = |person: i64, tag: Option<i64>| -> u32 {
-            let i = *index.entry(person).or_insert_with(|| {
+            // A person id the players table lacks still gets an index (named #ID).
+            let slot = match persons.binary_search_by_key(&person, |p| p.0) {
+                Ok(k) => &mut index[k],
+                Err(_) => strays.entry(person).or_insert(NONE),
+            };
+            if *slot == NONE {
                 person_ids.push(person);
                 tags.push((Date::new(u16::MAX, 0, 0), None));
-                person_ids.len() as u32 - 1
-            });
-            let slot = &mut tags[i as usize];
-            if let Some(t) = tag.filter(|&t| t > 0)
-                && date < slot.0
+                *slot = person_ids.len() as u32 - 1;
+            }
+            let i = *slot;
+            let t = &mut tags[i as usize];
+            if let Some(tag) = tag.filter(|&t| t > 0)
+                && date < t.0
             {
-                *slot = (date, Some(t as i32));
+                *t = (date, Some(tag as i32));
             }
             i
         };
-        let w = id(white, row.get(7).map_err(db_err)?);
-        let b = id(black, row.get(8).map_err(db_err)?);
+        let w = id(white, row.white_elo);
+        let b = id(black, row.black_elo);
         games.push(Game {
             white: w,
             black: b,
@@ -267,16 +274,15 @@ fn select(conn: &Connection, args: &RatingsArgs, version: i64) -> io::Result<Sel
             date,
             event,
         });
-    }
-    let mut names = vec![String::new(); person_ids.len()];
-    let mut stmt = conn
-        .prepare_cached("SELECT name FROM players WHERE id = ?1")
-        .map_err(db_err)?;
-    for (i, id) in person_ids.iter().enumerate() {
-        names[i] = stmt
-            .query_row(params![id], |r| r.get(0))
-            .unwrap_or_else(|_| format!("#{id}"));
-    }
+    })
+    .map_err(db_err)? as usize;
+    let names = person_ids
+        .iter()
+        .map(|id| match persons.binary_search_by_key(id, |p| p.0) {
+            Ok(k) => persons[k].1.clone(),
+            Err(_) => format!("#{id}"),
+        })
+        .collect();
     Ok(Selection {
         games,
         names,
@@ -407,7 +413,7 @@ fn open_and_select(args: &RatingsArgs) -> io::Result<Result<(Option<Connection>,
         );
         return Ok(Err(2));
     }
-    let selection = select(&conn, args, version)?;
+    let selection = select(&conn, args)?;
     Ok(Ok((Some(conn), selection)))
 }
 
@@ -433,6 +439,12 @@ fn rate(
         PeriodArg::Month => PeriodKind::Month,
         PeriodArg::Quarter => PeriodKind::Quarter,
         PeriodArg::Year => PeriodKind::Year,
+    };
+    // Only a stored run writes the history: without storing, nothing reads it.
+    let keep = if conn.is_some() && !args.no_store {
+        History::Keep
+    } else {
+        History::Drop
     };
     let started = std::time::Instant::now();
     let out = match args.system {
@@ -473,10 +485,11 @@ fn rate(
             match pool::rate(players, &selection.games, &settings) {
                 Ok(run) => {
                     let mut summary = vec![format!(
-                        "{} games rated, {} players, {} iterations, white advantage {:.1}, draw rate {:.1} %, errors: {}",
+                        "{} games rated, {} players, {} Newton steps ({} passes over the pairs), white advantage {:.1}, draw rate {:.1} %, errors: {}",
                         run.games_rated,
                         run.rows.iter().filter(|r| r.rating.is_some()).count(),
                         run.iterations,
+                        run.passes,
                         run.white_advantage,
                         run.draw_rate * 100.0,
                         run.error_method
@@ -554,7 +567,7 @@ fn rate(
                 },
             };
             period_outcomes(
-                drive(&rule, players, &selection.games, kind),
+                drive(&rule, players, &selection.games, kind, keep),
                 selection.games.len(),
             )
         }
@@ -564,9 +577,9 @@ fn rate(
                 ..glicko2::Settings::default()
             });
             let run = if args.per_game {
-                drive_per_game(&rule, players, &selection.games, kind)
+                drive_per_game(&rule, players, &selection.games, kind, keep)
             } else {
-                drive(&rule, players, &selection.games, kind)
+                drive(&rule, players, &selection.games, kind, keep)
             };
             period_outcomes(run, selection.games.len())
         }
@@ -577,9 +590,9 @@ fn rate(
                 ..defaults
             });
             let run = if args.per_game {
-                drive_per_game(&rule, players, &selection.games, kind)
+                drive_per_game(&rule, players, &selection.games, kind, keep)
             } else {
-                drive(&rule, players, &selection.games, kind)
+                drive(&rule, players, &selection.games, kind, keep)
             };
             period_outcomes(run, selection.games.len())
         }
@@ -603,7 +616,7 @@ fn rate(
         accounting(&selection.left_out, out.rated_games, &out.not_rated)
     )?;
     if let Some(conn) = conn.filter(|_| !args.no_store) {
-        let run_id = store(conn, args, &selection, &out, skipped).map_err(db_err)?;
+        let run_id = store(conn, args, kind, &selection, &out, skipped).map_err(db_err)?;
         writeln!(err, "stored as rating run {run_id}")?;
     }
     Ok(0)
@@ -815,6 +828,7 @@ fn now_utc() -> String {
 fn store(
     conn: &Connection,
     args: &RatingsArgs,
+    kind: PeriodKind,
     sel: &Selection,
     out: &Outcomes,
     skipped: usize,
@@ -857,7 +871,7 @@ fn store(
             history.execute(params![
                 run_id,
                 sel.person_ids[h.player as usize],
-                h.period,
+                kind.label(h.period),
                 h.games,
                 h.rating,
                 h.rd,

@@ -11,11 +11,10 @@ use crate::export::jsonl::JsonlFormat;
 use crate::export::output::Output;
 use crate::export::parquet::{ParquetFormat, Target};
 use crate::export::table::TableFormat;
+use crate::stats::board;
 use crate::stats::dossier::{Selection, Stats};
 use crate::stats::read::{self, Directory, ReadError};
-use crate::stats::report::{
-    CsvRecord, LEADER_COLUMNS, OpeningLine, Report, SortBy, leaderboard, table,
-};
+use crate::stats::report::{CsvRecord, LEADER_COLUMNS, OpeningLine, Report, SortBy, table};
 use clap::{Args, Subcommand, ValueEnum};
 use rusqlite::Connection;
 use std::io::{self, Write};
@@ -351,8 +350,11 @@ fn players(args: &PlayersArgs) -> Result<i32, Stop> {
         (BoardFormat::Csv, p) => Some(Box::new(CsvFormat::new(Output::open(p.as_deref())?, false))),
         (_, p) => Some(Box::new(JsonlFormat::new(Output::open(p.as_deref())?))),
     };
-    let stats = collect(&conn, &args.common, None, None)?;
-    let rows: Vec<_> = leaderboard(&stats, &dir, args.sort)
+    // The board needs a few numbers per game: the lean scan, not the dossiers' rows.
+    let (filter, unique) = args.common.filter();
+    let board = board::collect(&conn, &dir, &filter, !unique).map_err(ReadError::from)?;
+    let rows: Vec<_> = board
+        .rows(&dir, args.sort)
         .into_iter()
         .filter(|r| r.games >= args.min_games)
         .collect();
@@ -406,8 +408,8 @@ fn players(args: &PlayersArgs) -> Result<i32, Stop> {
             out.push_str(&format!(
                 "{} persons, {} rows of player_games read, {} duplicate rows left out\n",
                 rows.len(),
-                stats.rows,
-                stats.duplicates_skipped
+                board.rows,
+                board.duplicates_skipped
             ));
             stdout_text(&out)?;
         }

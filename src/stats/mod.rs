@@ -2,8 +2,11 @@
 //! game) builds every person's dossier in memory (`dossier`), with performance ratings in the
 //! three usual definitions (`performance`); `read` streams the rows out of SQLite, `report`
 //! turns a dossier into text, JSON, CSV and leaderboard rows, `html` into a self-contained page.
-//! `ratings` rates the persons: one submodule per rating system.
+//! `ratings` rates the persons: one submodule per rating system. `scan` is the lean read of the
+//! selected games (a few integer columns, no joins) that `board` (the leaderboard of `stats
+//! players`) and the ratings use when they need no more.
 
+pub mod board;
 pub mod dossier;
 pub mod html;
 pub mod performance;
@@ -11,3 +14,4 @@ pub mod ratings;
 pub mod read;
 pub mod report;
 pub mod row;
+pub mod scan;

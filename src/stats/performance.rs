@@ -136,11 +136,38 @@ pub fn perfect(opponents: &[u16], score: f64) -> f64 {
         return average + 800.0;
     }
     let total = |r: f64| -> f64 { opponents.iter().map(|&o| expected(r, f64::from(o))).sum() };
-    // The total rises with R; any score strictly between 0 and n is reached inside these bounds.
+    // Each step asks whether total(mid) < score. A faster sum answers it first: 10^(o/400) is
+    // computed once per opponent, so a step costs one power, not one per game. Its terms differ
+    // from `expected`'s by a few units in the last place; when it lies within a margin far
+    // wider than both sums' rounding (n·1e-11 plus 4n²ε) of the score, the exact sum decides.
+    // So every comparison, and the result, is the plain bisection's to the bit (a test checks).
+    let scale: Vec<f64> = opponents
+        .iter()
+        .map(|&o| 10f64.powf(f64::from(o) / 400.0))
+        .collect();
+    let margin = n * 1e-11 + 4.0 * n * n * f64::EPSILON;
+    let below = |r: f64| -> bool {
+        let own = 10f64.powf(-r / 400.0);
+        let fast: f64 = scale.iter().map(|&q| 1.0 / (1.0 + q * own)).sum();
+        if fast < score - margin {
+            true
+        } else if fast > score + margin {
+            false
+        } else {
+            total(r) < score
+        }
+    };
+    bisect(below)
+}
+
+/// The R where `below(R)` (the total expected score is under the score) turns false, by
+/// bisection to 1e-9. The total rises with R; any score strictly between 0 and n is reached
+/// inside these bounds.
+fn bisect(below: impl Fn(f64) -> bool) -> f64 {
     let (mut lo, mut hi) = (-10_000.0, 14_000.0);
     for _ in 0..200 {
         let mid = (lo + hi) / 2.0;
-        if total(mid) < score {
+        if below(mid) {
             lo = mid;
         } else {
             hi = mid;
@@ -196,6 +223,39 @@ mod tests {
             p.add(s, None, o);
         }
         p
+    }
+
+    /// The bisection as first written (one `expected` per game per step), which `perfect`
+    /// must reproduce to the bit.
+    fn perfect_plain(opponents: &[u16], score: f64) -> f64 {
+        let total = |r: f64| -> f64 { opponents.iter().map(|&o| expected(r, f64::from(o))).sum() };
+        bisect(|r| total(r) < score)
+    }
+
+    #[test]
+    fn perfect_is_the_plain_bisection_to_the_bit() {
+        let mut rng = crate::stats::ratings::pool::SplitMix(21);
+        let mut checked = 0;
+        for case in 0..400 {
+            let n = 1 + rng.below(if case % 10 == 0 { 3000 } else { 60 });
+            let opponents: Vec<u16> = (0..n).map(|_| 1000 + rng.below(1800) as u16).collect();
+            // Every reachable score strictly between 0 and n, in half points (a sample of them).
+            let half = 1 + rng.below(2 * n - 1);
+            let score = half as f64 / 2.0;
+            assert_eq!(
+                perfect(&opponents, score).to_bits(),
+                perfect_plain(&opponents, score).to_bits(),
+                "{n} opponents, score {score}"
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 400);
+        // Equal opponents: the root is exact, so the last steps all go to the exact sum.
+        let same = [2450u16; 9];
+        assert_eq!(
+            perfect(&same, 6.5).to_bits(),
+            perfect_plain(&same, 6.5).to_bits()
+        );
     }
 
     #[test]

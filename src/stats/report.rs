@@ -2,8 +2,10 @@
 //! 95 % Wilson interval. One `Report` feeds the text, JSON, CSV and HTML outputs; `LeaderRow`
 //! is the one-line-per-person form of the leaderboard.
 
-use super::dossier::{Dossier, Ending, PLY_BUCKET_WIDTH, PLY_BUCKETS, Stats, Streak, Tally};
-use super::performance::{Performance, wilson};
+use super::dossier::{
+    ByColour, Dossier, Ending, PLY_BUCKET_WIDTH, PLY_BUCKETS, Stats, Streak, Tally,
+};
+use super::performance::{Performance, PerformanceInput, wilson};
 use super::read::Directory;
 use super::row::format_date_key;
 use crate::export::table::{Cell, Column, Kind};
@@ -320,23 +322,43 @@ pub struct LeaderRow {
 
 impl LeaderRow {
     pub fn new(d: &Dossier, dir: &Directory) -> LeaderRow {
-        let p = d.performance.summary();
+        LeaderRow::from_parts(
+            d.player_id,
+            &d.total,
+            &d.by_colour,
+            &d.performance,
+            (d.first, d.last),
+            dir,
+        )
+    }
+
+    /// The row from what it prints: results overall and by colour, the performance input, and
+    /// the date keys of the first and last dated games (a dossier's, or `board`'s counters).
+    pub fn from_parts(
+        player_id: i64,
+        total: &Tally,
+        by_colour: &ByColour,
+        performance: &PerformanceInput,
+        (first, last): (u32, u32),
+        dir: &Directory,
+    ) -> LeaderRow {
+        let p = performance.summary();
         let dated = |k: u32| (k != 0).then(|| format_date_key(k));
         LeaderRow {
-            player_id: d.player_id,
-            player: dir.person_name(d.player_id).to_owned(),
-            fide_id: dir.persons.get(&d.player_id).and_then(|p| p.fide_id),
-            games: d.total.games(),
-            wins: d.total.wins,
-            draws: d.total.draws,
-            losses: d.total.losses,
-            unfinished: d.total.unfinished,
-            score: d.total.score(),
-            score_pct: d.total.fraction().map(|f| 100.0 * f),
-            white_games: d.by_colour[0].games(),
-            white_score: d.by_colour[0].score(),
-            black_games: d.by_colour[1].games(),
-            black_score: d.by_colour[1].score(),
+            player_id,
+            player: dir.person_name(player_id).to_owned(),
+            fide_id: dir.persons.get(&player_id).and_then(|p| p.fide_id),
+            games: total.games(),
+            wins: total.wins,
+            draws: total.draws,
+            losses: total.losses,
+            unfinished: total.unfinished,
+            score: total.score(),
+            score_pct: total.fraction().map(|f| 100.0 * f),
+            white_games: by_colour[0].games(),
+            white_score: by_colour[0].score(),
+            black_games: by_colour[1].games(),
+            black_score: by_colour[1].score(),
             rated_games: p.as_ref().map_or(0, |p| p.games),
             average_opponent: p.as_ref().map(|p| p.average_opponent),
             performance_fide: p.as_ref().map(|p| p.fide),
@@ -345,8 +367,8 @@ impl LeaderRow {
             expected_score: p
                 .as_ref()
                 .and_then(|p| p.expected.as_ref().map(|e| e.expected)),
-            first_date: dated(d.first),
-            last_date: dated(d.last),
+            first_date: dated(first),
+            last_date: dated(last),
         }
     }
 }
@@ -455,6 +477,12 @@ pub fn leaderboard(stats: &Stats, dir: &Directory, sort: SortBy) -> Vec<LeaderRo
         .values()
         .map(|d| LeaderRow::new(d, dir))
         .collect();
+    sort_leaderboard(&mut rows, sort);
+    rows
+}
+
+/// Sorts by the key asked for, then by games (most first) and person id.
+pub fn sort_leaderboard(rows: &mut [LeaderRow], sort: SortBy) {
     let tie = |a: &LeaderRow, b: &LeaderRow| {
         b.games
             .cmp(&a.games)
@@ -469,7 +497,6 @@ pub fn leaderboard(stats: &Stats, dir: &Directory, sort: SortBy) -> Vec<LeaderRo
                 .then_with(|| tie(a, b))
         }),
     }
-    rows
 }
 
 /// Numbers as the text report prints them.

@@ -225,7 +225,7 @@ impl PeriodRule for Rule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::ratings::period::{PeriodKind, drive};
+    use crate::stats::ratings::period::{History, PeriodKind, drive};
     use crate::stats::ratings::{Date, Game, Outcome};
 
     /// R1: rated 2000, K 20: beats 2100, draws 1950, loses to 2450, beats 1500, draws 2000.
@@ -372,7 +372,7 @@ mod tests {
             },
             start: vec![Some(1800); 5],
         };
-        let run = drive(&rule, 6, &games, PeriodKind::Month);
+        let run = drive(&rule, 6, &games, PeriodKind::Month, History::Keep);
         let newcomer = run.rows.iter().find(|r| r.player == 5).unwrap();
         assert_eq!(newcomer.rating, Some(1850.0));
         assert_eq!(newcomer.games, 5);
@@ -381,7 +381,7 @@ mod tests {
             .history
             .iter()
             .filter(|h| h.player == 5)
-            .map(|h| h.period.as_str())
+            .map(|h| PeriodKind::Month.label(h.period))
             .collect();
         assert_eq!(periods, vec!["2024-05"]);
         // Rated players' games against an unrated opponent are not rated: they stay 1800.

@@ -138,7 +138,7 @@ impl PeriodRule for Rule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::ratings::period::{PeriodKind, drive, drive_per_game};
+    use crate::stats::ratings::period::{History, PeriodKind, drive, drive_per_game};
     use crate::stats::ratings::{Date, Game, Outcome};
 
     fn paper() -> (Glicko2, Vec<(Glicko2, f64)>) {
@@ -199,8 +199,8 @@ mod tests {
         shuffled.swap(0, 2);
         shuffled.swap(1, 3);
         let rule = Rule(Settings::default());
-        let a = drive(&rule, 3, &games, PeriodKind::Month);
-        let b = drive(&rule, 3, &shuffled, PeriodKind::Month);
+        let a = drive(&rule, 3, &games, PeriodKind::Month, History::Keep);
+        let b = drive(&rule, 3, &shuffled, PeriodKind::Month, History::Keep);
         assert_eq!(a.rows, b.rows);
         // January: players 0, 1, 2; February: 0 and 2.
         assert_eq!(a.history.len(), 5);
@@ -227,7 +227,7 @@ mod tests {
             game(0, 1, Outcome::WhiteWins, 7),
         ];
         let rule = Rule(Settings::default());
-        let run = drive_per_game(&rule, 2, &games, PeriodKind::Month);
+        let run = drive_per_game(&rule, 2, &games, PeriodKind::Month, History::Keep);
         let zero = run.rows.iter().find(|r| r.player == 0).unwrap();
         assert_eq!(zero.games, 2);
         // Two wins in a row lift the winner; the second game counts less as the RDs shrank.

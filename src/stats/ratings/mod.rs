@@ -118,7 +118,8 @@ pub struct RatingRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct HistoryRow {
     pub player: u32,
-    pub period: String,
+    /// The period's key (`period::PeriodKind::label` names it: `2024-03`, `2024-Q1`, `2024`).
+    pub period: period::PeriodKey,
     pub games: u32,
     pub rating: f64,
     pub rd: Option<f64>,

@@ -162,6 +162,14 @@ pub trait PeriodRule {
     fn published(&self, state: &Self::State) -> Option<(f64, Option<f64>, Option<f64>)>;
 }
 
+/// Whether a run keeps the history (one row per person per period played): only a run that is
+/// stored needs it, and over a million games it is most of the memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum History {
+    Keep,
+    Drop,
+}
+
 /// The result of a period system over all games.
 pub struct PeriodRun {
     pub rows: Vec<super::RatingRow>,
@@ -176,6 +184,7 @@ pub fn drive<R: PeriodRule>(
     players: usize,
     games: &[Game],
     kind: PeriodKind,
+    keep: History,
 ) -> PeriodRun {
     let split = split(games, kind);
     let mut state: Vec<Option<(R::State, PeriodKey)>> = vec![None; players];
@@ -221,10 +230,13 @@ pub fn drive<R: PeriodRule>(
             let before = pre[p as usize].expect("player is involved");
             let after = rule.update(&before, &scratch);
             state[p as usize] = Some((after, key));
+            if keep == History::Drop {
+                continue;
+            }
             if let Some((rating, rd, volatility)) = rule.published(&after) {
                 history.push(super::HistoryRow {
                     player: p,
-                    period: kind.label(key),
+                    period: key,
                     games: list.len() as u32,
                     rating,
                     rd,
@@ -265,6 +277,7 @@ pub fn drive_per_game<R: PeriodRule>(
     players: usize,
     games: &[Game],
     kind: PeriodKind,
+    keep: History,
 ) -> PeriodRun {
     let mut dated: Vec<(i64, Game)> = games
         .iter()
@@ -298,12 +311,14 @@ pub fn drive_per_game<R: PeriodRule>(
         let new_b = rule.update(&b, &[(w, 1.0 - s)]);
         for (p, new) in [(g.white, new_w), (g.black, new_b)] {
             state[p as usize] = Some((new, *day));
+            if keep == History::Drop {
+                continue;
+            }
             let Some((rating, rd, volatility)) = rule.published(&new) else {
                 continue;
             };
-            let label = kind.label(key);
             match last_row[p as usize] {
-                Some(i) if history[i].period == label => {
+                Some(i) if history[i].period == key => {
                     let row = &mut history[i];
                     row.games += 1;
                     (row.rating, row.rd, row.volatility) = (rating, rd, volatility);
@@ -312,7 +327,7 @@ pub fn drive_per_game<R: PeriodRule>(
                     last_row[p as usize] = Some(history.len());
                     history.push(super::HistoryRow {
                         player: p,
-                        period: label,
+                        period: key,
                         games: 1,
                         rating,
                         rd,
