@@ -8,6 +8,7 @@ use super::ExportError;
 use super::output::Finish;
 use super::table::{Cell, Column, TableFormat};
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// The cell as written to CSV: prefixed with `'` when a spreadsheet would run it.
 pub fn guard(text: &str) -> Cow<'_, str> {
@@ -77,8 +78,12 @@ impl<W: Finish + Send> TableFormat for CsvFormat<W> {
             slot.clear();
             match cell {
                 Cell::Null => {}
-                Cell::Int(n) => slot.push_str(itoa_like(*n).as_str()),
-                Cell::Float(x) => slot.push_str(&x.to_string()),
+                Cell::Int(n) => {
+                    let _ = write!(slot, "{n}");
+                }
+                Cell::Float(x) => {
+                    let _ = write!(slot, "{x}");
+                }
                 Cell::Text(t) => slot.push_str(&self.text(t)),
                 Cell::List(items) => {
                     for (k, item) in items.iter().enumerate() {
@@ -100,10 +105,6 @@ impl<W: Finish + Send> TableFormat for CsvFormat<W> {
         out.finish_output()?;
         Ok(())
     }
-}
-
-fn itoa_like(n: i64) -> String {
-    n.to_string()
 }
 
 #[cfg(test)]

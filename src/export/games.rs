@@ -6,11 +6,13 @@
 use super::ExportError;
 use super::filter::Filter;
 use super::findings::FindingRow;
+use super::names::Names;
+use super::side::{SideRows, SideStatements, Table};
 use crate::chess::{Move, Position};
 use crate::db::GameRecord;
 use crate::db::encode::{decode_clocks, decode_game};
 use crate::search::Score;
-use rusqlite::{Connection, OptionalExtension, Row, params_from_iter};
+use rusqlite::{Connection, Row, params_from_iter};
 
 /// One game as exports see it. Built from a database row (`for_each_game`); every field is
 /// plain data, so the pipeline can fill one from a game it has just processed.
@@ -219,8 +221,16 @@ const COLUMNS: &str = "g.id, g.result, g.result_marker, g.lawful_result, g.termi
 const COLUMNS_V2: &str = ", g.eco, g.opening, g.opening_family, g.time_control, g.tc_class, \
     g.white_fide_id, g.black_fide_id, pw.name, pb.name, pw.id, pb.id, \
     coalesce(dm.survivor = 0, 0)";
-const COLUMNS_V3: &str = ", g.eco, o.name, o.family, g.time_control, g.tc_class, \
-    g.white_fide_id, g.black_fide_id, pw.name, pb.name, pw.id, pb.id, \
+/// Version 3 on: `COLUMNS` and `COLUMNS_V2`, with the ids of the event (15), the import (23)
+/// and the opening (34) where the joined names were, and NULL for the spellings (19, 20),
+/// the opening's family (35) and the persons (40-43): `Names` looks them up once per id. SQLite leaves out the joins
+/// that neither these columns nor the filter use (each is on a unique key).
+const COLUMNS_BY_ID: &str = "g.id, g.result, g.result_marker, g.lawful_result, \
+    g.termination, g.termination_ply, g.threefold_ply, g.fifty_ply, g.laws_edition, \
+    g.variant, g.start_fen, g.ply_count, NULL, g.moves, g.clocks, g.event_id, g.site, g.date, \
+    g.round, NULL, NULL, g.white_elo, g.black_elo, g.import_id, g.game_number, g.byte_offset, \
+    g.line, g.year, g.month, g.day, g.annotated, g.white_id, g.black_id, g.eco, g.opening_id, \
+    NULL, g.time_control, g.tc_class, g.white_fide_id, g.black_fide_id, NULL, NULL, NULL, NULL, \
     coalesce(dm.survivor = 0, 0)";
 
 /// The opening's full name and family under `games_from(version)`: columns of `games` in
@@ -267,14 +277,6 @@ impl Order {
     }
 }
 
-struct Statements<'c> {
-    tags: rusqlite::CachedStatement<'c>,
-    comments: rusqlite::CachedStatement<'c>,
-    findings: rusqlite::CachedStatement<'c>,
-    evals: rusqlite::CachedStatement<'c>,
-    analysis: rusqlite::CachedStatement<'c>,
-}
-
 /// Calls `each` for every selected game, in `order`, streaming from the cursor.
 pub fn for_each_game(
     conn: &Connection,
@@ -284,39 +286,36 @@ pub fn for_each_game(
 ) -> Result<u64, ExportError> {
     let version = schema_version(conn)?;
     let (clause, values) = filter.to_sql(version);
-    let v2 = match version {
-        3.. => COLUMNS_V3,
-        2 => COLUMNS_V2,
-        _ => "",
+    let columns = match version {
+        3.. => COLUMNS_BY_ID.to_owned(),
+        2 => format!("{COLUMNS}{COLUMNS_V2}"),
+        _ => COLUMNS.to_owned(),
     };
     let sql = format!(
-        "SELECT {COLUMNS}{v2} FROM {} WHERE {clause} ORDER BY {}",
+        "SELECT {columns} FROM {} WHERE {clause} ORDER BY {}",
         games_from(version),
         order.sql()
     );
     let mut stmt = conn.prepare(&sql)?;
-    let mut rows = stmt.query(params_from_iter(values))?;
-    let mut st = Statements {
-        tags: conn
-            .prepare_cached("SELECT name, value FROM tags WHERE game_id = ?1 ORDER BY seq")?,
-        comments: conn.prepare_cached(
-            "SELECT ply, text FROM comments WHERE game_id = ?1 ORDER BY ply, seq",
-        )?,
-        findings: conn
-            .prepare_cached("SELECT code, ply FROM findings WHERE game_id = ?1 ORDER BY id")?,
-        evals: conn.prepare_cached(
-            "SELECT ply, score_cp, mate, depth FROM evaluations WHERE game_id = ?1 ORDER BY ply",
-        )?,
-        analysis: conn.prepare_cached(
-            "SELECT white_accuracy, black_accuracy, white_inaccuracies, white_mistakes, \
-             white_blunders, black_inaccuracies, black_mistakes, black_blunders \
-             FROM analyses WHERE game_id = ?1",
-        )?,
+    let mut names = if version >= 3 {
+        Some(Names::new(conn)?)
+    } else {
+        None
     };
+    let mut rows = stmt.query(params_from_iter(values.iter()))?;
+    // In id order the side tables are read by one cursor each, alongside this one.
+    let mut side_statements = SideStatements::prepare(
+        conn,
+        order.0.is_empty(),
+        games_from(version),
+        &clause,
+        &values,
+    )?;
+    let mut side = side_statements.open()?;
     let mut n = 0;
     let mut row = ExportRow::default();
     while let Some(r) = rows.next()? {
-        read_game(r, version, &mut st, &mut row)?;
+        read_game(r, version, &mut side, names.as_mut(), &mut row)?;
         each(&row)?;
         n += 1;
     }
@@ -326,7 +325,8 @@ pub fn for_each_game(
 fn read_game(
     r: &Row<'_>,
     version: i64,
-    st: &mut Statements<'_>,
+    side: &mut SideRows<'_, '_>,
+    names: Option<&mut Names<'_>>,
     row: &mut ExportRow,
 ) -> Result<(), ExportError> {
     let id: i64 = r.get(0)?;
@@ -347,16 +347,42 @@ fn read_game(
         .get::<_, Option<Vec<u8>>>(14)?
         .map_or_else(Vec::new, |b| decode_clocks(&b));
     // Seven Tag Roster from the columns, then the rest in file order.
+    // The joined names, or (version 3) the names behind the ids.
+    let name_ids = [r.get::<_, Option<i64>>(31)?, r.get::<_, Option<i64>>(32)?];
+    let mut spellings = [None, None];
+    let mut persons = [None, None];
+    let mut person_ids = name_ids;
+    let (event, file, opening) = match names {
+        Some(names) => {
+            for side in 0..2 {
+                let Some(s) = names.spelling(name_ids[side])?.cloned() else {
+                    person_ids[side] = None;
+                    continue;
+                };
+                persons[side] = names.person(Some(s.person_id))?.cloned();
+                person_ids[side] = persons[side].as_ref().map(|_| s.person_id);
+                spellings[side] = Some(s.name);
+            }
+            (
+                names.event(r.get(15)?)?.cloned(),
+                names.import(r.get(23)?)?.cloned(),
+                names.opening(r.get(34)?)?.cloned(),
+            )
+        }
+        None => {
+            spellings = [r.get(19)?, r.get(20)?];
+            (r.get(15)?, r.get(23)?, None)
+        }
+    };
     let mut tags = Vec::new();
-    for (name, col) in [
-        ("Event", 15),
-        ("Site", 16),
-        ("Date", 17),
-        ("Round", 18),
-        ("White", 19),
-        ("Black", 20),
+    for (name, v) in [
+        ("Event", event),
+        ("Site", r.get(16)?),
+        ("Date", r.get(17)?),
+        ("Round", r.get(18)?),
+        ("White", spellings[0].clone()),
+        ("Black", spellings[1].clone()),
     ] {
-        let v: Option<String> = r.get(col)?;
         tags.push((name.to_owned(), v.unwrap_or_else(|| "?".to_owned())));
     }
     let result: Option<String> = r.get(1)?;
@@ -373,53 +399,46 @@ fn read_game(
     if let Some(fen) = &start_fen {
         tags.push(("FEN".to_owned(), fen.clone()));
     }
-    for t in st.tags.query_map([id], |t| {
-        Ok((t.get::<_, String>(0)?, t.get::<_, String>(1)?))
-    })? {
-        tags.push(t?);
-    }
-    let comments = st
-        .comments
-        .query_map([id], |t| Ok((t.get::<_, u32>(0)?, t.get::<_, String>(1)?)))?
-        .collect::<Result<Vec<_>, _>>()?;
-    let (finding_codes, finding_plies) = st
-        .findings
-        .query_map([id], |t| {
-            Ok((t.get::<_, String>(0)?, t.get::<_, Option<u32>>(1)?))
-        })?
-        .collect::<Result<(Vec<_>, Vec<_>), _>>()?;
-    let evals = st
-        .evals
-        .query_map([id], |t| {
-            let score = match (t.get::<_, Option<i32>>(1)?, t.get::<_, Option<i32>>(2)?) {
-                (_, Some(mate)) => Score::Mate(mate),
-                (cp, None) => Score::Cp(cp.unwrap_or(0)),
-            };
-            Ok((t.get::<_, u32>(0)?, score, t.get::<_, u32>(3)?))
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    let analysis = st
-        .analysis
-        .query_row([id], |t| {
-            Ok((
-                [t.get::<_, Option<f64>>(0)?, t.get::<_, Option<f64>>(1)?],
-                [
-                    [t.get(2)?, t.get(3)?, t.get(4)?],
-                    [t.get(5)?, t.get(6)?, t.get(7)?],
-                ],
-            ))
-        })
-        .optional()?;
+    side.each(Table::Tags, id, |t| {
+        tags.push((t.get::<_, String>(1)?, t.get::<_, String>(2)?));
+        Ok(())
+    })?;
+    let mut comments = Vec::new();
+    side.each(Table::Comments, id, |t| {
+        comments.push((t.get::<_, u32>(1)?, t.get::<_, String>(2)?));
+        Ok(())
+    })?;
+    let (mut finding_codes, mut finding_plies) = (Vec::new(), Vec::new());
+    side.each(Table::Findings, id, |t| {
+        finding_codes.push(t.get::<_, String>(1)?);
+        finding_plies.push(t.get::<_, Option<u32>>(2)?);
+        Ok(())
+    })?;
+    let mut evals = Vec::new();
+    side.each(Table::Evaluations, id, |t| {
+        let score = match (t.get::<_, Option<i32>>(2)?, t.get::<_, Option<i32>>(3)?) {
+            (_, Some(mate)) => Score::Mate(mate),
+            (cp, None) => Score::Cp(cp.unwrap_or(0)),
+        };
+        evals.push((t.get::<_, u32>(1)?, score, t.get::<_, u32>(4)?));
+        Ok(())
+    })?;
+    let mut analysis = None;
+    side.each(Table::Analyses, id, |t| {
+        analysis = Some((
+            [t.get::<_, Option<f64>>(1)?, t.get::<_, Option<f64>>(2)?],
+            [
+                [t.get(3)?, t.get(4)?, t.get(5)?],
+                [t.get(6)?, t.get(7)?, t.get(8)?],
+            ],
+        ));
+        Ok(())
+    })?;
     let tag_of = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
     let fide_tag = |name: &str| tag_of(name).and_then(|v| v.trim().parse::<i64>().ok());
-    let name_ids = [r.get::<_, Option<i64>>(31)?, r.get::<_, Option<i64>>(32)?];
-    let written = [
-        r.get::<_, Option<String>>(19)?,
-        r.get::<_, Option<String>>(20)?,
-    ];
     let mut out = ExportRow {
         id,
-        file: r.get(23)?,
+        file,
         game_number: r.get(24)?,
         byte_offset: r.get(25)?,
         line: r.get(26)?,
@@ -429,7 +448,7 @@ fn read_game(
         annotated: r.get(30)?,
         elo,
         fide_ids: [fide_tag("WhiteFideId"), fide_tag("BlackFideId")],
-        persons: written,
+        persons: spellings,
         person_ids: name_ids,
         name_ids,
         eco: tag_of("ECO"),
@@ -470,10 +489,19 @@ fn read_game(
         if let Some(eco) = text(33)? {
             out.eco = Some(eco);
         }
-        if let Some(opening) = text(34)? {
-            out.opening = Some(opening);
+        match opening {
+            Some(o) => {
+                out.opening = Some(o.name);
+                out.opening_family = Some(o.family);
+            }
+            None if version >= 3 => {}
+            None => {
+                if let Some(opening) = text(34)? {
+                    out.opening = Some(opening);
+                }
+                out.opening_family = text(35)?;
+            }
         }
-        out.opening_family = text(35)?;
         if let Some(tc) = text(36)? {
             out.time_control = Some(tc);
         }
@@ -483,8 +511,13 @@ fn read_game(
                 out.fide_ids[side] = Some(id);
             }
         }
-        out.persons = [text(40)?, text(41)?];
-        out.person_ids = [r.get(42)?, r.get(43)?];
+        if version >= 3 {
+            out.persons = persons;
+            out.person_ids = person_ids;
+        } else {
+            out.persons = [text(40)?, text(41)?];
+            out.person_ids = [r.get(42)?, r.get(43)?];
+        }
         out.duplicate = r.get::<_, i64>(44)? != 0;
     }
     *row = out;

@@ -22,18 +22,28 @@ impl<W: Finish> JsonlFormat<W> {
     }
 }
 
-fn value(cell: &Cell<'_>) -> serde_json::Value {
-    use serde_json::Value;
+/// Appends the cell as a JSON value, straight from the borrowed text (no `serde_json::Value`
+/// in between: that copied every text cell of every row).
+fn push_value(line: &mut Vec<u8>, cell: &Cell<'_>) -> Result<(), serde_json::Error> {
     match cell {
-        Cell::Null => Value::Null,
-        Cell::Int(n) => Value::from(*n),
+        Cell::Null => line.extend_from_slice(b"null"),
+        Cell::Int(n) => serde_json::to_writer(&mut *line, n)?,
         // NaN and infinities are not JSON: null.
-        Cell::Float(x) => serde_json::Number::from_f64(*x).map_or(Value::Null, Value::Number),
-        Cell::Text(t) => Value::String(t.to_string()),
+        Cell::Float(x) if x.is_finite() => serde_json::to_writer(&mut *line, x)?,
+        Cell::Float(_) => line.extend_from_slice(b"null"),
+        Cell::Text(t) => serde_json::to_writer(&mut *line, t.as_ref())?,
         Cell::List(items) => {
-            Value::Array(items.iter().map(|s| Value::String(s.to_string())).collect())
+            line.push(b'[');
+            for (k, item) in items.iter().enumerate() {
+                if k > 0 {
+                    line.push(b',');
+                }
+                serde_json::to_writer(&mut *line, item.as_ref())?;
+            }
+            line.push(b']');
         }
     }
+    Ok(())
 }
 
 impl<W: Finish + Send> TableFormat for JsonlFormat<W> {
@@ -52,7 +62,7 @@ impl<W: Finish + Send> TableFormat for JsonlFormat<W> {
             }
             serde_json::to_writer(&mut self.line, name)?;
             self.line.push(b':');
-            serde_json::to_writer(&mut self.line, &value(cell))?;
+            push_value(&mut self.line, cell)?;
         }
         self.line.extend_from_slice(b"}\n");
         self.out.write_all(&self.line)?;
@@ -88,10 +98,18 @@ mod tests {
             Cell::Float(91.5),
         ])
         .unwrap();
+        f.row(&[
+            Cell::text("Tal, \"Misha\"\n"),
+            Cell::List(vec![]),
+            Cell::Float(f64::NAN),
+            Cell::Float(0.1),
+        ])
+        .unwrap();
         f.finish().unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "{\"white_elo\":2749,\"findings\":[\"a.b\",\"c.d\"],\"eco\":null,\"acc\":91.5}\n"
+            "{\"white_elo\":2749,\"findings\":[\"a.b\",\"c.d\"],\"eco\":null,\"acc\":91.5}\n\
+             {\"white_elo\":\"Tal, \\\"Misha\\\"\\n\",\"findings\":[],\"eco\":null,\"acc\":0.1}\n"
         );
     }
 }

@@ -10,10 +10,12 @@ pub mod filter;
 pub mod findings;
 pub mod games;
 pub mod jsonl;
+pub mod names;
 pub mod output;
 pub mod parquet;
 pub mod pgn;
 pub mod players;
+pub mod side;
 pub mod table;
 
 pub use filter::Filter;

@@ -1,7 +1,7 @@
 //! Parquet (arrow-rs): typed columns (integers as INT64, floats as DOUBLE, text as UTF-8,
 //! finding codes as a list of UTF-8), zstd compression, streamed in batches of 8,192 rows
 //! into row groups of at most 65,536 rows or 64 MiB, so memory does not grow with the
-//! output. With partition columns (`--partition year,month`) rows go to Hive-style folders
+//! output; the Parquet encoding runs on a writer thread beside the database reads. With partition columns (`--partition year,month`) rows go to Hive-style folders
 //! (`year=2014/month=06/part-00000.parquet`, as lichess's own Parquet release does) and the
 //! partition columns live in the folder names only, as Spark and DuckDB expect.
 
@@ -18,6 +18,8 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::mpsc::{SyncSender, sync_channel};
+use std::thread::JoinHandle;
 
 /// Rows gathered before they are handed to the Parquet writer.
 const BATCH_ROWS: usize = 8_192;
@@ -83,19 +85,34 @@ impl Builder {
         }
     }
 
+    /// The batch's array; a text builder starts the next batch with room for as many bytes
+    /// as this one held (a `finish` leaves it empty, and the moves column would otherwise
+    /// regrow its megabytes by doubling in every batch).
     fn finish(&mut self) -> ArrayRef {
         match self {
             Builder::Int(b) => Arc::new(b.finish()),
             Builder::Float(b) => Arc::new(b.finish()),
-            Builder::Text(b) => Arc::new(b.finish()),
+            Builder::Text(b) => {
+                let bytes = b.values_slice().len();
+                let array = b.finish();
+                *b = StringBuilder::with_capacity(BATCH_ROWS, bytes);
+                Arc::new(array)
+            }
             Builder::List(b) => Arc::new(b.finish()),
         }
     }
 }
 
-/// One Parquet file being written, under a temporary name until it is complete.
+/// Batches waiting for the writer thread: enough to keep it busy, few enough that memory
+/// stays flat.
+const QUEUED_BATCHES: usize = 2;
+
+/// One Parquet file being written, under a temporary name until it is complete. Encoding
+/// and compression run on a thread of their own, beside the reading of the next rows from
+/// the database (about a quarter of the work moves there: docs/PERFORMANCE.md).
 struct Part {
-    writer: ArrowWriter<BufWriter<File>>,
+    batches: Option<SyncSender<RecordBatch>>,
+    writer: Option<JoinHandle<Result<(), ExportError>>>,
     temp: Option<TempFile>,
 }
 
@@ -113,17 +130,64 @@ impl Part {
             .set_max_row_group_bytes(Some(ROW_GROUP_BYTES))
             .set_created_by(format!("arbiter {}", env!("CARGO_PKG_VERSION")))
             .build();
-        let writer =
+        let mut writer =
             ArrowWriter::try_new(BufWriter::with_capacity(1 << 16, file), schema, Some(props))?;
-        Ok(Part { writer, temp })
+        let (batches, queue) = sync_channel::<RecordBatch>(QUEUED_BATCHES);
+        let writer = std::thread::Builder::new()
+            .name("parquet writer".to_owned())
+            .spawn(move || {
+                for batch in queue {
+                    writer.write(&batch)?;
+                }
+                writer.close()?;
+                Ok(())
+            })?;
+        Ok(Part {
+            batches: Some(batches),
+            writer: Some(writer),
+            temp,
+        })
     }
 
-    fn close(self) -> Result<(), ExportError> {
-        self.writer.close()?;
-        if let Some(t) = self.temp {
+    fn write(&mut self, batch: RecordBatch) -> Result<(), ExportError> {
+        if let Some(batches) = &self.batches
+            && batches.send(batch).is_ok()
+        {
+            return Ok(());
+        }
+        // The writer stopped: its error says why.
+        self.join()?;
+        Err(ExportError::Io(std::io::Error::other(
+            "the Parquet writer stopped",
+        )))
+    }
+
+    /// Ends the writer's input and waits until it has written and closed the file.
+    fn join(&mut self) -> Result<(), ExportError> {
+        self.batches = None;
+        match self.writer.take().map(JoinHandle::join) {
+            None | Some(Ok(Ok(()))) => Ok(()),
+            Some(Ok(Err(e))) => Err(e),
+            Some(Err(_)) => Err(ExportError::Io(std::io::Error::other(
+                "the Parquet writer thread panicked",
+            ))),
+        }
+    }
+
+    fn close(mut self) -> Result<(), ExportError> {
+        self.join()?;
+        if let Some(t) = self.temp.take() {
             t.persist()?;
         }
         Ok(())
+    }
+}
+
+impl Drop for Part {
+    /// An export that stops part-way still waits for the writer, so that no thread writes
+    /// into a file that is being removed.
+    fn drop(&mut self) {
+        let _ = self.join();
     }
 }
 
@@ -244,7 +308,7 @@ impl ParquetFormat {
         };
         let arrays: Vec<ArrayRef> = self.builders.iter_mut().map(Builder::finish).collect();
         let batch = RecordBatch::try_new(schema.clone(), arrays)?;
-        part.writer.write(&batch)?;
+        part.write(batch)?;
         self.rows = 0;
         Ok(())
     }
