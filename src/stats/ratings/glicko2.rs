@@ -204,6 +204,20 @@ mod tests {
         assert_eq!(a.rows, b.rows);
         // January: players 0, 1, 2; February: 0 and 2.
         assert_eq!(a.history.len(), 5);
+        assert_eq!(
+            a.history.iter().map(|h| h.period).collect::<Vec<_>>(),
+            vec![202_401, 202_401, 202_401, 202_402, 202_402]
+        );
+        // Without storing, no history is kept and the list is the same.
+        let dropped = drive(&rule, 3, &games, PeriodKind::Month, History::Drop);
+        assert_eq!(dropped.rows, a.rows);
+        assert!(dropped.history.is_empty());
+        let per_game = drive_per_game(&rule, 3, &games, PeriodKind::Month, History::Drop);
+        assert!(per_game.history.is_empty());
+        assert_eq!(
+            per_game.rows,
+            drive_per_game(&rule, 3, &games, PeriodKind::Month, History::Keep).rows
+        );
         // Player 0 won both games of January: above 1500; 1 and 2 below.
         let r = |p: u32| {
             a.rows

@@ -1115,6 +1115,71 @@ mod tests {
         })
     }
 
+    /// Hunter's MM iteration (the fit of session 10) run to a movement of 1e-12 Elo: the
+    /// reference Newton's ratings must equal.
+    fn mm_reference(players: usize, games: &[Game], theta_fixed: f64) -> Vec<f64> {
+        let pairs = pairs_of(games);
+        let mut gamma = vec![1f64; players];
+        let mut wins = vec![0f64; players];
+        for p in &pairs {
+            wins[p.white as usize] += p.white_points;
+            wins[p.black as usize] += p.games - p.white_points;
+        }
+        for _ in 0..1_000_000 {
+            let mut den = vec![0f64; players];
+            for p in &pairs {
+                let (w, b) = (p.white as usize, p.black as usize);
+                let t = p.games / (theta_fixed * gamma[w] + gamma[b]);
+                den[w] += theta_fixed * t;
+                den[b] += t;
+            }
+            let mut moved: f64 = 0.0;
+            for i in 0..players {
+                let new = wins[i] / den[i];
+                moved = moved.max((new / gamma[i]).log10().abs());
+                gamma[i] = new;
+            }
+            if moved * 400.0 < 1e-12 {
+                break;
+            }
+        }
+        let r: Vec<f64> = gamma.iter().map(|g| 400.0 * g.log10()).collect();
+        let mean = r.iter().sum::<f64>() / players as f64;
+        r.iter().map(|x| x - mean + 2000.0).collect()
+    }
+
+    #[test]
+    fn newton_equals_mm_with_and_without_a_white_advantage() {
+        // Five players, everyone drew a neighbour, and a mix of results (no perfect scores).
+        let mut games: Vec<Game> = (0..5)
+            .map(|i| game(i, (i + 1) % 5, Outcome::Draw))
+            .collect();
+        let outcomes = [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins];
+        for k in 0..40u32 {
+            games.push(game(k % 5, (k * 3 + 1) % 5, outcomes[(k % 7 % 3) as usize]));
+        }
+        games.retain(|g| g.white != g.black);
+        for advantage in [0.0, 35.0] {
+            let settings = Settings {
+                white_advantage: WhiteAdvantage::Fixed(advantage),
+                ..Settings::default()
+            };
+            let run = rate(5, &games, &settings).unwrap();
+            let want = mm_reference(5, &games, 10f64.powf(advantage / 400.0));
+            for p in 0..5 {
+                let got = rating(&run, p);
+                assert!(
+                    (got - want[p as usize]).abs() < 1e-6,
+                    "{p}: {got} vs {}",
+                    want[p as usize]
+                );
+            }
+            // Quadratic convergence: a handful of Newton steps.
+            assert!(run.iterations <= 8, "{} steps", run.iterations);
+            assert!(run.passes > run.iterations);
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
         #[test]
