@@ -3,7 +3,7 @@
 //! only writes.
 
 use crate::db::GameRecord;
-use crate::db::encode::{content_hash, encode_moves, moves_hash};
+use crate::db::encode::{content_hash, encode_moves, pack_moves};
 use crate::db::record::{AnalysisRecord, EvalRecord, FindingRecord};
 use crate::game::Replayed;
 use crate::laws::{TerminationKind, Verdict};
@@ -89,7 +89,10 @@ pub fn record(
         opening: (!replay.chess960)
             .then(|| crate::identity::openings::classify(&replay.start, &replay.moves))
             .flatten(),
-        moves_hash: moves_hash(replay.start_fen.as_deref(), &encode_moves(&replay.moves)),
+        // The replay's moves are legal from its start, so they pack; were one not, the 2-byte
+        // layout keeps it as played (both layouts decode).
+        moves_blob: pack_moves(&replay.start, &replay.moves)
+            .unwrap_or_else(|_| encode_moves(&replay.moves)),
     }
 }
 
