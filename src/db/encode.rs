@@ -7,12 +7,15 @@
 //! - 2 bytes a ply (`encode_moves`, every build up to schema version 3; still what the
 //!   hashes are computed over): the 16-bit `Move` codes one after another;
 //! - packed (`pack_moves`, written from schema version 4 on): a format byte, the ply count,
-//!   then each move's index among the legal moves of its position in ascending order of
-//!   their 16-bit codes, in a truncated binary code of about log2(legal moves) bits.
+//!   then per ply the moving piece's index among the mover's pieces and its destination's
+//!   index among the squares that piece's movement reaches (checks and pins ignored, so no
+//!   legal-move list is generated), each in a truncated binary code, plus 2 bits for a
+//!   promotion's piece. Decoding checks every move is legal, as the 2-byte layout's does.
 //!   A blob is packed when its second byte has its top bit set: in the 2-byte layout that
 //!   byte is the high byte of a move code, whose kind (bits 12-15) is at most 7.
 
-use crate::chess::{Move, MoveList, Position};
+use crate::chess::attacks;
+use crate::chess::{Bitboard, CastlingSide, Color, Move, Position, Rank, Role, Square};
 
 /// Moves as the little-endian 16-bit `Move` encoding, one after another.
 pub fn encode_moves(moves: &[Move]) -> Vec<u8> {
@@ -36,8 +39,7 @@ pub enum DecodeError {
         plies: usize,
         len: usize,
     },
-    /// A packed blob names a move past the end of the legal-move list (or a ply with no
-    /// legal move).
+    /// A packed blob names a piece or square that is not there (a damaged blob).
     BadIndex {
         ply: usize,
     },
@@ -59,7 +61,7 @@ impl std::fmt::Display for DecodeError {
                 "packed move blob of {len} bytes does not hold exactly its {plies} plies"
             ),
             DecodeError::BadIndex { ply } => {
-                write!(f, "packed move at ply {ply} is not in the legal-move list")
+                write!(f, "packed move at ply {ply} names no piece or square")
             }
             DecodeError::Start(why) => write!(f, "stored start position: {why}"),
         }
@@ -96,7 +98,7 @@ pub fn decode_game(start: &Position, blob: &[u8]) -> Result<(Vec<Move>, Position
 }
 
 /// The format byte of the packed layout.
-pub const PACKED_V1: u8 = 1;
+pub const PACKED_V1: u8 = 2;
 
 /// Ply counts below this take one byte after the format byte; longer games add a LEB128
 /// varint of the rest.
@@ -107,13 +109,101 @@ pub fn is_packed(blob: &[u8]) -> bool {
     blob.len() >= 2 && blob[1] & 0x80 != 0
 }
 
-/// The legal moves of `pos`, in the generator's order. A packed index counts in ascending
-/// order of the moves' 16-bit codes, which does not depend on that order: encoding counts
-/// the legal moves with a smaller code, decoding selects the one with `index` smaller ones
-/// (neither sorts: sorting every ply was a tenth of an import's CPU).
-fn legal(pos: &Position, list: &mut MoveList) {
-    list.clear();
-    pos.generate_legal(list);
+/// The squares the piece of `role` on `from` reaches by its movement alone (Arts. 3.2 to
+/// 3.8), checks and pins ignored, for the side to move: what a packed destination counts
+/// among, lowest square first. Castling is the king onto one of its castling rooks (the
+/// rules core's form), and a pawn's captures include the en passant square.
+fn reach(pos: &Position, from: Square, role: Role) -> u64 {
+    let us = pos.turn();
+    let ours = pos.by_color(us).0;
+    let theirs = pos.by_color(us.other()).0;
+    let occupied = ours | theirs;
+    let occ = Bitboard(occupied);
+    match role {
+        Role::Knight => attacks::knight_attacks(from).0 & !ours,
+        Role::Bishop => attacks::bishop_attacks(from, occ).0 & !ours,
+        Role::Rook => attacks::rook_attacks(from, occ).0 & !ours,
+        Role::Queen => attacks::queen_attacks(from, occ).0 & !ours,
+        Role::King => {
+            let mut d = attacks::king_attacks(from).0 & !ours;
+            for side in CastlingSide::ALL {
+                if let Some(rook) = pos.castling().rook(us, side) {
+                    d |= 1 << rook.index();
+                }
+            }
+            d
+        }
+        Role::Pawn => {
+            let ep = pos.ep_square().map_or(0, |sq| 1u64 << sq.index());
+            let mut d = attacks::pawn_attacks(us, from).0 & (theirs | ep);
+            let step: i8 = if us == Color::White { 8 } else { -8 };
+            if let Some(one) = from.offset(step)
+                && occupied & (1 << one.index()) == 0
+            {
+                d |= 1 << one.index();
+                if from.rank().relative(us) == Rank(1)
+                    && let Some(two) = one.offset(step)
+                    && occupied & (1 << two.index()) == 0
+                {
+                    d |= 1 << two.index();
+                }
+            }
+            d
+        }
+    }
+}
+
+/// How many squares of `set` lie below `sq`.
+fn rank_in(set: u64, sq: Square) -> u64 {
+    u64::from((set & ((1u64 << sq.index()) - 1)).count_ones())
+}
+
+/// The square of `set` with `index` squares of `set` below it.
+fn nth_square(mut set: u64, index: u64) -> Option<Square> {
+    for _ in 0..index {
+        set &= set.checked_sub(1)?;
+    }
+    (set != 0).then(|| Square::new(set.trailing_zeros() as u8))
+}
+
+fn is_promotion(pos: &Position, from: Square, to: Square) -> bool {
+    pos.piece_at(from).is_some_and(|p| p.role == Role::Pawn)
+        && to.rank().relative(pos.turn()) == Rank(7)
+}
+
+/// Writes one legal move of `pos` (module docs).
+fn put_move(w: &mut BitWriter, pos: &Position, m: Move) {
+    let ours = pos.by_color(pos.turn()).0;
+    let (from, to) = (m.from(), m.to());
+    w.put_index(rank_in(ours, from), ours.count_ones() as usize);
+    let role = pos.piece_at(from).map_or(Role::Pawn, |p| p.role);
+    let reach = reach(pos, from, role);
+    w.put_index(rank_in(reach, to), reach.count_ones() as usize);
+    if let Some(r) = m.promotion_role() {
+        let i = Role::PROMOTIONS.iter().position(|&p| p == r).unwrap_or(0);
+        w.put(i as u64, 2);
+    }
+}
+
+/// Reads one move of `pos`, or None when the bits name no square (a damaged blob).
+fn take_move(r: &mut BitReader, pos: &Position) -> Option<Move> {
+    let ours = pos.by_color(pos.turn()).0;
+    let from = nth_square(ours, r.take_index(ours.count_ones() as usize)?)?;
+    let role = pos.piece_at(from)?.role;
+    let reach = reach(pos, from, role);
+    if reach == 0 {
+        return None;
+    }
+    let to = nth_square(reach, r.take_index(reach.count_ones() as usize)?)?;
+    Some(if role == Role::King && ours & (1 << to.index()) != 0 {
+        Move::castle(from, to)
+    } else if role == Role::Pawn && pos.ep_square() == Some(to) && from.file() != to.file() {
+        Move::en_passant(from, to)
+    } else if is_promotion(pos, from, to) {
+        Move::promotion(from, to, Role::PROMOTIONS[r.take(2)? as usize])
+    } else {
+        Move::normal(from, to)
+    })
 }
 
 /// Truncated binary code of a value below `n` (n >= 1): `k = floor(log2 n)` bits for the
@@ -163,17 +253,23 @@ impl BitWriter {
     }
 }
 
+#[derive(Default)]
 struct BitReader<'a> {
     bytes: &'a [u8],
     acc: u64,
     bits: u32,
+    /// A `take` found the bytes at their end.
+    ran_out: bool,
 }
 
 impl BitReader<'_> {
     /// `bits` (at most 9) more bits, or None past the end.
     fn take(&mut self, bits: u32) -> Option<u64> {
         while self.bits < bits {
-            let (&b, rest) = self.bytes.split_first()?;
+            let Some((&b, rest)) = self.bytes.split_first() else {
+                self.ran_out = true;
+                return None;
+            };
             self.acc |= u64::from(b) << self.bits;
             self.bits += 8;
             self.bytes = rest;
@@ -221,15 +317,11 @@ pub fn pack_moves(start: &Position, moves: &[Move]) -> Result<Vec<u8>, DecodeErr
         }
     }
     let mut pos = *start;
-    let mut list = MoveList::new();
     for (i, &m) in moves.iter().enumerate() {
-        legal(&pos, &mut list);
-        if !list.contains(m) {
+        if !pos.is_legal(m) {
             return Err(DecodeError::Illegal { ply: i + 1 });
         }
-        let code = m.to_u16();
-        let index = list.iter().filter(|l| l.to_u16() < code).count() as u64;
-        w.put_index(index, list.len());
+        put_move(&mut w, &pos, m);
         pos.play_unchecked(m);
     }
     Ok(w.finish())
@@ -271,25 +363,21 @@ fn unpack_moves(start: &Position, blob: &[u8]) -> Result<(Vec<Move>, Position), 
     }
     let mut r = BitReader {
         bytes: &blob[at..],
-        acc: 0,
-        bits: 0,
+        ..BitReader::default()
     };
     let mut pos = *start;
-    let mut list = MoveList::new();
     let mut moves = Vec::with_capacity(plies);
     for ply in 1..=plies {
-        legal(&pos, &mut list);
-        if list.is_empty() {
-            return Err(DecodeError::BadIndex { ply });
+        let Some(m) = take_move(&mut r, &pos) else {
+            return Err(if r.ran_out {
+                bad_length
+            } else {
+                DecodeError::BadIndex { ply }
+            });
+        };
+        if !pos.is_legal(m) {
+            return Err(DecodeError::Illegal { ply });
         }
-        let index = r.take_index(list.len()).ok_or(bad_length.clone())? as usize;
-        if index >= list.len() {
-            return Err(DecodeError::BadIndex { ply });
-        }
-        let m = *list
-            .as_mut_slice()
-            .select_nth_unstable_by_key(index, |l| l.to_u16())
-            .1;
         pos.play_unchecked(m);
         moves.push(m);
     }
@@ -472,8 +560,8 @@ mod tests {
         };
         let packed = pack_moves(&start, &moves).unwrap();
         assert_eq!(&packed[..2], &[PACKED_V1, 0x80 | 10]);
-        // 20 legal moves at the start: 4 or 5 bits; ten plies fit in 7 bytes.
-        assert!(packed.len() <= 2 + 7, "{packed:?}");
+        // 16 pieces (4 bits), then up to 8 squares: ten plies fit in 9 bytes.
+        assert!(packed.len() <= 2 + 9, "{packed:?}");
         assert!(is_packed(&packed));
         let old = encode_moves(&moves);
         assert!(!is_packed(&old));
@@ -516,10 +604,10 @@ mod tests {
             ));
         }
         let mut newer = pack_moves(&start, &shuffle(4)).unwrap();
-        newer[0] = 2;
+        newer[0] = 3;
         assert_eq!(
             decode_moves(&start, &newer),
-            Err(DecodeError::UnknownFormat(2))
+            Err(DecodeError::UnknownFormat(3))
         );
     }
 
@@ -538,8 +626,7 @@ mod tests {
             assert_eq!(bytes.len() as u64, bits.div_ceil(8), "n = {n}");
             let mut r = BitReader {
                 bytes: &bytes,
-                acc: 0,
-                bits: 0,
+                ..BitReader::default()
             };
             for i in 0..n as u64 {
                 assert_eq!(r.take_index(n), Some(i), "n = {n}");
