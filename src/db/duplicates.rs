@@ -3,7 +3,7 @@
 //! ever deleted). Kinds (docs/IDENTITY.md):
 //! - exact: the same tags and moves (the content hash); the import stores such a record
 //!   once and counts the others in `imports.games_present`, so no group holds them;
-//! - variant: the same moves (`moves_hash`) between the same persons, on compatible dates
+//! - variant: the same moves (`encode::moves_key`, computed on read) between the same persons, on compatible dates
 //!   (equal where both are known), rounds and results: tags differing in spelling,
 //!   missing date parts, round format, annotations or clocks;
 //! - contained: one game's moves a strict prefix of another's between the same persons in
@@ -12,6 +12,7 @@
 //! The same moves between other persons are not duplicates (short draws and theory lines
 //! repeat); `same_moves_other_players` lists them on request.
 
+use super::encode::{decode_moves, encode_moves, moves_hash, moves_key, start_position};
 use rusqlite::{Connection, params};
 use std::collections::HashMap;
 use std::fmt;
@@ -20,6 +21,7 @@ use std::fmt;
 #[derive(Debug, Clone, Default)]
 pub struct Candidate {
     pub id: i64,
+    /// `encode::moves_key`: the start and the moves, whichever layout stored them.
     pub moves_hash: Vec<u8>,
     pub ply_count: i64,
     pub white: Option<i64>,
@@ -387,9 +389,15 @@ impl fmt::Display for Counts {
 pub fn candidates(conn: &Connection) -> rusqlite::Result<Vec<Candidate>> {
     let mut stmt = conn.prepare(include_str!("sql/duplicate_candidates.sql"))?;
     stmt.query_map([], |r| {
+        let start_fen: Option<String> = r.get(16)?;
+        let chess960 = r.get_ref(17)?.as_str()? == "chess960";
+        let blob = r.get_ref(1)?.as_blob()?;
+        // A row whose moves do not replay keys on its bytes: it still meets its exact copies.
+        let key = moves_key(start_fen.as_deref(), chess960, blob)
+            .unwrap_or_else(|_| moves_hash(start_fen.as_deref(), blob));
         Ok(Candidate {
             id: r.get(0)?,
-            moves_hash: r.get::<_, Option<Vec<u8>>>(1)?.unwrap_or_default(),
+            moves_hash: key.to_vec(),
             ply_count: r.get(2)?,
             white: r.get(3)?,
             black: r.get(4)?,
@@ -412,10 +420,21 @@ pub fn refresh(conn: &mut Connection, prefer: Prefer) -> rusqlite::Result<Counts
     let tx = conn.transaction()?;
     let games = candidates(&tx)?;
     let groups = find_groups(&games, prefer, |ids| {
-        let mut stmt = tx.prepare_cached("SELECT moves FROM games WHERE id = ?1")?;
-        ids.iter()
-            .map(|&id| Ok((id, stmt.query_row([id], |r| r.get(0))?)))
-            .collect()
+        // The prefix test compares moves in the 2-byte layout (a packed blob is no prefix of
+        // a longer game's); a row whose moves do not replay is left out of it.
+        let mut stmt =
+            tx.prepare_cached("SELECT moves, start_fen, variant FROM games WHERE id = ?1")?;
+        let mut out = HashMap::with_capacity(ids.len());
+        for &id in ids {
+            let (blob, fen, variant): (Vec<u8>, Option<String>, String) =
+                stmt.query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            if let Ok(moves) = start_position(fen.as_deref(), variant == "chess960")
+                .and_then(|start| decode_moves(&start, &blob))
+            {
+                out.insert(id, encode_moves(&moves));
+            }
+        }
+        Ok(out)
     })?;
     tx.execute_batch("DELETE FROM duplicate_members; DELETE FROM duplicate_groups;")?;
     let mut counts = Counts {

@@ -92,8 +92,9 @@ pub struct GameRecord {
     pub analysis: Option<AnalysisRecord>,
     /// The opening by position (standard start only).
     pub opening: Option<OpeningRecord>,
-    /// Hash of the start FEN and the moves alone (`encode::moves_hash`).
-    pub moves_hash: [u8; 16],
+    /// The moves as stored: the packed layout (`encode::pack_moves`), made on the worker so
+    /// that the writer's thread only writes.
+    pub moves_blob: Vec<u8>,
 }
 
 impl GameRecord {

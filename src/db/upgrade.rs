@@ -292,7 +292,7 @@ mod v3_tests {
 
     /// A version-2 database: version 1's schema and rows, migrated by version 2's SQL and
     /// upgrade, then a game written as version 2's writer wrote one.
-    fn v2_database(path: &std::path::Path) {
+    pub(super) fn v2_database(path: &std::path::Path) {
         super::tests::v1_database(path);
         let conn = Connection::open(path).unwrap();
         // As open.rs runs a migration: foreign keys off while tables are rebuilt.
@@ -363,7 +363,7 @@ mod v3_tests {
         )));
         let conn = crate::db::open(&path).unwrap();
         let q = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
-        assert_eq!(q("PRAGMA user_version"), 3);
+        assert_eq!(q("PRAGMA user_version"), crate::db::SCHEMA_VERSION);
         assert_eq!(q("SELECT count(*) FROM pragma_foreign_key_check"), 0);
         assert_eq!(view(&conn), before);
         assert_eq!(
@@ -394,15 +394,116 @@ mod v3_tests {
             .unwrap()
             .map(Result::unwrap)
             .collect();
+        // Version 4 drops games_eco after version 3 made it.
         assert_eq!(
             indexes,
-            [
-                "games_black",
-                "games_date",
-                "games_eco",
-                "games_event",
-                "games_white"
-            ]
+            ["games_black", "games_date", "games_event", "games_white"]
         );
+    }
+}
+
+/// Version 4 (`migrations/004_packed.sql`) rebuilds nothing: rows of versions 1 to 3 keep
+/// their 2-byte moves; these tests check that they answer as before, next to packed rows.
+#[cfg(test)]
+mod v4_tests {
+    use crate::db::duplicates::candidates;
+    use crate::db::encode::{decode_moves, is_packed, pack_moves};
+    use rusqlite::{Connection, params};
+
+    /// A version-3 database: version 2's, migrated by version 3's SQL.
+    fn v3_database(path: &std::path::Path) {
+        super::v3_tests::v2_database(path);
+        let conn = Connection::open(path).unwrap();
+        conn.pragma_update(None, "foreign_keys", "OFF").unwrap();
+        conn.execute_batch(&format!(
+            "BEGIN;\n{}\nCOMMIT;",
+            include_str!("migrations/003_scale.sql")
+        ))
+        .unwrap();
+        let v: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 3);
+    }
+
+    /// Everything a reader sees of each game: the view's rows and the decoded moves.
+    type Seen = (
+        Vec<(i64, String, Option<String>, f64)>,
+        Vec<(i64, Vec<u16>)>,
+    );
+
+    fn seen(conn: &Connection) -> Seen {
+        let mut stmt = conn
+            .prepare(
+                "SELECT game_id, colour, opening, score FROM player_games ORDER BY game_id, colour",
+            )
+            .unwrap();
+        let view = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let mut stmt = conn
+            .prepare("SELECT id, moves FROM games ORDER BY id")
+            .unwrap();
+        let moves = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get::<_, Vec<u8>>(1)?)))
+            .unwrap()
+            .map(|row| {
+                let (id, blob) = row.unwrap();
+                let moves = decode_moves(&crate::chess::Position::new(), &blob).unwrap();
+                (id, moves.iter().map(|m| m.to_u16()).collect())
+            })
+            .collect();
+        (view, moves)
+    }
+
+    #[test]
+    fn version_3_database_migrates_to_4_and_answers_the_same_next_to_packed_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v3.sqlite");
+        v3_database(&path);
+        let before = seen(&Connection::open(&path).unwrap());
+        assert_eq!(before.0.len(), 8);
+        let conn = crate::db::open(&path).unwrap();
+        let q = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+        assert_eq!(q("PRAGMA user_version"), 4);
+        assert_eq!(q("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+        assert_eq!(seen(&conn), before);
+        assert_eq!(
+            q("SELECT count(*) FROM sqlite_master WHERE name = 'games_eco'"),
+            0
+        );
+        // Game 3 (1. e4 c5 2. Nf3 d6, version 1's 2-byte layout) stored again as version 4
+        // writes it: packed, no moves_hash, under another Round so it is a variant record.
+        let old: Vec<u8> = conn
+            .query_row("SELECT moves FROM games WHERE id = 3", [], |r| r.get(0))
+            .unwrap();
+        assert!(!is_packed(&old) && old.len() == 8);
+        let start = crate::chess::Position::new();
+        let packed = pack_moves(&start, &decode_moves(&start, &old).unwrap()).unwrap();
+        assert!(is_packed(&packed) && packed.len() < old.len(), "{packed:?}");
+        conn.execute(
+            "INSERT INTO games (id, import_id, game_number, byte_offset, line, event_id, \
+             white_id, black_id, result, variant, ply_count, moves) \
+             SELECT 5, 1, 5, 0, 1, event_id, white_id, black_id, result, variant, ply_count, ?1 \
+             FROM games WHERE id = 3",
+            params![packed],
+        )
+        .unwrap();
+        let after = seen(&conn);
+        assert_eq!(after.1[..before.1.len()], before.1[..]);
+        assert_eq!(after.1.last(), Some(&(5, before.1[2].1.clone())));
+        // Duplicate detection keys both layouts of one game alike, and no other game so.
+        let keys: Vec<(i64, Vec<u8>)> = candidates(&conn)
+            .unwrap()
+            .into_iter()
+            .map(|c| (c.id, c.moves_hash))
+            .collect();
+        assert_eq!(keys.len(), 5);
+        let key = |id: i64| keys.iter().find(|k| k.0 == id).unwrap().1.clone();
+        assert_eq!(key(5), key(3));
+        assert_eq!(key(1), key(3), "games 1 to 3 have the same moves");
+        assert_ne!(key(4), key(3), "game 4 has no moves");
     }
 }

@@ -3,7 +3,7 @@
 //! progress row commit together, so a killed import leaves whole batches only, and a rerun
 //! resumes after the last one.
 
-use super::encode::{encode_clocks, encode_moves};
+use super::encode::encode_clocks;
 use super::persons::{PersonRules, upsert_person};
 use super::record::{GameRecord, OpeningRecord};
 use crate::identity::names::parse_fide_id;
@@ -309,7 +309,7 @@ impl Writer {
                 if g.chess960 { "chess960" } else { "standard" },
                 g.start_fen,
                 g.moves.len() as i64,
-                encode_moves(&g.moves),
+                &g.moves_blob,
                 encode_clocks(&g.clocks),
                 g.annotated,
                 opening.map(|o| o.eco),
@@ -323,7 +323,6 @@ impl Writer {
                 tag("BlackFed").or(tag("BlackTeam")),
                 time_control,
                 tc_class(time_control),
-                &g.moves_hash[..],
             ])?;
         let id = self.conn.last_insert_rowid();
         self.conn

@@ -3,7 +3,7 @@
 //! only writes.
 
 use crate::db::GameRecord;
-use crate::db::encode::{content_hash, encode_moves, moves_hash};
+use crate::db::encode::{content_hash, encode_moves, pack_moves};
 use crate::db::record::{AnalysisRecord, EvalRecord, FindingRecord, OpeningRecord};
 use crate::game::Replayed;
 use crate::laws::{TerminationKind, Verdict};
@@ -88,7 +88,10 @@ pub fn record(
         findings: findings.iter().map(finding_record).collect(),
         analysis: analysis.map(analysis_record),
         opening,
-        moves_hash: moves_hash(replay.start_fen.as_deref(), &encode_moves(&replay.moves)),
+        // The replay's moves are legal from its start, so they pack; were one not, the 2-byte
+        // layout keeps it as played (both layouts decode).
+        moves_blob: pack_moves(&replay.start, &replay.moves)
+            .unwrap_or_else(|_| encode_moves(&replay.moves)),
     }
 }
 
