@@ -92,7 +92,8 @@ impl fmt::Display for DbError {
             ),
             DbError::TooOld { path, found } => write!(
                 f,
-                "{}: the database has schema version {found}; this arbiter reads version {SCHEMA_VERSION}: run `arbiter import` on it once (with no files) to upgrade it, or use the arbiter that wrote it",
+                "{}: the database has schema version {found}; this arbiter reads version {SCHEMA_VERSION}: open it once for writing to upgrade it in place (`arbiter duplicates --db {}` does, as does an import), or use the arbiter that wrote it",
+                path.display(),
                 path.display()
             ),
             DbError::Missing { path } => write!(f, "{}: no such database", path.display()),
@@ -361,6 +362,21 @@ fn uri(path: &Path, query: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_database_too_old_to_read_names_a_command_that_upgrades_it() {
+        // The message once said to run `arbiter import` with no files, which the CLI refuses.
+        let e = super::DbError::TooOld {
+            path: std::path::PathBuf::from("old.sqlite"),
+            found: 2,
+        };
+        let text = e.to_string();
+        assert!(
+            text.contains("`arbiter duplicates --db old.sqlite` does")
+                && !text.contains("no files"),
+            "{text}"
+        );
+    }
+
     use super::*;
 
     #[test]
