@@ -193,16 +193,25 @@ struct Frame<'g> {
     vars_done: Option<usize>,
 }
 
+/// Above this many tags `write_game` finds repeated names with a set instead of a scan.
+const MANY_TAGS: usize = 32;
+
 /// Write one game, followed by a blank line.
 pub fn write_game(game: &Game, options: &WriteOptions, out: &mut String) {
     let tags = export_tags(game);
-    let mut names = std::collections::HashSet::with_capacity(tags.len());
-    for (name, value) in &tags {
+    // Nearly every game has a handful of tags: those are scanned; a set only for many.
+    let mut names =
+        (tags.len() > MANY_TAGS).then(|| std::collections::HashSet::with_capacity(tags.len()));
+    for (i, (name, value)) in tags.iter().enumerate() {
+        let repeated = match names.as_mut() {
+            Some(set) => !set.insert(name.as_str()),
+            None => tags[..i].iter().any(|(n, _)| n == name),
+        };
         // A name the game repeats (two tags on one line in the file: readers differ on which
         // value counts, so both are kept) goes on the line of the tag before it. Alone at the
         // start of a line, a name seen before starts the next game for the splitter, and the
         // clean PGN read back as two games (found by the `pgn` fuzz target).
-        if !names.insert(name.as_str()) {
+        if repeated {
             out.pop();
             out.push(' ');
         }
@@ -375,6 +384,19 @@ mod tests {
         let events: Vec<_> = back.tags.iter().filter(|(n, _)| *n == "Event").collect();
         assert_eq!(events.len(), 2);
         assert_eq!((events[0].1, events[1].1), ("e", "f"));
+        // Past `MANY_TAGS` the names go through a set: the same layout.
+        let many: String = (0..40).map(|k| format!("[T{k} \"v\"]\n")).collect();
+        let g = parse(&format!("{many}[T39 \"w\"][T7 \"x\"]\n\n1. d4 *"));
+        let text = game_to_string(&g, &WriteOptions::default());
+        assert!(
+            text.contains("[T39 \"v\"] [T39 \"w\"] [T7 \"x\"]\n"),
+            "{text}"
+        );
+        assert_eq!(
+            crate::pgn::split_bytes(text.as_bytes()).0.len(),
+            1,
+            "{text}"
+        );
     }
 
     #[test]
