@@ -51,7 +51,7 @@ fn bench(c: &mut Criterion) {
             || tempfile::tempdir().expect("temp dir"),
             |dir| {
                 let conn = open(&dir.path().join("bench.sqlite")).expect("database");
-                let mut sink = ImportSink::new(Writer::new(conn), "{}".into());
+                let mut sink = ImportSink::new(Writer::new(conn).expect("writer"), "{}".into());
                 let options = RunOptions {
                     inputs: vec![path.clone()],
                     work: WorkOptions {

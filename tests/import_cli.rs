@@ -490,6 +490,14 @@ fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
         stored_before > 0 && stored_before < 6475,
         "killed after {stored_before} games"
     );
+    // The games the killed run committed: stored, already present (the file repeats some
+    // games) or rejected, up to its last committed game; and exactly those were stored.
+    let (committed, stored_then) = partial
+        .query_row("SELECT last_game, games_stored FROM imports", [], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+        })
+        .unwrap();
+    assert_eq!(stored_then, stored_before);
     drop(partial);
     let out = arbiter(&[
         "import",
@@ -503,7 +511,7 @@ fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("resuming after game"));
     let s = summary(&json);
-    assert_eq!(s["resumed"].as_u64().unwrap(), stored_before as u64);
+    assert_eq!(s["resumed"].as_u64().unwrap(), committed as u64);
     let part = |k: &str| s[k].as_u64().unwrap();
     assert_eq!(part("games"), 6475);
     assert_eq!(

@@ -250,7 +250,7 @@ fn build(args: &ImportBenchArgs, games: &[Vec<u8>], db: &Path) -> Result {
         let start = Instant::now();
         let (read, stored) = {
             let _lock = crate::db::lock_for_import(db)?;
-            let writer = Writer::new(open(db)?);
+            let writer = Writer::new(open(db)?)?;
             let mut sink = ImportSink::new(writer, r#"{"bench":"import"}"#.to_owned());
             let summary = run(&options, &mut sink)?;
             let counts = sink.finish()?;

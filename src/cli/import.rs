@@ -51,7 +51,7 @@ pub fn run_import(args: &ImportArgs) -> Result {
         "arbiter": env!("CARGO_PKG_VERSION"),
     })
     .to_string();
-    let mut writer = Writer::new(conn);
+    let mut writer = Writer::new(conn)?;
     if let Some(rules) = rules {
         writer.set_person_rules(rules);
     }

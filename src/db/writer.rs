@@ -3,20 +3,10 @@
 //! progress row commit together, so a killed import leaves whole batches only, and a rerun
 //! resumes after the last one.
 
-use super::encode::encode_clocks;
 use super::persons::{PersonRules, upsert_person};
-use super::record::{GameRecord, OpeningRecord};
-use crate::identity::names::parse_fide_id;
-use crate::identity::timecontrol::tc_class;
+use super::record::{ColumnTag as T, GameRecord, OpeningRecord};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::HashMap;
-
-/// Tags stored in their own columns of `games` rather than in `tags`.
-/// (Tags such as WhiteFideId, WhiteTitle or TimeControl are copied into columns and kept in
-/// `tags` too, as written.)
-const COLUMN_TAGS: [&str; 10] = [
-    "Event", "Site", "Date", "Round", "White", "Black", "Result", "WhiteElo", "BlackElo", "FEN",
-];
 
 /// Where an import stands when it starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,14 +36,19 @@ struct BatchCounts {
 
 pub struct Writer {
     conn: Connection,
-    /// Spelling (name as written, FIDE id) → `player_names.id`.
-    players: HashMap<(String, Option<i64>), i64>,
+    /// Spelling (name as written, then FIDE id) → `player_names.id`; looked up by `&str`,
+    /// so a known spelling costs no allocation.
+    players: HashMap<String, Vec<(Option<i64>, i64)>>,
     persons: PersonRules,
-    events: HashMap<(String, String), i64>,
+    /// Event, then site → `events.id`.
+    events: HashMap<String, HashMap<String, i64>>,
     /// Opening name → `openings.id`.
     openings: HashMap<&'static str, i64>,
     in_batch: bool,
     counts: BatchCounts,
+    /// The id the next stored game gets: read when a transaction begins (another writer may
+    /// have added games between two), then counted up.
+    next_game_id: i64,
 }
 
 /// Identity of a source file.
@@ -66,18 +61,14 @@ pub struct SourceIdentity {
     pub compression: &'static str,
 }
 
-pub(crate) fn date_parts(date: &str) -> (Option<i64>, Option<i64>, Option<i64>) {
-    let mut it = date.split('.').map(|p| p.trim().parse::<i64>().ok());
-    (
-        it.next().flatten(),
-        it.next().flatten().filter(|m| (1..=12).contains(m)),
-        it.next().flatten().filter(|d| (1..=31).contains(d)),
-    )
-}
-
 impl Writer {
-    pub fn new(conn: Connection) -> Writer {
-        Writer {
+    /// The writer turns the connection's foreign key enforcement off: every id it writes
+    /// it has just read or made in the same transaction, and the content hash goes in
+    /// before its game (one statement finds a stored game and reserves a new one's id).
+    /// `tests/import_cli.rs` checks `foreign_key_check` after imports.
+    pub fn new(conn: Connection) -> rusqlite::Result<Writer> {
+        conn.pragma_update(None, "foreign_keys", "OFF")?;
+        Ok(Writer {
             conn,
             players: HashMap::new(),
             persons: PersonRules::default(),
@@ -85,7 +76,8 @@ impl Writer {
             openings: HashMap::new(),
             in_batch: false,
             counts: BatchCounts::default(),
-        }
+            next_game_id: 1,
+        })
     }
 
     pub fn connection(&self) -> &Connection {
@@ -159,6 +151,10 @@ impl Writer {
         if !self.in_batch {
             self.conn.execute_batch("BEGIN IMMEDIATE")?;
             self.in_batch = true;
+            self.next_game_id = self
+                .conn
+                .prepare_cached("SELECT coalesce(max(id), 0) + 1 FROM games")?
+                .query_row([], |r| r.get(0))?;
         }
         Ok(())
     }
@@ -172,8 +168,9 @@ impl Writer {
     /// The spelling's id, made with its person when new: by FIDE id, then aliases, then the
     /// safe normalisation.
     fn player(&mut self, name: &str, fide_id: Option<i64>) -> rusqlite::Result<i64> {
-        let key = (name.to_owned(), fide_id);
-        if let Some(&id) = self.players.get(&key) {
+        if let Some(ids) = self.players.get(name)
+            && let Some(&(_, id)) = ids.iter().find(|(f, _)| *f == fide_id)
+        {
             return Ok(id);
         }
         let found = self
@@ -191,20 +188,25 @@ impl Writer {
                 self.conn.last_insert_rowid()
             }
         };
-        self.players.insert(key, id);
+        self.players
+            .entry(name.to_owned())
+            .or_default()
+            .push((fide_id, id));
         Ok(id)
     }
 
     fn event(&mut self, name: &str, site: &str) -> rusqlite::Result<i64> {
-        let key = (name.to_owned(), site.to_owned());
-        if let Some(&id) = self.events.get(&key) {
+        if let Some(&id) = self.events.get(name).and_then(|sites| sites.get(site)) {
             return Ok(id);
         }
         let id = self
             .conn
             .prepare_cached(include_str!("sql/upsert_event.sql"))?
             .query_row([name, site], |r| r.get(0))?;
-        self.events.insert(key, id);
+        self.events
+            .entry(name.to_owned())
+            .or_default()
+            .insert(site.to_owned(), id);
         Ok(id)
     }
 
@@ -252,52 +254,52 @@ impl Writer {
     pub fn write_game(&mut self, import_id: i64, g: &GameRecord) -> rusqlite::Result<Stored> {
         self.ensure_batch()?;
         self.counts.read += 1;
-        let tag = |name: &str| g.tag(name).map(str::trim).filter(|v| !v.is_empty());
-        let event_id = match (tag("Event"), tag("Site")) {
+        let c = &g.columns;
+        let tag = |k: T| c.tag(&g.tags, k);
+        let event_id = match (tag(T::Event), tag(T::Site)) {
             (None, None) => None,
             (e, s) => Some(self.event(e.unwrap_or("?"), s.unwrap_or("?"))?),
         };
-        let white_fide = tag("WhiteFideId").and_then(parse_fide_id);
-        let black_fide = tag("BlackFideId").and_then(parse_fide_id);
-        let white_id = tag("White")
-            .map(|n| self.player(n, white_fide))
+        let white_id = tag(T::White)
+            .map(|n| self.player(n, c.white_fide_id))
             .transpose()?;
-        let black_id = tag("Black")
-            .map(|n| self.player(n, black_fide))
+        let black_id = tag(T::Black)
+            .map(|n| self.player(n, c.black_fide_id))
             .transpose()?;
-        // The content hash first: a game already stored costs one lookup, nothing more.
-        let present = self
+        // The content hash first, with the id the game will have: a game already stored
+        // costs this one statement (the insert is ignored), a new one no separate lookup.
+        let id = self.next_game_id;
+        let inserted = self
             .conn
-            .prepare_cached(include_str!("sql/find_game_hash.sql"))?
-            .exists([&g.content_hash[..]])?;
-        if present {
+            .prepare_cached(include_str!("sql/insert_game_hash.sql"))?
+            .execute(params![&g.content_hash[..], id])?;
+        if inserted == 0 {
             self.counts.present += 1;
             return Ok(Stored::AlreadyPresent);
         }
-        let time_control = tag("TimeControl");
+        self.next_game_id += 1;
         let opening = g.opening.as_ref();
         let opening_id = opening.map(|o| self.opening(o)).transpose()?;
-        let elo = |name: &str| tag(name).and_then(|v| v.parse::<i64>().ok());
-        let (year, month, day) = tag("Date").map_or((None, None, None), date_parts);
         self.conn
             .prepare_cached(include_str!("sql/insert_game.sql"))?
             .execute(params![
+                id,
                 import_id,
                 g.game_number as i64,
                 g.byte_offset as i64,
                 g.line as i64,
                 event_id,
-                tag("Site"),
-                tag("Date"),
-                year,
-                month,
-                day,
-                tag("Round"),
+                tag(T::Site),
+                tag(T::Date),
+                c.year,
+                c.month,
+                c.day,
+                tag(T::Round),
                 white_id,
                 black_id,
-                elo("WhiteElo"),
-                elo("BlackElo"),
-                tag("Result"),
+                c.white_elo,
+                c.black_elo,
+                tag(T::Result),
                 g.result_marker,
                 g.lawful_result,
                 g.termination.map(|t| t.0),
@@ -310,39 +312,34 @@ impl Writer {
                 g.start_fen,
                 g.moves.len() as i64,
                 &g.moves_blob,
-                encode_clocks(&g.clocks),
+                g.clocks_blob,
                 g.annotated,
                 opening.map(|o| o.eco),
                 opening_id,
                 opening.map(|o| o.ply),
-                white_fide,
-                black_fide,
-                tag("WhiteTitle"),
-                tag("BlackTitle"),
-                tag("WhiteFed").or(tag("WhiteTeam")),
-                tag("BlackFed").or(tag("BlackTeam")),
-                time_control,
-                tc_class(time_control),
+                c.white_fide_id,
+                c.black_fide_id,
+                tag(T::WhiteTitle),
+                tag(T::BlackTitle),
+                tag(T::WhiteFed).or(tag(T::WhiteTeam)),
+                tag(T::BlackFed).or(tag(T::BlackTeam)),
+                tag(T::TimeControl),
+                c.tc_class,
             ])?;
-        let id = self.conn.last_insert_rowid();
-        self.conn
-            .prepare_cached(include_str!("sql/insert_game_hash.sql"))?
-            .execute(params![&g.content_hash[..], id])?;
         self.counts.stored += 1;
-        {
+        // Each list's statement is looked up only when there is something to insert: the
+        // lookup hashes the statement's text.
+        if !c.extra.is_empty() {
             let mut stmt = self
                 .conn
                 .prepare_cached(include_str!("sql/insert_tag.sql"))?;
-            for (seq, (name, value)) in g
-                .tags
-                .iter()
-                .enumerate()
-                .filter(|(_, (n, _))| !COLUMN_TAGS.contains(&n.as_str()))
-            {
-                stmt.execute(params![id, seq as i64, name, value])?;
+            for &seq in &c.extra {
+                if let Some((name, value)) = g.tags.get(seq as usize) {
+                    stmt.execute(params![id, seq, name, value])?;
+                }
             }
         }
-        {
+        if !g.findings.is_empty() {
             let mut stmt = self
                 .conn
                 .prepare_cached(include_str!("sql/insert_finding.sql"))?;
@@ -360,7 +357,7 @@ impl Writer {
                 ])?;
             }
         }
-        {
+        if !g.comments.is_empty() {
             let mut stmt = self
                 .conn
                 .prepare_cached(include_str!("sql/insert_comment.sql"))?;

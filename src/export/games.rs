@@ -112,12 +112,12 @@ impl ExportRow {
             record
                 .tags
                 .iter()
-                .filter(|(n, _)| !crate::pgn::SEVEN_TAG_ROSTER.contains(&n.as_str()))
-                .cloned(),
+                .filter(|(n, _)| !crate::pgn::SEVEN_TAG_ROSTER.contains(n))
+                .map(|(n, v)| (n.to_owned(), v.to_owned())),
         );
         let (year, month, day) = record
             .tag("Date")
-            .map_or((None, None, None), crate::db::writer::date_parts);
+            .map_or((None, None, None), crate::db::record::date_parts);
         let analysis = record.analysis.as_ref();
         Ok(ExportRow {
             id: 0,
@@ -156,7 +156,7 @@ impl ExportRow {
             start,
             start_fen: record.start_fen.clone(),
             ply_count: record.moves.len() as i64,
-            final_fen: record.final_fen.clone(),
+            final_fen: record.final_position.fen(),
             moves: record.moves.clone(),
             clocks: record.clocks.clone(),
             comments: record.comments.clone(),

@@ -59,7 +59,7 @@ pub struct ImportSink {
 
 /// A transaction is committed once it holds this many games or is this old. Batches are
 /// small (for the workers' caches); a commit per batch made the import a fifth slower.
-const COMMIT_GAMES: usize = 1024;
+const COMMIT_GAMES: usize = 16384;
 const COMMIT_AFTER: Duration = Duration::from_secs(2);
 
 fn sql(e: rusqlite::Error) -> io::Error {

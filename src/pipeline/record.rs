@@ -3,8 +3,8 @@
 //! only writes.
 
 use crate::db::GameRecord;
-use crate::db::encode::{content_hash, encode_moves, pack_moves};
-use crate::db::record::{AnalysisRecord, EvalRecord, FindingRecord, OpeningRecord};
+use crate::db::encode::{content_hash, encode_clocks, encode_moves, pack_replayed};
+use crate::db::record::{AnalysisRecord, Columns, EvalRecord, FindingRecord, OpeningRecord};
 use crate::game::Replayed;
 use crate::laws::{TerminationKind, Verdict};
 use crate::pgn::{Command, Finding, Game};
@@ -62,12 +62,15 @@ pub fn record(
             || !node.nags().is_empty()
             || !node.nags_before().is_empty();
     }
+    let tags = game.tags.clone();
     GameRecord {
         game_number: game.game_number,
         byte_offset: game.byte_offset,
         line: game.line,
-        content_hash: content_hash(|n| game.tag(n).map(str::to_owned), &replay.moves),
-        tags: game.tags.to_vec(),
+        content_hash: content_hash(|n| game.tag(n), &replay.moves),
+        columns: Columns::of(&tags),
+        tags,
+        clocks_blob: encode_clocks(&clocks),
         result_marker: game.result.map(|m| m.as_str()),
         lawful_result: verdict.and_then(|v| v.lawful_result).map(|r| r.as_str()),
         termination: verdict
@@ -79,7 +82,7 @@ pub fn record(
         laws_undated: verdict.is_some_and(|v| v.undated),
         chess960: replay.chess960,
         start_fen: replay.start_fen.clone(),
-        final_fen: replay.final_position().fen(),
+        final_position: replay.final_position(),
         moves: replay.moves.clone(),
         clocks,
         comments,
@@ -90,7 +93,7 @@ pub fn record(
         opening,
         // The replay's moves are legal from its start, so they pack; were one not, the 2-byte
         // layout keeps it as played (both layouts decode).
-        moves_blob: pack_moves(&replay.start, &replay.moves)
+        moves_blob: pack_replayed(&replay.start, &replay.moves)
             .unwrap_or_else(|_| encode_moves(&replay.moves)),
     }
 }

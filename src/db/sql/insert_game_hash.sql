@@ -1,1 +1,1 @@
-INSERT INTO game_hashes (content_hash, game_id) VALUES (?1, ?2)
+INSERT OR IGNORE INTO game_hashes (content_hash, game_id) VALUES (?1, ?2)

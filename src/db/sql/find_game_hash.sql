@@ -1,1 +1,0 @@
-SELECT 1 FROM game_hashes WHERE content_hash = ?1
