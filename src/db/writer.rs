@@ -3,6 +3,7 @@
 //! progress row commit together, so a killed import leaves whole batches only, and a rerun
 //! resumes after the last one.
 
+use super::checkpoint::{Checkpointer, WRITER_LIMIT_PAGES};
 use super::persons::{PersonRules, upsert_person};
 use super::record::{ColumnTag as T, GameRecord, OpeningRecord};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -36,6 +37,8 @@ struct BatchCounts {
 
 pub struct Writer {
     conn: Connection,
+    /// Checkpoints the log on its own thread (`db::checkpoint`); None in memory.
+    _checkpointer: Option<Checkpointer>,
     /// Spelling (name as written, then FIDE id) → `player_names.id`; looked up by `&str`,
     /// so a known spelling costs no allocation.
     players: HashMap<String, Vec<(Option<i64>, i64)>>,
@@ -66,10 +69,16 @@ impl Writer {
     /// it has just read or made in the same transaction, and the content hash goes in
     /// before its game (one statement finds a stored game and reserves a new one's id).
     /// `tests/import_cli.rs` checks `foreign_key_check` after imports.
+    /// Checkpoints of the log run on a thread of their own (`db::checkpoint`).
     pub fn new(conn: Connection) -> rusqlite::Result<Writer> {
         conn.pragma_update(None, "foreign_keys", "OFF")?;
+        let checkpointer = Checkpointer::start(&conn);
+        if checkpointer.is_some() {
+            conn.pragma_update(None, "wal_autocheckpoint", WRITER_LIMIT_PAGES)?;
+        }
         Ok(Writer {
             conn,
+            _checkpointer: checkpointer,
             players: HashMap::new(),
             persons: PersonRules::default(),
             events: HashMap::new(),
@@ -78,6 +87,15 @@ impl Writer {
             counts: BatchCounts::default(),
             next_game_id: 1,
         })
+    }
+
+    /// Games stored in the database (the largest id: rows are never deleted by an import).
+    pub fn games_stored(&self) -> rusqlite::Result<u64> {
+        self.conn
+            .query_row("SELECT coalesce(max(id), 0) FROM games", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| n.max(0) as u64)
     }
 
     pub fn connection(&self) -> &Connection {
@@ -151,10 +169,7 @@ impl Writer {
         if !self.in_batch {
             self.conn.execute_batch("BEGIN IMMEDIATE")?;
             self.in_batch = true;
-            self.next_game_id = self
-                .conn
-                .prepare_cached("SELECT coalesce(max(id), 0) + 1 FROM games")?
-                .query_row([], |r| r.get(0))?;
+            self.next_game_id = self.games_stored()? as i64 + 1;
         }
         Ok(())
     }

@@ -45,6 +45,8 @@ pub struct ImportSink {
     uncommitted: Option<(u64, u64)>,
     uncommitted_games: usize,
     last_commit: Instant,
+    /// Games in the database when the writer was given to this sink.
+    stored_at_start: u64,
     /// Files looked up ahead of their `begin_file` (`prepare_file`), in input order.
     prepared: Vec<(String, (SourceIdentity, u64))>,
     /// Files begun in this run.
@@ -57,10 +59,27 @@ pub struct ImportSink {
     pub files: Vec<FileRate>,
 }
 
-/// A transaction is committed once it holds this many games or is this old. Batches are
-/// small (for the workers' caches); a commit per batch made the import a fifth slower.
-const COMMIT_GAMES: usize = 16384;
-const COMMIT_AFTER: Duration = Duration::from_secs(2);
+/// When a transaction is committed: once it holds this many games or is this old, both
+/// growing with the games already stored (`commit_due`). Batches are small (for the
+/// workers' caches); a commit per batch made the import a fifth slower. Each commit writes
+/// every page it changed to the log, and in a large database the games' indexes and the
+/// content hashes put nearly every new game on pages of its own: at 1.86 million games, a
+/// further 228,435 games took 17.5 s with commits of 16,384 games, 15.7 s with 65,536 and
+/// 14.3 s with 262,144 (docs/PERFORMANCE.md). A killed import redoes at most one
+/// transaction's games; the time bounds that on slow inputs.
+const COMMIT_GAMES: (usize, usize) = (16_384, 262_144);
+const COMMIT_AFTER: (Duration, Duration) = (Duration::from_secs(2), Duration::from_secs(30));
+
+/// Whether a transaction of `games` games, `age` old, is due, in a database that held
+/// `stored` games when the import began: games up to an eighth of those stored, within the
+/// bounds above, and 2 s plus 1 s per 100,000 stored games.
+fn commit_due(games: usize, age: Duration, stored: u64) -> bool {
+    let limit = usize::try_from(stored / 8)
+        .unwrap_or(usize::MAX)
+        .clamp(COMMIT_GAMES.0, COMMIT_GAMES.1);
+    let after = (COMMIT_AFTER.0 + Duration::from_secs(stored / 100_000)).min(COMMIT_AFTER.1);
+    games >= limit || age >= after
+}
 
 fn sql(e: rusqlite::Error) -> io::Error {
     io::Error::other(format!("database: {e}"))
@@ -82,7 +101,9 @@ fn head_hash(path: &str) -> [u8; 16] {
 
 impl ImportSink {
     pub fn new(writer: Writer, settings: String) -> ImportSink {
+        let stored_at_start = writer.games_stored().unwrap_or(0);
         ImportSink {
+            stored_at_start,
             writer,
             settings,
             current: None,
@@ -260,7 +281,11 @@ impl Sink for ImportSink {
 
     fn end_batch(&mut self, _name: &str, last_byte: u64, last_game: u64) -> io::Result<()> {
         self.uncommitted = Some((last_byte, last_game));
-        if self.uncommitted_games >= COMMIT_GAMES || self.last_commit.elapsed() >= COMMIT_AFTER {
+        if commit_due(
+            self.uncommitted_games,
+            self.last_commit.elapsed(),
+            self.stored_at_start,
+        ) {
             self.commit()?;
         }
         Ok(())
@@ -290,5 +315,27 @@ impl Sink for ImportSink {
             seconds: start.elapsed().as_secs_f64(),
         });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transactions_grow_with_the_database_within_bounds() {
+        let s = Duration::from_secs;
+        // A new database: 16,384 games or 2 s.
+        assert!(!commit_due(16_383, s(1), 0));
+        assert!(commit_due(16_384, s(1), 0));
+        assert!(commit_due(10, s(2), 0));
+        // 1.6 million games: an eighth is 200,000 games; 2 s + 16 s.
+        assert!(!commit_due(199_999, s(17), 1_600_000));
+        assert!(commit_due(200_000, s(1), 1_600_000));
+        assert!(commit_due(10, s(18), 1_600_000));
+        // 10 million games: at most 262,144 games or 30 s.
+        assert!(!commit_due(262_143, s(29), 10_000_000));
+        assert!(commit_due(262_144, s(0), 10_000_000));
+        assert!(commit_due(1, s(30), 10_000_000));
     }
 }
