@@ -417,8 +417,10 @@ fn fingerprint(db: &Path) -> (i64, Vec<GameKey>) {
 #[test]
 fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
     let Some(dir) = corpus() else { return };
-    // Three player files in one input: long enough that an import is still running well
-    // after its first commit (a commit holds about a thousand games).
+    // Three player files, five times over, in one input: long enough that an import is
+    // still running well after its first commit (in a new database a transaction holds
+    // 16,384 games or 2 seconds of them: `pipeline::import::commit_due`). The copies after
+    // the first are games already present.
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("three.pgn");
     let mut text = Vec::new();
@@ -426,7 +428,7 @@ fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
         let path = dir.join(format!("games/otb-pgnmentor/{name}.pgn"));
         text.extend(std::fs::read(path).unwrap());
     }
-    std::fs::write(&input, text).unwrap();
+    std::fs::write(&input, text.repeat(5)).unwrap();
     let whole = tmp.path().join("whole.sqlite");
     let json = tmp.path().join("s.json");
     let out = arbiter(&[
@@ -447,7 +449,7 @@ fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
             + s["already_present"].as_u64().unwrap()
             + s["rejected"].as_u64().unwrap()
     );
-    assert_eq!(games, 6475);
+    assert_eq!(games, 5 * 6475);
 
     // Kill an import of the same file part way, then rerun the same command.
     let killed = tmp.path().join("killed.sqlite");
@@ -487,7 +489,7 @@ fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
     let partial = Connection::open(&killed).unwrap();
     let stored_before = count(&partial, "SELECT count(*) FROM games");
     assert!(
-        stored_before > 0 && stored_before < 6475,
+        stored_before > 0 && stored_before < 5 * 6475,
         "killed after {stored_before} games"
     );
     // The games the killed run committed: stored, already present (the file repeats some
@@ -498,6 +500,10 @@ fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
         })
         .unwrap();
     assert_eq!(stored_then, stored_before);
+    let unfinished: bool = partial
+        .query_row("SELECT finished_at IS NULL FROM imports", [], |r| r.get(0))
+        .unwrap();
+    assert!(unfinished, "the kill came after the import's last commit");
     drop(partial);
     let out = arbiter(&[
         "import",
@@ -513,7 +519,7 @@ fn corpus_import_balances_and_a_killed_import_resumes_to_the_same_database() {
     let s = summary(&json);
     assert_eq!(s["resumed"].as_u64().unwrap(), committed as u64);
     let part = |k: &str| s[k].as_u64().unwrap();
-    assert_eq!(part("games"), 6475);
+    assert_eq!(part("games"), 5 * 6475);
     assert_eq!(
         part("games"),
         part("stored") + part("already_present") + part("rejected") + part("resumed")
