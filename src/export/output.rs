@@ -63,8 +63,23 @@ pub struct TempFile {
 
 impl TempFile {
     /// Creates `.NAME.arbiter-PID.tmp` in the target's folder (fails now if it cannot be
-    /// written there) and returns it open.
+    /// written there) and returns it open. A target that exists and is not a regular file
+    /// (`-o /dev/null`, `/dev/stdout`, a named pipe) is opened and written in place:
+    /// renaming a file over it would replace the device or pipe with a regular file (as
+    /// root, `/dev/null` itself), and its folder is often not writable.
     pub fn create(target: &Path) -> io::Result<(TempFile, File)> {
+        if std::fs::metadata(target).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(target)
+                .map_err(|e| with_path(target, e))?;
+            let direct = TempFile {
+                temp: target.to_owned(),
+                target: target.to_owned(),
+                done: true,
+            };
+            return Ok((direct, file));
+        }
         let temp = temp_name(target);
         let file = File::create(&temp).map_err(|e| with_path(target, e))?;
         Ok((
@@ -83,7 +98,9 @@ impl TempFile {
 
     /// Renames the finished file to its final name.
     pub fn persist(mut self) -> io::Result<()> {
-        std::fs::rename(&self.temp, &self.target).map_err(|e| with_path(&self.target, e))?;
+        if self.temp != self.target {
+            std::fs::rename(&self.temp, &self.target).map_err(|e| with_path(&self.target, e))?;
+        }
         self.done = true;
         Ok(())
     }
@@ -265,6 +282,41 @@ impl Write for Output {
 mod tests {
     use super::*;
     use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+
+    #[test]
+    fn a_named_pipe_is_written_in_place_not_replaced_by_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("out.pgn");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mkfifo is not available");
+            return;
+        }
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut text = String::new();
+                File::open(&fifo)
+                    .unwrap()
+                    .read_to_string(&mut text)
+                    .unwrap();
+                text
+            })
+        };
+        let mut out = Output::open(Some(&fifo)).unwrap();
+        out.write_all(b"1. e4 e5 *\n").unwrap();
+        out.finish().unwrap();
+        // Checked before waiting for the reader: had the pipe been replaced by a file, the
+        // reader would wait for a writer for ever.
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(reader.join().unwrap(), "1. e4 e5 *\n");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no file left"
+        );
+    }
 
     #[test]
     fn compression_by_extension_and_rename_at_the_end() {
