@@ -138,7 +138,7 @@ fn names_resolve_one_way_in_every_command() {
     let judit = err
         .lines()
         .find(|l| l.contains("Polgar, Judit"))
-        .and_then(|l| l.trim().split_whitespace().next())
+        .and_then(|l| l.split_whitespace().next())
         .unwrap()
         .to_owned();
     assert_eq!(games(&["--player", &judit]), 3);
