@@ -93,6 +93,19 @@ pub fn upsert_person(conn: &Connection, p: &Person) -> rusqlite::Result<i64> {
         .query_row(params![p.name, p.fide_id, p.key], |r| r.get(0))
 }
 
+/// Every person's id and canonical name, by id.
+pub fn persons_by_id(conn: &Connection) -> rusqlite::Result<Vec<(i64, String)>> {
+    conn.prepare_cached(include_str!("sql/persons_by_id.sql"))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect()
+}
+
+/// How many games the database holds.
+pub fn stored_games(conn: &Connection) -> rusqlite::Result<u64> {
+    conn.prepare_cached(include_str!("sql/count_games.sql"))?
+        .query_row([], |r| r.get::<_, i64>(0).map(|n| n as u64))
+}
+
 /// The rules for `aliases` against the spellings stored: an alias group whose names carry
 /// two different FIDE ids is refused, naming the two lines.
 pub fn rules(conn: &Connection, aliases: Aliases) -> Result<PersonRules, PersonError> {
