@@ -55,8 +55,7 @@ fn positive_count(text: &str) -> std::result::Result<u32, String> {
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
-  arbiter ratings --db games.sqlite --system pool --white-advantage auto -o pool.csv
-  arbiter ratings --db games.sqlite --system pool --prior-draws 2 --min-games 5
+  arbiter ratings --db games.sqlite --system pool --white-advantage auto --min-games 5 -o pool.csv
   arbiter ratings --db games.sqlite --system elo --rules 2024 --period month --from 2020
   arbiter ratings --db games.sqlite --system glicko2 --per-game --tau 0.75 -o list.parquet")]
 pub struct RatingsArgs {
