@@ -564,8 +564,9 @@ fn a_closed_pipe_ends_the_export_quietly() {
 /// the database's own id and the person/opening columns a later stage fills in).
 #[test]
 fn rows_from_the_pipeline_equal_rows_from_the_database() {
+    use arbiter::db::select::Filter;
     use arbiter::export::table::{Cell, Selection};
-    use arbiter::export::{ExportRow, Filter, for_each_game, games::Order};
+    use arbiter::export::{ExportRow, for_each_game, games::Order};
     use arbiter::laws::{Budget, VerdictOptions};
     use arbiter::pipeline::work::process;
     use arbiter::pipeline::{Keep, WorkOptions};
@@ -704,5 +705,17 @@ fn player_filters_match_the_person_or_the_exact_name() {
         "1,2,3"
     );
     assert_eq!(games(&["--player-exact", "CARLSEN,  Magnus"]), "2");
-    assert_eq!(games(&["--player-exact", "carlsen, magnus"]), "");
+    // A name written so by nobody is a usage error naming the closest, not an empty file.
+    let out = arbiter(&[
+        "export",
+        "--db",
+        s(&db),
+        "--format",
+        "csv",
+        "--player-exact",
+        "carlsen, magnus",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the closest:\n  CARLSEN,  Magnus"), "{err}");
 }

@@ -390,11 +390,12 @@ fn player_games_view_equals_the_command_on_the_master_games() {
 /// per person); every row must equal the one the full dossiers give, bit for bit, for each
 /// duplicate rule and for a filtered selection.
 fn board_equals_dossiers(db: &Path) -> usize {
-    use arbiter::export::filter::Filter;
+    use arbiter::db::directory::Directory;
+    use arbiter::db::select::Filter;
     use arbiter::stats::dossier::{Selection, Stats};
-    use arbiter::stats::read::{self, Directory};
+    use arbiter::stats::read;
     use arbiter::stats::report::{SortBy, leaderboard};
-    let conn = read::open(db).unwrap();
+    let conn = arbiter::db::open_read_only(db).unwrap();
     let dir = Directory::load(&conn).unwrap();
     let mut compared = 0;
     let filters = [

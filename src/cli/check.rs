@@ -156,7 +156,11 @@ impl InputArgs {
 
     pub fn open_outputs(&self) -> Result<(Option<FindingsFile>, Option<Quarantine>)> {
         let findings = match &self.findings {
-            Some(p) => Some(FindingsFile::create(p, self.csv_raw).with_path(p)?),
+            Some(p) => {
+                FindingsFile::format_of(p)
+                    .map_err(|e| super::error::AppError::usage(format!("--findings: {e}")))?;
+                Some(FindingsFile::create(p, self.csv_raw).with_path(p)?)
+            }
             None => None,
         };
         let quarantine = match &self.quarantine {

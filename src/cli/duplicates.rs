@@ -3,17 +3,20 @@
 //! the members' games as PGN (the export's writer) with tags naming group, kind and reason.
 //! The export's selection flags pick the groups: those with a member selected.
 
+use super::error::{AppError, Outcome, Result, warn};
 use super::filter::FilterArgs;
+use super::show::printable;
+use crate::db::duplicate_list::{COLUMNS, GroupKind, for_each_member};
 use crate::db::duplicates::{Candidate, Prefer, candidates, refresh, same_moves_other_players};
-use crate::db::open;
-use crate::export::games::{Order, for_each_game, games_from};
+use crate::db::select::Filter;
+use crate::export::format::{self, Format};
+use crate::export::games::{Order, for_each_game};
 use crate::export::output::Output;
 use crate::export::pgn::{PgnOptions, PgnWriter};
-use crate::export::{ExportError, Filter, Writer};
+use crate::export::{ExportError, Writer};
 use clap::{Args, ValueEnum};
-use rusqlite::types::Value;
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,15 +27,15 @@ pub enum KindArg {
     All,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FormatArg {
-    Text,
-    Csv,
-    Jsonl,
-    /// The members' games, each group's survivor first, with the tags DuplicateGroup,
-    /// DuplicateKind, DuplicateSurvivor and DuplicateReason.
-    Pgn,
-}
+/// The formats `duplicates` writes; PGN: the members' games, each group's survivor first,
+/// with the tags DuplicateGroup, DuplicateKind, DuplicateSurvivor and DuplicateReason.
+const FORMATS: [Format; 5] = [
+    Format::Text,
+    Format::Csv,
+    Format::Jsonl,
+    Format::Parquet,
+    Format::Pgn,
+];
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PreferArg {
@@ -46,7 +49,7 @@ pub enum PreferArg {
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   arbiter duplicates --db games.sqlite
-  arbiter duplicates --db games.sqlite --kind contained --format csv > truncated.csv
+  arbiter duplicates --db games.sqlite --kind contained -o truncated.csv
   arbiter duplicates --db games.sqlite --player 'Carlsen, Magnus' --format pgn > copies.pgn")]
 pub struct DuplicatesArgs {
     /// The database to read and update.
@@ -55,8 +58,19 @@ pub struct DuplicatesArgs {
     /// Which groups to list (exact copies are never stored: the import counts them).
     #[arg(long, value_enum, default_value = "all")]
     pub kind: KindArg,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: FormatArg,
+    /// text (default), csv, jsonl, parquet, or pgn (the members' games with tags naming
+    /// group, kind, survival and reason); default: the -o file's extension.
+    #[arg(long, value_parser = format::parser(&FORMATS))]
+    pub format: Option<Format>,
+    /// Output file (default: standard output); .gz/.zst/.bz2/.xz compress.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// CSV: write cells unchanged (no `'` before cells a spreadsheet would run as formulas).
+    #[arg(long)]
+    pub csv_raw: bool,
+    /// No summary on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// The survivor policy's first criterion (then longest, result, annotations, clocks, tags).
     #[arg(long, value_enum, default_value = "longest")]
     pub prefer: PreferArg,
@@ -78,153 +92,101 @@ struct Member {
     reason: String,
 }
 
-pub fn run(args: &DuplicatesArgs) -> io::Result<i32> {
+pub fn run(args: &DuplicatesArgs) -> Result {
     if args.select.unique || args.select.all_games {
-        eprintln!(
-            "arbiter duplicates: --unique and --all-games do not apply: the command lists \
-             duplicate groups"
-        );
-        return Ok(2);
+        return Err(AppError::usage(
+            "--unique and --all-games do not apply: the command lists duplicate groups",
+        ));
     }
-    let mut conn = match open(&args.db) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("arbiter: {e}");
-            return Ok(2);
-        }
+    let format = format::choose(args.format, args.output.as_deref(), &FORMATS, Format::Text)
+        .map_err(|e| AppError::usage(e.to_string()))?;
+    let mut conn = crate::db::open_existing(&args.db)?;
+    let filter = args.select.select(&conn, false)?;
+    let prefer = match args.prefer {
+        PreferArg::Longest => Prefer::Longest,
+        PreferArg::Annotated => Prefer::Annotated,
+        PreferArg::Clocks => Prefer::Clocks,
+        PreferArg::Tags => Prefer::Tags,
+        PreferArg::First => Prefer::First,
     };
-    let sql = |e: rusqlite::Error| io::Error::other(format!("{}: {e}", args.db.display()));
-    let prefer = Prefer::parse(&format!("{:?}", args.prefer).to_lowercase()).unwrap_or_default();
-    let started = std::time::Instant::now();
-    let counts = refresh(&mut conn, prefer).map_err(sql)?;
-    eprintln!("{counts} ({:.2} s)", started.elapsed().as_secs_f64());
     let kind = match args.kind {
-        KindArg::All => "%",
-        KindArg::Variant => "variant",
-        KindArg::Contained => "contained",
-        KindArg::Exact => "exact",
+        KindArg::All => GroupKind::All,
+        KindArg::Variant => GroupKind::Variant,
+        KindArg::Contained => GroupKind::Contained,
+        KindArg::Exact => GroupKind::Exact,
     };
-    let mut out = io::stdout().lock();
-    let mut csv = (args.format == FormatArg::Csv).then(|| csv::Writer::from_writer(io::stdout()));
-    if let Some(w) = csv.as_mut() {
-        w.write_record([
-            "group", "kind", "game", "survivor", "white", "black", "date", "event", "plies",
-            "reason",
-        ])
-        .map_err(io::Error::other)?;
+    let started = std::time::Instant::now();
+    let counts = refresh(&mut conn, prefer)?;
+    if !args.quiet {
+        warn(format_args!(
+            "{counts} ({:.2} s)",
+            started.elapsed().as_secs_f64()
+        ));
     }
-    // The groups with a member among the selected games; the kind is bound after the
-    // filter's values.
-    let filter = args.select.filter(false);
-    let (clause, mut values) = filter.to_sql(crate::db::SCHEMA_VERSION);
-    let selected = if clause == "1" {
-        String::new()
-    } else {
-        format!(
-            " AND d.id IN (SELECT dm.group_id FROM {} WHERE dm.group_id IS NOT NULL AND ({clause}))",
-            games_from(crate::db::SCHEMA_VERSION)
-        )
-    };
-    values.push(Value::Text(kind.to_owned()));
-    let list = include_str!("sql/duplicates_list.sql")
-        .replace("?1", &format!("?{}", values.len()))
-        .replace("/* selected */", &selected);
-    let mut stmt = conn.prepare(&list).map_err(sql)?;
-    let mut rows = stmt
-        .query(rusqlite::params_from_iter(values))
-        .map_err(sql)?;
-    let mut last_group = None;
-    let mut members: HashMap<i64, Member> = HashMap::new();
-    while let Some(r) = rows.next().map_err(sql)? {
-        let get_s = |i| r.get::<_, Option<String>>(i).map(Option::unwrap_or_default);
-        let (group, kind, game, survivor): (i64, String, i64, bool) = (
-            r.get(0).map_err(sql)?,
-            r.get(1).map_err(sql)?,
-            r.get(2).map_err(sql)?,
-            r.get(3).map_err(sql)?,
-        );
-        let (white, black, date, event) = (
-            get_s(4).map_err(sql)?,
-            get_s(5).map_err(sql)?,
-            get_s(6).map_err(sql)?,
-            get_s(7).map_err(sql)?,
-        );
-        let plies: i64 = r.get(8).map_err(sql)?;
-        let reason: String = r.get(9).map_err(sql)?;
-        match args.format {
-            FormatArg::Text => {
-                if last_group != Some(group) {
-                    writeln!(out, "group {group} ({kind})")?;
-                    last_group = Some(group);
-                }
-                let mark = if survivor { "*" } else { " " };
-                writeln!(
-                    out,
-                    " {mark} game {game:>7}  {white} - {black}  {date}  {event}  {plies} plies: {reason}"
-                )?;
-            }
-            FormatArg::Csv => {
-                let w = csv.as_mut().expect("csv writer");
-                w.write_record([
-                    group.to_string(),
-                    kind,
-                    game.to_string(),
-                    (survivor as u8).to_string(),
-                    white,
-                    black,
-                    date,
-                    event,
-                    plies.to_string(),
-                    reason,
-                ])
-                .map_err(io::Error::other)?;
-            }
-            FormatArg::Pgn => {
+    match format {
+        Format::Pgn => {
+            let mut members: HashMap<i64, Member> = HashMap::new();
+            for_each_member(&conn, &filter, kind, |m| -> Result<()> {
                 members.insert(
-                    game,
+                    m.game,
                     Member {
-                        group,
-                        kind,
-                        survivor,
-                        reason,
+                        group: m.group,
+                        kind: m.kind,
+                        survivor: m.survivor,
+                        reason: m.reason,
                     },
                 );
-            }
-            FormatArg::Jsonl => {
-                let v = serde_json::json!({
-                    "group": group, "kind": kind, "game": game, "survivor": survivor,
-                    "white": white, "black": black, "date": date, "event": event,
-                    "plies": plies, "reason": reason,
-                });
-                writeln!(out, "{v}")?;
-            }
+                Ok(())
+            })?;
+            write_pgn(&conn, &members, args.output.as_deref())?;
         }
-    }
-    if let Some(w) = csv.as_mut() {
-        w.flush()?;
-    }
-    drop(rows);
-    drop(stmt);
-    if args.format == FormatArg::Pgn {
-        match write_pgn(&conn, &members) {
-            Ok(()) => {}
-            Err(e) if e.is_broken_pipe() => return Ok(0),
-            Err(e) => return Err(e.into()),
+        Format::Text => {
+            let mut out = Output::open(args.output.as_deref())?;
+            let mut last_group = None;
+            for_each_member(&conn, &filter, kind, |m| -> Result<()> {
+                if last_group != Some(m.group) {
+                    writeln!(out, "group {} ({})", m.group, m.kind)?;
+                    last_group = Some(m.group);
+                }
+                let mark = if m.survivor { "*" } else { " " };
+                writeln!(
+                    out,
+                    " {mark} game {:>7}  {} - {}  {}  {}  {} plies: {}",
+                    m.game,
+                    printable(&m.white),
+                    printable(&m.black),
+                    m.date,
+                    printable(&m.event),
+                    m.plies,
+                    m.reason
+                )?;
+                Ok(())
+            })?;
+            out.finish()?;
+        }
+        table => {
+            let mut t = format::open_table(table, args.output.as_deref(), args.csv_raw)?;
+            t.begin(&COLUMNS)?;
+            for_each_member(&conn, &filter, kind, |m| -> Result<()> {
+                t.row(&m.cells())?;
+                Ok(())
+            })?;
+            t.finish()?;
         }
     }
     if let Some(min) = args.same_moves {
-        let games: Vec<Candidate> = candidates(&conn).map_err(sql)?;
+        let games: Vec<Candidate> = candidates(&conn)?;
         let groups = same_moves_other_players(&games, min);
-        eprintln!(
+        warn(format_args!(
             "{} sets of games with the same moves ({min}+ plies) between other players (not duplicates)",
             groups.len()
-        );
+        ));
         for g in groups {
             let ids: Vec<String> = g.iter().map(i64::to_string).collect();
             eprintln!("  same moves, other players: games {}", ids.join(", "));
         }
     }
-    Ok(0)
+    Ok(Outcome::Success)
 }
 
 /// The listed members' games as PGN through the export's writer, group by group (survivor
@@ -232,8 +194,9 @@ pub fn run(args: &DuplicatesArgs) -> io::Result<i32> {
 fn write_pgn(
     conn: &rusqlite::Connection,
     members: &HashMap<i64, Member>,
-) -> Result<(), ExportError> {
-    let mut writer = PgnWriter::new(Output::open(None)?, PgnOptions::default());
+    output: Option<&std::path::Path>,
+) -> std::result::Result<(), ExportError> {
+    let mut writer = PgnWriter::new(Output::open(output)?, PgnOptions::default());
     writer.begin()?;
     let grouped = Filter {
         sql: Some("dm.group_id IS NOT NULL".to_owned()),

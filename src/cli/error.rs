@@ -206,6 +206,34 @@ impl From<csv::Error> for AppError {
     }
 }
 
+impl From<crate::export::ExportError> for AppError {
+    fn from(e: crate::export::ExportError) -> AppError {
+        if e.is_broken_pipe() {
+            AppError::BrokenPipe
+        } else {
+            AppError::Other(e.to_string())
+        }
+    }
+}
+
+impl From<crate::stats::read::ReadError> for AppError {
+    fn from(e: crate::stats::read::ReadError) -> AppError {
+        match e {
+            crate::stats::read::ReadError::Sqlite(e) => AppError::Sqlite(e),
+        }
+    }
+}
+
+impl From<crate::db::directory::ResolveError> for AppError {
+    /// A name on the command line that means nobody, or several persons: a usage error.
+    fn from(e: crate::db::directory::ResolveError) -> AppError {
+        match e {
+            crate::db::directory::ResolveError::Sqlite(e) => AppError::Sqlite(e),
+            other => AppError::Usage(other.to_string()),
+        }
+    }
+}
+
 impl From<crate::chess::FenError> for AppError {
     /// A FEN given on the command line.
     fn from(e: crate::chess::FenError) -> AppError {
@@ -234,6 +262,12 @@ impl<T> PathContext<T> for io::Result<T> {
 /// `Result<Outcome, AppError>` or a module's own error all fit the dispatch unchanged.
 pub fn finish<T: Into<Outcome>, E: Into<AppError>>(result: std::result::Result<T, E>) -> Result {
     result.map(Into::into).map_err(Into::into)
+}
+
+/// A note on standard error that does not stop the command, with the one prefix every
+/// message of arbiter's has.
+pub fn warn(message: impl fmt::Display) {
+    eprintln!("arbiter: {message}");
 }
 
 /// The one place where an outcome becomes an exit status and an error is printed.

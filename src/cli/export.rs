@@ -1,12 +1,14 @@
-//! `arbiter export --db PATH --format pgn|csv|jsonl|parquet [-o FILE] [filters]`: streams the
+//! `arbiter export --db PATH [--format pgn|csv|jsonl|parquet] [-o FILE] [filters]`: streams the
 //! selected games (or their findings, or one row per player and game) out of the database
 //! through one `export::Writer` per format. This file only reads the flags and picks the
 //! writer; the work is in `src/export/`.
 
+use super::error::{AppError, Outcome, Result};
 use super::filter::FilterArgs;
+use crate::db::select::Filter;
 use crate::export::csv::CsvFormat;
-use crate::export::filter::Filter;
 use crate::export::findings::FindingsTable;
+use crate::export::format::{self, Format};
 use crate::export::games::{Order, count, for_each_finding, for_each_game, schema_version};
 use crate::export::jsonl::JsonlFormat;
 use crate::export::output::{Compression, Output};
@@ -15,7 +17,7 @@ use crate::export::pgn::{Evals, PgnOptions, PgnWriter};
 use crate::export::players::PlayerGamesTable;
 use crate::export::table::{GameTable, Selection, TableFormat, list_columns};
 use crate::export::{ExportError, Writer};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -23,13 +25,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Pgn,
-    Csv,
-    Jsonl,
-    Parquet,
-}
+/// The formats `export` writes (the one registry: `export::format`).
+const FORMATS: [Format; 4] = [Format::Pgn, Format::Csv, Format::Jsonl, Format::Parquet];
 
 const EXAMPLES: &str = "Examples:
   arbiter export --db games.sqlite -o clean.pgn.zst --no-clocks --player 'Carlsen, Magnus'
@@ -44,9 +41,10 @@ pub struct ExportArgs {
     #[arg(long, default_value = "arbiter.sqlite")]
     pub db: PathBuf,
     /// pgn (everything stored), csv, jsonl (one typed row per game) or parquet (for DuckDB,
-    /// Spark, polars, pandas; needs -o).
-    #[arg(long, value_enum, default_value = "pgn")]
-    pub format: Format,
+    /// Spark, polars, pandas; needs -o). Default: the -o file's extension (games.csv.gz is
+    /// CSV), else pgn.
+    #[arg(long, value_parser = format::parser(&FORMATS))]
+    pub format: Option<Format>,
     /// Output file (default: standard output; Parquet needs one). The extension picks the
     /// compression: .gz, .zst, .bz2 or .xz (e.g. games.pgn.zst); any other is plain. The file
     /// is written under a temporary name and renamed when complete. With --partition, a
@@ -115,9 +113,14 @@ pub struct ExportArgs {
 }
 
 impl ExportArgs {
-    /// Every record unless `--unique`.
-    fn filter(&self) -> Filter {
-        self.select.filter(false)
+    /// The format: `--format`, else the name of `-o` (a folder with `--partition`: Parquet),
+    /// else PGN.
+    fn format(&self) -> Result<Format> {
+        if self.partition.is_some() {
+            return Ok(self.format.unwrap_or(Format::Parquet));
+        }
+        format::choose(self.format, self.output.as_deref(), &FORMATS, Format::Pgn)
+            .map_err(|e| AppError::usage(e.to_string()))
     }
 
     fn pgn_options(&self) -> PgnOptions {
@@ -135,8 +138,8 @@ impl ExportArgs {
     }
 
     /// The flag combinations that cannot work, found before anything is opened.
-    fn usage_problem(&self) -> Option<String> {
-        let table = self.format != Format::Pgn;
+    fn usage_problem(&self, format: Format) -> Option<String> {
+        let table = format != Format::Pgn;
         if !table && (self.findings || self.player_games) {
             return Some(
                 "--findings and --player-games need --format csv, jsonl or parquet".into(),
@@ -145,10 +148,10 @@ impl ExportArgs {
         if !table && self.columns.is_some() {
             return Some("--columns needs --format csv, jsonl or parquet".into());
         }
-        if self.partition.is_some() && self.format != Format::Parquet {
+        if self.partition.is_some() && format != Format::Parquet {
             return Some("--partition needs --format parquet".into());
         }
-        if self.format == Format::Parquet {
+        if format == Format::Parquet {
             let Some(out) = &self.output else {
                 return Some(
                     "--format parquet needs -o FILE.parquet (or a folder with --partition)".into(),
@@ -164,7 +167,7 @@ impl ExportArgs {
         None
     }
 
-    fn partition_columns(&self) -> Result<Vec<&'static str>, String> {
+    fn partition_columns(&self) -> std::result::Result<Vec<&'static str>, String> {
         let Some(list) = &self.partition else {
             return Ok(Vec::new());
         };
@@ -187,11 +190,6 @@ impl ExportArgs {
     }
 }
 
-fn usage(message: &str) -> io::Result<i32> {
-    eprintln!("arbiter export: {message}");
-    Ok(2)
-}
-
 /// Progress on stderr when it is a terminal: games against the total, and the output's
 /// size and speed.
 struct Progress {
@@ -203,9 +201,9 @@ struct Progress {
 impl Progress {
     fn new(
         wanted: bool,
-        total: impl FnOnce() -> Result<u64, ExportError>,
+        total: impl FnOnce() -> std::result::Result<u64, ExportError>,
         bytes: Arc<AtomicU64>,
-    ) -> Result<Progress, ExportError> {
+    ) -> std::result::Result<Progress, ExportError> {
         let bar = if wanted && io::stderr().is_terminal() {
             let bar = ProgressBar::with_draw_target(Some(total()?), ProgressDrawTarget::stderr());
             bar.set_style(
@@ -242,69 +240,51 @@ impl Progress {
     }
 }
 
-pub fn run_export(args: &ExportArgs) -> io::Result<i32> {
+pub fn run_export(args: &ExportArgs) -> Result {
     if args.list_columns {
         let mut out = io::stdout().lock();
         out.write_all(list_columns().as_bytes())?;
         out.flush()?;
-        return Ok(0);
+        return Ok(Outcome::Success);
     }
-    if let Some(problem) = args.usage_problem() {
-        return usage(&problem);
+    let format = args.format()?;
+    if let Some(problem) = args.usage_problem(format) {
+        return Err(AppError::usage(problem));
     }
     let selection = match &args.columns {
-        Some(list) => match Selection::parse(list) {
-            Ok(s) => s,
-            Err(e) => return usage(&format!("--columns: {e}")),
-        },
+        Some(list) => {
+            Selection::parse(list).map_err(|e| AppError::usage(format!("--columns: {e}")))?
+        }
         None => Selection::default_with(args.uci),
     };
-    let partition = match args.partition_columns() {
-        Ok(p) => p,
-        Err(e) => return usage(&e),
-    };
+    let partition = args.partition_columns().map_err(AppError::usage)?;
     // Read-only, so a database on read-only media or in a read-only folder exports too.
-    let conn = match crate::db::open_read_only(&args.db) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("arbiter: {e}");
-            return Ok(2);
-        }
-    };
+    let conn = crate::db::open_read_only(&args.db)?;
     let version = schema_version(&conn)?;
-    if version > crate::db::SCHEMA_VERSION {
-        eprintln!(
-            "arbiter: {}: schema version {version} is newer than this arbiter knows",
-            args.db.display()
-        );
-        return Ok(2);
-    }
-    if args.select.unique && version < 2 {
-        eprintln!(
-            "arbiter: {}: schema version {version} has no duplicate groups: --unique keeps every game",
-            args.db.display()
-        );
-    }
-    match export(args, &conn, selection, partition, version) {
-        Ok(()) => Ok(0),
-        Err(e) if e.is_broken_pipe() => Ok(0),
-        Err(ExportError::Io(e)) if e.kind() == io::ErrorKind::InvalidInput => usage(&e.to_string()),
+    // Every record unless `--unique`.
+    let filter = args.select.select(&conn, false)?;
+    match export(args, format, &conn, &filter, selection, partition, version) {
+        Ok(()) => Ok(Outcome::Success),
+        Err(ExportError::Io(e)) if e.kind() == io::ErrorKind::InvalidInput => {
+            Err(AppError::usage(e.to_string()))
+        }
         Err(e) => Err(e.into()),
     }
 }
 
 fn export(
     args: &ExportArgs,
+    format: Format,
     conn: &rusqlite::Connection,
+    filter: &Filter,
     selection: Selection,
     partition: Vec<&'static str>,
     version: i64,
-) -> Result<(), ExportError> {
-    let filter = args.filter();
+) -> std::result::Result<(), ExportError> {
     // The output is opened (a temporary file created) before any query runs.
     let mut parquet = None;
     let mut output = None;
-    if args.format == Format::Parquet {
+    if format == Format::Parquet {
         let path = args.output.clone().expect("checked by usage_problem");
         let target = if partition.is_empty() {
             Target::File(path)
@@ -323,7 +303,7 @@ fn export(
         .map_or_else(|| Arc::new(AtomicU64::new(0)), Output::counter);
     // The writer owns the output; its `finish` ends the stream and renames the file.
     let mut table = |output: Option<Output>| -> Box<dyn TableFormat> {
-        match (args.format, output) {
+        match (format, output) {
             (Format::Csv, Some(s)) => Box::new(CsvFormat::new(s, args.csv_raw)),
             (Format::Jsonl, Some(s)) => Box::new(JsonlFormat::new(s)),
             _ => Box::new(parquet.take().expect("parquet format opened above")),
@@ -331,16 +311,16 @@ fn export(
     };
     if args.findings {
         let mut t = FindingsTable::begin(table(output))?;
-        for_each_finding(conn, &filter, |f| t.write(f))?;
+        for_each_finding(conn, filter, |f| t.write(f))?;
         return t.finish();
     }
-    let mut writer: Box<dyn Writer> = match (args.format, output) {
+    let mut writer: Box<dyn Writer> = match (format, output) {
         (Format::Pgn, Some(out)) => Box::new(PgnWriter::new(out, args.pgn_options())),
         (_, output) if args.player_games => Box::new(PlayerGamesTable::new(table(output))),
         (_, output) => Box::new(GameTable::new(table(output), selection)),
     };
     writer.begin()?;
-    let progress = Progress::new(!args.quiet, || count(conn, &filter), bytes)?;
+    let progress = Progress::new(!args.quiet, || count(conn, filter), bytes)?;
     let order = Order(
         partition
             .iter()
@@ -349,7 +329,7 @@ fn export(
             .collect(),
     );
     let mut n = 0;
-    for_each_game(conn, &filter, &order, |row| {
+    for_each_game(conn, filter, &order, |row| {
         n += 1;
         progress.game(n);
         writer.game(row)

@@ -1,10 +1,10 @@
 //! The selection flags every command that reads games from the database shares (`export`,
 //! `stats *`, `openings`, `ratings`, `duplicates`): one clap struct, flattened into each
-//! command, turned into `export::filter::Filter` here and nowhere else. Each value is checked
+//! command, turned into `db::select::Filter` here and nowhere else. Each value is checked
 //! when the command line is read, so a bad one is a usage error (exit 2) listing the valid
 //! ones.
 
-use crate::export::filter::{
+use crate::db::select::{
     Filter, ResultValue, parse_code, parse_date, parse_eco, parse_edition, parse_opening,
     parse_result, parse_severity, parse_tc_class,
 };
@@ -113,7 +113,23 @@ impl FilterArgs {
             edition: self.laws,
             unique: self.unique || (unique_by_default && !self.all_games),
             sql: self.where_sql.clone(),
+            ..Filter::default()
         }
+    }
+
+    /// The filter with its names resolved against the database (`Filter::resolve_names`): a
+    /// person, spelling or event that matches nobody is a usage error listing the closest.
+    pub fn select(
+        &self,
+        conn: &rusqlite::Connection,
+        unique_by_default: bool,
+    ) -> super::error::Result<Filter> {
+        let mut filter = self.filter(unique_by_default);
+        filter.resolve_names(conn).map_err(|e| match e {
+            crate::db::select::SelectError::Sqlite(e) => super::error::AppError::Sqlite(e),
+            e => super::error::AppError::Usage(e.to_string()),
+        })?;
+        Ok(filter)
     }
 
     /// The flags given, as a JSON object keyed by flag name (stored with a rating run so it

@@ -21,6 +21,7 @@ pub mod perft;
 pub mod players;
 pub mod ratings;
 pub mod shards;
+pub mod show;
 pub mod stats;
 pub mod uci;
 

@@ -3,21 +3,22 @@
 //! `stats::dossier`, and prints through `stats::report` / `stats::html`. The work is in
 //! `src/stats/`.
 
+use super::error::{AppError, Outcome, PathContext, Result, warn};
 use super::filter::FilterArgs;
-use crate::export::ExportError;
-use crate::export::csv::CsvFormat;
-use crate::export::filter::Filter;
-use crate::export::jsonl::JsonlFormat;
+use crate::db::directory::Directory;
+use crate::db::select::Filter;
+use crate::export::format::{self, Format};
 use crate::export::output::Output;
-use crate::export::parquet::{ParquetFormat, Target};
 use crate::export::table::TableFormat;
 use crate::stats::board;
 use crate::stats::dossier::{Selection, Stats};
-use crate::stats::read::{self, Directory, ReadError};
-use crate::stats::report::{CsvRecord, LEADER_COLUMNS, OpeningLine, Report, SortBy, table};
+use crate::stats::read;
+use crate::stats::report::{
+    CsvRecord, LEADER_COLUMNS, OpeningLine, RECORD_COLUMNS, Report, SortBy, table,
+};
 use clap::{Args, Subcommand, ValueEnum};
 use rusqlite::Connection;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 const EXAMPLES: &str = "Examples:
@@ -75,19 +76,50 @@ pub struct Common {
 impl Common {
     /// The filter, and whether duplicates are skipped (counted by `Stats`, so the filter
     /// itself keeps them).
-    fn filter(&self) -> (Filter, bool) {
-        let mut filter = self.select.filter(true);
+    fn filter(&self, conn: &Connection) -> Result<(Filter, bool)> {
+        let mut filter = self.select.select(conn, true)?;
         let unique = std::mem::take(&mut filter.unique);
-        (filter, unique)
+        Ok((filter, unique))
     }
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoardFormat {
-    Text,
-    Csv,
-    Jsonl,
-    Parquet,
+/// The formats of the leaderboard.
+const BOARD_FORMATS: [Format; 4] = [Format::Text, Format::Csv, Format::Jsonl, Format::Parquet];
+/// The formats of a dossier, a head-to-head and a repertoire: the text report, the whole
+/// report as one JSON document, or its rows as a table.
+const REPORT_FORMATS: [Format; 5] = [
+    Format::Text,
+    Format::Json,
+    Format::Csv,
+    Format::Jsonl,
+    Format::Parquet,
+];
+
+/// Where a report goes and in which format.
+#[derive(Args, Debug, Clone)]
+pub struct ReportOutput {
+    /// text (default), json (the whole report, one document), or its rows as csv, jsonl or
+    /// parquet; default: the -o file's extension.
+    #[arg(long, value_parser = format::parser(&REPORT_FORMATS))]
+    pub format: Option<Format>,
+    /// Output file (default: standard output); .gz/.zst/.bz2/.xz compress.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// CSV: write cells unchanged (no `'` before cells a spreadsheet would run as formulas).
+    #[arg(long)]
+    pub csv_raw: bool,
+}
+
+impl ReportOutput {
+    fn format(&self) -> Result<Format> {
+        format::choose(
+            self.format,
+            self.output.as_deref(),
+            &REPORT_FORMATS,
+            Format::Text,
+        )
+        .map_err(|e| AppError::usage(e.to_string()))
+    }
 }
 
 #[derive(Args, Debug)]
@@ -103,19 +135,15 @@ pub struct PlayersArgs {
     /// compress CSV and JSON lines). Default: an aligned table on standard output.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-    /// The format, when the file name does not say it (text only to standard output).
-    #[arg(long, value_enum)]
-    pub format: Option<BoardFormat>,
+    /// text, csv, jsonl or parquet; default: the -o file's extension, else text.
+    #[arg(long, value_parser = format::parser(&BOARD_FORMATS))]
+    pub format: Option<Format>,
+    /// CSV: write cells unchanged (no `'` before cells a spreadsheet would run as formulas).
+    #[arg(long)]
+    pub csv_raw: bool,
     /// Text output: at most this many rows.
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DossierFormat {
-    Text,
-    Json,
-    Csv,
 }
 
 #[derive(Args, Debug)]
@@ -124,8 +152,8 @@ pub struct PlayerArgs {
     pub name: String,
     #[command(flatten)]
     pub common: Common,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: DossierFormat,
+    #[command(flatten)]
+    pub out: ReportOutput,
     /// Also write a self-contained HTML page (inline CSS and SVG) to this file.
     #[arg(long)]
     pub html: Option<PathBuf>,
@@ -142,8 +170,8 @@ pub struct H2hArgs {
     pub b: String,
     #[command(flatten)]
     pub common: Common,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: DossierFormat,
+    #[command(flatten)]
+    pub out: ReportOutput,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,67 +201,17 @@ pub struct OpeningsArgs {
     pub colour: Option<ColourArg>,
     #[arg(long, value_enum, default_value = "named")]
     pub by: OpeningLevel,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: DossierFormat,
+    #[command(flatten)]
+    pub out: ReportOutput,
 }
 
-/// Why a stats command stopped: a usage error (exit 2, message already printed) or a failure.
-enum Stop {
-    Usage,
-    Read(ReadError),
-    Export(ExportError),
-    Io(io::Error),
-}
-
-impl From<ReadError> for Stop {
-    fn from(e: ReadError) -> Stop {
-        Stop::Read(e)
-    }
-}
-impl From<io::Error> for Stop {
-    fn from(e: io::Error) -> Stop {
-        Stop::Io(e)
-    }
-}
-impl From<ExportError> for Stop {
-    fn from(e: ExportError) -> Stop {
-        Stop::Export(e)
-    }
-}
-impl From<serde_json::Error> for Stop {
-    fn from(e: serde_json::Error) -> Stop {
-        Stop::Io(e.into())
-    }
-}
-impl From<csv::Error> for Stop {
-    fn from(e: csv::Error) -> Stop {
-        Stop::Io(io::Error::other(e))
-    }
-}
-
-pub fn run(args: &StatsArgs) -> io::Result<i32> {
-    let result = match &args.command {
+pub fn run(args: &StatsArgs) -> Result {
+    match &args.command {
         StatsCommand::Players(a) => players(a),
         StatsCommand::Player(a) => player(a),
         StatsCommand::H2h(a) => h2h(a),
         StatsCommand::Openings(a) => openings(a),
-    };
-    match result {
-        Ok(code) => Ok(code),
-        Err(Stop::Usage) => Ok(2),
-        Err(Stop::Read(e)) => {
-            eprintln!("arbiter stats: {e}");
-            Ok(2)
-        }
-        Err(Stop::Export(e)) if e.is_broken_pipe() => Ok(0),
-        Err(Stop::Export(e)) => Err(e.into()),
-        Err(Stop::Io(e)) => Err(e),
     }
-}
-
-fn usage(message: &str) -> Stop {
-    eprintln!("arbiter stats: {message}");
-    Stop::Usage
 }
 
 /// The one pass: every row of the selection into the dossiers.
@@ -242,8 +220,8 @@ fn collect(
     common: &Common,
     person: Option<i64>,
     opponent: Option<i64>,
-) -> Result<Stats, Stop> {
-    let (filter, unique) = common.filter();
+) -> Result<Stats> {
+    let (filter, unique) = common.filter(conn)?;
     let mut stats = Stats::new(Selection {
         all_games: !unique,
         persons: person.map(|p| vec![p]),
@@ -253,113 +231,36 @@ fn collect(
     Ok(stats)
 }
 
-/// The person a name means, or a usage error listing the closest spellings or the persons
-/// it could mean.
-fn resolve(conn: &Connection, dir: &Directory, name: &str) -> Result<i64, Stop> {
-    let ids = read::find_persons(dir, name);
-    match ids.len() {
-        1 => Ok(ids[0]),
-        0 => {
-            let close = read::closest_spellings(dir, name, 8);
-            Err(usage(&format!(
-                "no person is called {name:?}; the closest spellings:\n  {}",
-                if close.is_empty() {
-                    "(the database has no players)".to_owned()
-                } else {
-                    close.join("\n  ")
-                }
-            )))
-        }
-        _ => {
-            let mut msg = format!("{name:?} names {} persons; give one as #ID:\n", ids.len());
-            for id in ids {
-                let e = read::evidence(conn, dir, id)?;
-                let years = match (e.first_year, e.last_year) {
-                    (Some(a), Some(b)) => format!("{a}-{b}"),
-                    _ => "undated".to_owned(),
-                };
-                msg.push_str(&format!(
-                    "  #{id}  {}  games {}  years {years}  FIDE {}  spellings: {}\n",
-                    e.person.name,
-                    e.games,
-                    e.person.fide_id.map_or("-".to_owned(), |f| f.to_string()),
-                    e.spellings.join("; ")
-                ));
-            }
-            Err(usage(msg.trim_end()))
-        }
-    }
-}
-
-fn open(common: &Common) -> Result<(Connection, Directory), Stop> {
-    let conn = read::open(&common.db)?;
+fn open(common: &Common) -> Result<(Connection, Directory)> {
+    let conn = crate::db::open_read_only(&common.db)?;
     let dir = Directory::load(&conn)?;
     Ok((conn, dir))
 }
 
-fn stdout_text(text: &str) -> Result<(), Stop> {
-    let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
-}
-
-fn board_format(args: &PlayersArgs) -> Result<BoardFormat, Stop> {
-    if let Some(f) = args.format {
-        if f == BoardFormat::Parquet && args.output.is_none() {
-            return Err(usage("--format parquet needs -o FILE.parquet"));
-        }
-        return Ok(f);
-    }
-    let Some(path) = &args.output else {
-        return Ok(BoardFormat::Text);
-    };
-    let name = path.to_string_lossy().to_ascii_lowercase();
-    let name = [".gz", ".zst", ".bz2", ".xz"]
-        .iter()
-        .find_map(|c| name.strip_suffix(c))
-        .unwrap_or(&name);
-    if name.ends_with(".csv") {
-        Ok(BoardFormat::Csv)
-    } else if name.ends_with(".jsonl") || name.ends_with(".ndjson") {
-        Ok(BoardFormat::Jsonl)
-    } else if name.ends_with(".parquet") {
-        Ok(BoardFormat::Parquet)
-    } else {
-        Err(usage(&format!(
-            "{}: say --format csv, jsonl or parquet (or name the file .csv, .jsonl, .parquet)",
-            path.display()
-        )))
-    }
-}
-
-fn players(args: &PlayersArgs) -> Result<i32, Stop> {
-    let format = board_format(args)?;
-    if format == BoardFormat::Text && args.output.is_some() {
-        return Err(usage(
-            "text goes to standard output; -o wants .csv, .jsonl or .parquet",
-        ));
-    }
+fn players(args: &PlayersArgs) -> Result {
+    let format = format::choose(
+        args.format,
+        args.output.as_deref(),
+        &BOARD_FORMATS,
+        Format::Text,
+    )
+    .map_err(|e| AppError::usage(e.to_string()))?;
     let (conn, dir) = open(&args.common)?;
     // The output is opened before the pass, so an unwritable path fails at once.
-    let mut sink: Option<Box<dyn TableFormat>> = match (format, &args.output) {
-        (BoardFormat::Text, _) => None,
-        (BoardFormat::Parquet, Some(p)) => {
-            Some(Box::new(ParquetFormat::create(Target::File(p.clone()))?))
-        }
-        (BoardFormat::Csv, p) => Some(Box::new(CsvFormat::new(Output::open(p.as_deref())?, false))),
-        (_, p) => Some(Box::new(JsonlFormat::new(Output::open(p.as_deref())?))),
+    let mut sink: Option<Box<dyn TableFormat>> = match format {
+        Format::Text => None,
+        f => Some(format::open_table(f, args.output.as_deref(), args.csv_raw)?),
     };
     // The board needs a few numbers per game: the lean scan, not the dossiers' rows.
-    let (filter, unique) = args.common.filter();
-    let board = board::collect(&conn, &dir, &filter, !unique).map_err(ReadError::from)?;
+    let (filter, unique) = args.common.filter(&conn)?;
+    let board = board::collect(&conn, &dir, &filter, !unique)?;
     let rows: Vec<_> = board
         .rows(&dir, args.sort)
         .into_iter()
         .filter(|r| r.games >= args.min_games)
         .collect();
     if rows.is_empty() {
-        eprintln!("arbiter stats: no person has games in the selection");
+        warn("no person has games in the selection");
     }
     match sink.take() {
         Some(mut t) => {
@@ -411,77 +312,107 @@ fn players(args: &PlayersArgs) -> Result<i32, Stop> {
                 board.rows,
                 board.duplicates_skipped
             ));
-            stdout_text(&out)?;
+            let mut o = Output::open(args.output.as_deref())?;
+            o.write_all(out.as_bytes())?;
+            o.finish()?;
         }
     }
-    Ok(0)
+    Ok(Outcome::Success)
 }
 
-fn write_report(report: &Report, format: DossierFormat, text: String) -> Result<(), Stop> {
+/// Writes a report: its text, the whole report as JSON, or its rows as a table.
+fn write_report(report: &Report, out: &ReportOutput, format: Format, text: String) -> Result<()> {
+    write_document(
+        out,
+        format,
+        text,
+        || serde_json::to_string_pretty(report),
+        || report.csv_records(),
+    )
+}
+
+/// The one writer of the report commands: `text` for text, `json()` for JSON, `rows()` for
+/// the table formats, to standard output or `-o`.
+fn write_document(
+    out: &ReportOutput,
+    format: Format,
+    text: String,
+    json: impl FnOnce() -> serde_json::Result<String>,
+    rows: impl FnOnce() -> Vec<CsvRecord>,
+) -> Result<()> {
     match format {
-        DossierFormat::Text => stdout_text(&text),
-        DossierFormat::Json => {
-            let mut s = serde_json::to_string_pretty(report)?;
-            s.push('\n');
-            stdout_text(&s)
-        }
-        DossierFormat::Csv => {
-            let mut w = csv::Writer::from_writer(io::stdout().lock());
-            for r in report.csv_records() {
-                w.serialize(r)?;
+        Format::Text | Format::Json => {
+            let mut body = if format == Format::Text {
+                text
+            } else {
+                json()?
+            };
+            if !body.ends_with('\n') {
+                body.push('\n');
             }
-            w.flush()?;
-            Ok(())
+            let mut o = Output::open(out.output.as_deref())?;
+            o.write_all(body.as_bytes())?;
+            o.finish()?;
+        }
+        table => {
+            let mut t = format::open_table(table, out.output.as_deref(), out.csv_raw)?;
+            t.begin(&RECORD_COLUMNS)?;
+            for r in rows() {
+                t.row(&r.cells())?;
+            }
+            t.finish()?;
         }
     }
+    Ok(())
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), Stop> {
-    std::fs::write(path, text)
-        .map_err(|e| Stop::Io(io::Error::new(e.kind(), format!("{}: {e}", path.display()))))
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).with_path(path)
 }
 
 /// The report of the person `name` means, or None (said on stderr) without games.
-fn person_report(common: &Common, name: &str, opponents: usize) -> Result<Option<Report>, Stop> {
+fn person_report(common: &Common, name: &str, opponents: usize) -> Result<Report> {
     let (conn, dir) = open(common)?;
-    let id = resolve(&conn, &dir, name)?;
+    let id = dir.resolve(&conn, name)?;
     let stats = collect(&conn, common, Some(id), None)?;
     match stats.dossiers.get(&id) {
-        Some(d) => Ok(Some(Report::new(d, &stats, &dir, opponents))),
-        None => {
-            eprintln!(
-                "arbiter stats: {} has no games in the selection",
-                dir.person_name(id)
-            );
-            Ok(None)
-        }
+        Some(d) => Ok(Report::new(d, &stats, &dir, opponents)),
+        None => Err(AppError::Failed(format!(
+            "{} has no games in the selection",
+            dir.person_name(id)
+        ))),
     }
 }
 
-fn player(args: &PlayerArgs) -> Result<i32, Stop> {
-    let Some(report) = person_report(&args.common, &args.name, args.opponents)? else {
-        return Ok(1);
-    };
+fn player(args: &PlayerArgs) -> Result {
+    let format = args.out.format()?;
+    let report = person_report(&args.common, &args.name, args.opponents)?;
     if let Some(path) = &args.html {
         write_file(path, &crate::stats::html::page(&report))?;
     }
     let text = report.text();
-    write_report(&report, args.format, text)?;
-    Ok(0)
+    write_report(&report, &args.out, format, text)?;
+    Ok(Outcome::Success)
 }
 
-fn h2h(args: &H2hArgs) -> Result<i32, Stop> {
+fn h2h(args: &H2hArgs) -> Result {
+    let format = args.out.format()?;
     let (conn, dir) = open(&args.common)?;
-    let a = resolve(&conn, &dir, &args.a)?;
-    let b = resolve(&conn, &dir, &args.b)?;
+    let a = dir.resolve(&conn, &args.a)?;
+    let b = dir.resolve(&conn, &args.b)?;
+    if a == b {
+        return Err(AppError::usage(format!(
+            "{:?} and {:?} are the same person (#{a}): a head-to-head needs two",
+            args.a, args.b
+        )));
+    }
     let stats = collect(&conn, &args.common, Some(a), Some(b))?;
     let Some(d) = stats.dossiers.get(&a) else {
-        eprintln!(
-            "arbiter stats: {} and {} have no games against each other in the selection",
+        return Err(AppError::Failed(format!(
+            "{} and {} have no games against each other in the selection",
             dir.person_name(a),
             dir.person_name(b)
-        );
-        return Ok(1);
+        )));
     };
     let report = Report::new(d, &stats, &dir, 1);
     let text = format!(
@@ -491,14 +422,13 @@ fn h2h(args: &H2hArgs) -> Result<i32, Stop> {
         dir.person_name(a),
         report.text()
     );
-    write_report(&report, args.format, text)?;
-    Ok(0)
+    write_report(&report, &args.out, format, text)?;
+    Ok(Outcome::Success)
 }
 
-fn openings(args: &OpeningsArgs) -> Result<i32, Stop> {
-    let Some(report) = person_report(&args.common, &args.name, 0)? else {
-        return Ok(1);
-    };
+fn openings(args: &OpeningsArgs) -> Result {
+    let format = args.out.format()?;
+    let report = person_report(&args.common, &args.name, 0)?;
     let lines: Vec<&OpeningLine> = match args.by {
         OpeningLevel::Named => &report.openings.named,
         OpeningLevel::Family => &report.openings.family,
@@ -512,67 +442,65 @@ fn openings(args: &OpeningsArgs) -> Result<i32, Stop> {
     })
     .collect();
     if lines.is_empty() {
-        eprintln!(
-            "arbiter stats: no game of {} in the selection has a named opening",
+        warn(format_args!(
+            "no game of {} in the selection has a named opening",
             report.player
+        ));
+    }
+    let section = match args.by {
+        OpeningLevel::Named => "opening",
+        OpeningLevel::Family => "opening_family",
+        OpeningLevel::Eco => "eco",
+    };
+    let text = {
+        let rows: Vec<Vec<String>> = lines
+            .iter()
+            .map(|o| {
+                let l = &o.line;
+                let pct = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.1}%"));
+                vec![
+                    l.key.clone(),
+                    o.colour.to_owned(),
+                    l.games.to_string(),
+                    format!("+{} ={} -{}", l.wins, l.draws, l.losses),
+                    l.score.to_string(),
+                    pct(l.score_pct),
+                    match (l.score_low_pct, l.score_high_pct) {
+                        (Some(a), Some(b)) => format!("{a:.0}-{b:.0}%"),
+                        _ => "-".to_owned(),
+                    },
+                    l.unfinished.to_string(),
+                ]
+            })
+            .collect();
+        let mut out = format!("{}: openings\n", report.player);
+        table(
+            &[
+                "opening",
+                "colour",
+                "games",
+                "w/d/l",
+                "score",
+                "%",
+                "95% interval",
+                "unfinished",
+            ],
+            &rows,
+            &mut out,
         );
-    }
-    match args.format {
-        DossierFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&lines)?;
-            s.push('\n');
-            stdout_text(&s)?;
-        }
-        DossierFormat::Csv => {
-            let mut w = csv::Writer::from_writer(io::stdout().lock());
-            let section = match args.by {
-                OpeningLevel::Named => "opening",
-                OpeningLevel::Family => "opening_family",
-                OpeningLevel::Eco => "eco",
-            };
-            for o in &lines {
-                w.serialize(CsvRecord::new(&report.player, section, o.colour, &o.line))?;
-            }
-            w.flush()?;
-        }
-        DossierFormat::Text => {
-            let rows: Vec<Vec<String>> = lines
+        out
+    };
+    write_document(
+        &args.out,
+        format,
+        text,
+        || serde_json::to_string_pretty(&lines),
+        || {
+            lines
                 .iter()
-                .map(|o| {
-                    let l = &o.line;
-                    let pct = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.1}%"));
-                    vec![
-                        l.key.clone(),
-                        o.colour.to_owned(),
-                        l.games.to_string(),
-                        format!("+{} ={} -{}", l.wins, l.draws, l.losses),
-                        l.score.to_string(),
-                        pct(l.score_pct),
-                        match (l.score_low_pct, l.score_high_pct) {
-                            (Some(a), Some(b)) => format!("{a:.0}-{b:.0}%"),
-                            _ => "-".to_owned(),
-                        },
-                        l.unfinished.to_string(),
-                    ]
-                })
-                .collect();
-            let mut out = format!("{}: openings\n", report.player);
-            table(
-                &[
-                    "opening",
-                    "colour",
-                    "games",
-                    "w/d/l",
-                    "score",
-                    "%",
-                    "95% interval",
-                    "unfinished",
-                ],
-                &rows,
-                &mut out,
-            );
-            stdout_text(&out)?;
-        }
-    }
-    Ok(0)
+                .map(|o| CsvRecord::new(&report.player, section, o.colour, &o.line))
+                .collect()
+        },
+    )?;
+    Ok(Outcome::Success)
 }

@@ -3,15 +3,21 @@
 //! imported games in batches. Each SQL statement lives in its own file under `sql/`.
 
 pub mod checkpoint;
+pub mod directory;
+pub mod duplicate_list;
 pub mod duplicates;
 pub mod encode;
 pub mod open;
 pub mod persons;
 pub mod ratings;
 pub mod record;
+pub mod select;
 pub mod upgrade;
 pub mod writer;
 
-pub use open::{DbError, ImportLock, SCHEMA_VERSION, lock_for_import, open, open_read_only};
+pub use open::{
+    DbError, ImportLock, READABLE_FROM, SCHEMA_VERSION, lock_for_import, open, open_existing,
+    open_read_only,
+};
 pub use record::GameRecord;
 pub use writer::{ImportState, SourceIdentity, Stored, Writer};

@@ -1,7 +1,11 @@
 //! Opening a database: pragmas (WAL, foreign keys), then the schema version in
 //! `PRAGMA user_version`: a new file gets `schema.sql`, an older one is migrated step by step,
-//! a newer one is refused with a clear message. `open_read_only` is for every command that
-//! only reads: it never writes, never migrates, and works on read-only files, folders and media.
+//! a newer one is refused with a clear message. Three openers, one policy each:
+//! - `open`: creates and migrates (`import`);
+//! - `open_existing`: migrates a file that exists, never creates one (every other writer);
+//! - `open_read_only`: for every command that only reads: never creates, writes or migrates,
+//!   reads versions `READABLE_FROM` to `SCHEMA_VERSION`, refuses newer ones, and works on
+//!   read-only files, folders and media.
 
 use rusqlite::{Connection, OpenFlags};
 use std::fmt;
@@ -9,6 +13,11 @@ use std::path::{Path, PathBuf};
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = 4;
+
+/// The oldest schema version the readers (export, stats, openings, ratings) read without a
+/// migration: version 4 packs the moves as they expect. An older file is refused by
+/// `open_read_only` with the command that upgrades it.
+pub const READABLE_FROM: i64 = 4;
 
 /// The page cache of a writing connection, in KiB (the memory bound is 200 MB).
 pub const CACHE_KIB: i64 = 64 << 10;
@@ -125,7 +134,20 @@ impl fmt::Display for DbError {
 
 impl std::error::Error for DbError {}
 
-/// Opens (creating if needed) and migrates a database.
+/// Opens an existing database for writing, migrating it to this build's schema: the opener
+/// of every command that changes a database it did not create (`players --apply-aliases`,
+/// `duplicates`, `ratings`' stored runs). A path with no file is an error, never a new
+/// empty database.
+pub fn open_existing(path: &Path) -> Result<Connection, DbError> {
+    if !path.is_file() {
+        return Err(DbError::Missing {
+            path: path.to_owned(),
+        });
+    }
+    open(path)
+}
+
+/// Opens (creating if needed) and migrates a database: `import`'s opener.
 pub fn open(path: &Path) -> Result<Connection, DbError> {
     let err = |source| DbError::Sqlite {
         path: path.to_owned(),
@@ -254,7 +276,7 @@ pub fn open_read_only(path: &Path) -> Result<Connection, DbError> {
     conn.busy_timeout(std::time::Duration::from_secs(10))
         .map_err(err)?;
     let version = checked_version(&conn, path)?;
-    if version == 0 || version < SCHEMA_VERSION {
+    if version == 0 || version < READABLE_FROM {
         // 0 here: an empty file; it holds no games either way.
         return Err(DbError::TooOld {
             path: path.to_owned(),

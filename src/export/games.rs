@@ -4,13 +4,13 @@
 //! (persons, openings, time controls, duplicates: docs/SCHEMA.md).
 
 use super::ExportError;
-use super::filter::Filter;
 use super::findings::FindingRow;
 use super::names::Names;
 use super::side::{SideRows, SideStatements, Table};
 use crate::chess::{Move, Position};
 use crate::db::GameRecord;
 use crate::db::encode::{decode_clocks, decode_game};
+use crate::db::select::{Filter, games_from};
 use crate::search::Score;
 use rusqlite::{Connection, Row, params_from_iter};
 
@@ -187,30 +187,6 @@ pub fn schema_version(conn: &Connection) -> Result<i64, ExportError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
 }
 
-/// Games with their players, event and import, under the aliases the filters use: `g`
-/// games, `w`/`b` the spellings, `pw`/`pb` the persons (v2), `e` events, `i` imports,
-/// `o` the opening's names (v3).
-pub fn games_from(version: i64) -> &'static str {
-    if version >= 3 {
-        "games g LEFT JOIN player_names w ON w.id = g.white_id \
-         LEFT JOIN player_names b ON b.id = g.black_id \
-         LEFT JOIN players pw ON pw.id = w.person_id LEFT JOIN players pb ON pb.id = b.person_id \
-         LEFT JOIN events e ON e.id = g.event_id LEFT JOIN imports i ON i.id = g.import_id \
-         LEFT JOIN duplicate_members dm ON dm.game_id = g.id \
-         LEFT JOIN openings o ON o.id = g.opening_id"
-    } else if version >= 2 {
-        "games g LEFT JOIN player_names w ON w.id = g.white_id \
-         LEFT JOIN player_names b ON b.id = g.black_id \
-         LEFT JOIN players pw ON pw.id = w.person_id LEFT JOIN players pb ON pb.id = b.person_id \
-         LEFT JOIN events e ON e.id = g.event_id LEFT JOIN imports i ON i.id = g.import_id \
-         LEFT JOIN duplicate_members dm ON dm.game_id = g.id"
-    } else {
-        "games g LEFT JOIN players w ON w.id = g.white_id \
-         LEFT JOIN players b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id \
-         LEFT JOIN imports i ON i.id = g.import_id"
-    }
-}
-
 const COLUMNS: &str = "g.id, g.result, g.result_marker, g.lawful_result, g.termination, \
     g.termination_ply, g.threefold_ply, g.fifty_ply, g.laws_edition, g.variant, g.start_fen, \
     g.ply_count, NULL, g.moves, g.clocks, e.name, g.site, g.date, g.round, w.name, b.name, \
@@ -232,16 +208,6 @@ const COLUMNS_BY_ID: &str = "g.id, g.result, g.result_marker, g.lawful_result, \
     g.line, g.year, g.month, g.day, g.annotated, g.white_id, g.black_id, g.eco, g.opening_id, \
     NULL, g.time_control, g.tc_class, g.white_fide_id, g.black_fide_id, NULL, NULL, NULL, NULL, \
     coalesce(dm.survivor = 0, 0)";
-
-/// The opening's full name and family under `games_from(version)`: columns of `games` in
-/// version 2, of `openings` from version 3.
-pub fn opening_columns(version: i64) -> &'static str {
-    if version >= 3 {
-        "o.name, o.family"
-    } else {
-        "g.opening, g.opening_family"
-    }
-}
 
 /// How many games the filter selects (for the progress bar).
 pub fn count(conn: &Connection, filter: &Filter) -> Result<u64, ExportError> {

@@ -2,12 +2,12 @@
 //! from a SQLite cursor, so memory does not grow with the database. Every format is a
 //! [`Writer`] (begin / game / finish) in its own file; the table formats (CSV, JSON lines,
 //! Parquet) share the column catalogue of `table` and implement [`table::TableFormat`].
-//! `filter` turns the user's checked filters into one SQL condition with bound parameters;
+//! The games come from the shared selection (`db::select`);
 //! `output` writes through a temporary file, compressed by extension.
 
 pub mod csv;
-pub mod filter;
 pub mod findings;
+pub mod format;
 pub mod games;
 pub mod jsonl;
 pub mod names;
@@ -18,7 +18,6 @@ pub mod players;
 pub mod side;
 pub mod table;
 
-pub use filter::Filter;
 pub use games::{ExportRow, for_each_game};
 
 use std::fmt;

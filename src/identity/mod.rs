@@ -5,4 +5,5 @@
 pub mod aliases;
 pub mod names;
 pub mod openings;
+pub mod resolve;
 pub mod timecontrol;

@@ -1,44 +1,41 @@
-//! Sinks shared by `check` and `import`: the findings file (JSON lines or CSV, chosen by
-//! extension) and the quarantine file that keeps every rejected game's bytes verbatim.
+//! Sinks shared by `check` and `import`: the findings file (JSON lines, CSV or Parquet, chosen
+//! by extension) and the quarantine file that keeps every rejected game's bytes verbatim.
 
 use super::run::Sink;
 use super::work::Processed;
-use crate::export::csv::CsvFormat;
 use crate::export::findings::{FindingRow, FindingsTable};
-use crate::export::jsonl::JsonlFormat;
-use crate::export::output::{Compression, Output};
-use crate::export::table::TableFormat;
+use crate::export::format::{self, Format, FormatError};
 use crate::pgn::Finding;
 use crate::pgn::split::GAME_SEPARATOR;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
-/// Writes every finding, one per line (`.jsonl`) or row (`.csv`; `.csv.gz` and the other
-/// compressions too), with the columns `export --findings` writes
+/// The formats of `--findings FILE`.
+const FINDINGS_FORMATS: [Format; 3] = [Format::Csv, Format::Jsonl, Format::Parquet];
+
+/// Writes every finding, one per line (`.jsonl`), row (`.csv`; `.csv.gz` and the other
+/// compressions too) or Parquet row (`.parquet`), with the columns `export --findings` writes
 /// (`export::findings::FINDING_COLUMNS`). The file gets its name when complete.
 pub struct FindingsFile {
     table: FindingsTable,
 }
 
 impl FindingsFile {
+    /// The findings file's format by its name (the one output convention,
+    /// `export::format`): CSV, JSON lines or Parquet; a name that says none is JSON lines.
+    pub fn format_of(path: &Path) -> Result<Format, FormatError> {
+        format::choose(None, Some(path), &FINDINGS_FORMATS, Format::Jsonl)
+    }
+
     /// `csv_raw`: write CSV values unchanged (no `'` before cells a spreadsheet would run).
+    /// The format must have been checked with `format_of`.
     pub fn create(path: &Path, csv_raw: bool) -> io::Result<FindingsFile> {
-        let out = Output::open(Some(path))?;
-        let stem = match Compression::from_path(path) {
-            Compression::None => path.to_owned(),
-            _ => path.with_extension(""),
-        };
-        let csv = stem
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-        let format: Box<dyn TableFormat> = if csv {
-            Box::new(CsvFormat::new(out, csv_raw))
-        } else {
-            Box::new(JsonlFormat::new(out))
-        };
+        let format = FindingsFile::format_of(path)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+        let table = format::open_table(format, Some(path), csv_raw).map_err(io::Error::from)?;
         Ok(FindingsFile {
-            table: FindingsTable::begin(format)?,
+            table: FindingsTable::begin(table)?,
         })
     }
 

@@ -5,11 +5,11 @@
 
 use super::dossier::{ByColour, Tally};
 use super::performance::PerformanceInput;
-use super::read::Directory;
 use super::report::{LeaderRow, SortBy, sort_leaderboard};
 use super::row::{Colour, Outcome};
 use super::scan::{self, GameRow, Order};
-use crate::export::filter::Filter;
+use crate::db::directory::Directory;
+use crate::db::select::Filter;
 use rusqlite::Connection;
 use std::collections::HashMap;
 

@@ -5,49 +5,22 @@
 //! `b`, `e`, and because the date index then gives the order without sorting two rows a game.
 
 use super::row::{Colour, GameFacts, PlayerGame};
-use crate::export::filter::Filter;
+use crate::db::select::Filter;
 use rusqlite::types::Value;
-use rusqlite::{Connection, OpenFlags, params_from_iter};
+use rusqlite::{Connection, params_from_iter};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::path::{Path, PathBuf};
 
-/// The first schema with persons, openings and duplicate groups.
-pub const STATS_SCHEMA: i64 = 2;
-
+/// A query of the statistics' input failed.
 #[derive(Debug)]
 pub enum ReadError {
-    NoDatabase(PathBuf),
     Sqlite(rusqlite::Error),
-    /// The database predates persons (schema version 1): open it once with this arbiter's
-    /// `import` to migrate it.
-    OldSchema {
-        path: PathBuf,
-        found: i64,
-    },
-    TooNew {
-        path: PathBuf,
-        found: i64,
-    },
 }
 
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReadError::NoDatabase(p) => write!(f, "{}: no such database", p.display()),
             ReadError::Sqlite(e) => write!(f, "database: {e}"),
-            ReadError::OldSchema { path, found } => write!(
-                f,
-                "{}: schema version {found} has no persons; statistics need version {STATS_SCHEMA} \
-                 (any arbiter command that writes, such as import, migrates it)",
-                path.display()
-            ),
-            ReadError::TooNew { path, found } => write!(
-                f,
-                "{}: schema version {found} is newer than this arbiter knows ({})",
-                path.display(),
-                crate::db::SCHEMA_VERSION
-            ),
         }
     }
 }
@@ -57,88 +30,6 @@ impl std::error::Error for ReadError {}
 impl From<rusqlite::Error> for ReadError {
     fn from(e: rusqlite::Error) -> ReadError {
         ReadError::Sqlite(e)
-    }
-}
-
-/// Opens a database read-only and checks it has persons.
-pub fn open(path: &Path) -> Result<Connection, ReadError> {
-    if !path.exists() {
-        return Err(ReadError::NoDatabase(path.to_owned()));
-    }
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-    let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if found > crate::db::SCHEMA_VERSION {
-        return Err(ReadError::TooNew {
-            path: path.to_owned(),
-            found,
-        });
-    }
-    if found < STATS_SCHEMA {
-        return Err(ReadError::OldSchema {
-            path: path.to_owned(),
-            found,
-        });
-    }
-    Ok(conn)
-}
-
-/// A person (players row).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Person {
-    pub id: i64,
-    pub name: String,
-    pub fide_id: Option<i64>,
-}
-
-/// A spelling (player_names row).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Spelling {
-    pub id: i64,
-    pub name: String,
-    pub fide_id: Option<i64>,
-    pub person_id: i64,
-}
-
-/// Persons and spellings, by id.
-#[derive(Debug, Default)]
-pub struct Directory {
-    pub persons: HashMap<i64, Person>,
-    pub spellings: HashMap<i64, Spelling>,
-}
-
-impl Directory {
-    pub fn load(conn: &Connection) -> Result<Directory, ReadError> {
-        let mut d = Directory::default();
-        let mut stmt = conn.prepare("SELECT id, name, fide_id FROM players")?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            let p = Person {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                fide_id: r.get(2)?,
-            };
-            d.persons.insert(p.id, p);
-        }
-        let mut stmt = conn.prepare("SELECT id, name, fide_id, person_id FROM player_names")?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            let s = Spelling {
-                id: r.get(0)?,
-                name: r.get(1)?,
-                fide_id: r.get(2)?,
-                person_id: r.get(3)?,
-            };
-            d.spellings.insert(s.id, s);
-        }
-        Ok(d)
-    }
-
-    pub fn person_name(&self, id: i64) -> &str {
-        self.persons.get(&id).map_or("?", |p| p.name.as_str())
-    }
-
-    pub fn spelling_name(&self, id: i64) -> &str {
-        self.spellings.get(&id).map_or("?", |s| s.name.as_str())
     }
 }
 
@@ -211,8 +102,8 @@ pub fn for_each_row(
              OR g.black_id IN (SELECT id FROM player_names WHERE person_id = ?{n}))"
         );
     }
-    let from = crate::export::games::games_from(version);
-    let columns = COLUMNS.replace("{opening}", crate::export::games::opening_columns(version));
+    let from = crate::db::select::games_from(version);
+    let columns = COLUMNS.replace("{opening}", crate::db::select::opening_columns(version));
     let sql = format!(
         "SELECT {columns} FROM {from} WHERE {clause} ORDER BY g.year, g.month, g.day, g.id"
     );
@@ -319,131 +210,9 @@ pub fn for_each_row(
     Ok(games)
 }
 
-/// Persons whose canonical name or one of whose spellings equals `name` (ignoring case), with
-/// `#ID` choosing a person by id.
-pub fn find_persons(dir: &Directory, name: &str) -> Vec<i64> {
-    if let Some(id) = name
-        .strip_prefix('#')
-        .and_then(|n| n.trim().parse::<i64>().ok())
-    {
-        return dir
-            .persons
-            .contains_key(&id)
-            .then_some(id)
-            .into_iter()
-            .collect();
-    }
-    let wanted = name.trim().to_lowercase();
-    let mut ids: Vec<i64> = dir
-        .persons
-        .values()
-        .filter(|p| p.name.to_lowercase() == wanted)
-        .map(|p| p.id)
-        .chain(
-            dir.spellings
-                .values()
-                .filter(|s| s.name.to_lowercase() == wanted)
-                .map(|s| s.person_id),
-        )
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    ids
-}
-
-/// The spellings closest to `name` (edit distance, ignoring case), at most `n`.
-pub fn closest_spellings(dir: &Directory, name: &str, n: usize) -> Vec<String> {
-    let wanted: Vec<char> = name.trim().to_lowercase().chars().collect();
-    let mut scored: Vec<(usize, &str)> = dir
-        .spellings
-        .values()
-        .map(|s| s.name.as_str())
-        .chain(dir.persons.values().map(|p| p.name.as_str()))
-        .map(|s| {
-            let c: Vec<char> = s.to_lowercase().chars().collect();
-            (edit_distance(&wanted, &c), s)
-        })
-        .collect();
-    scored.sort_unstable();
-    scored.dedup_by(|a, b| a.1 == b.1);
-    scored
-        .into_iter()
-        .take(n)
-        .map(|(_, s)| s.to_owned())
-        .collect()
-}
-
-/// Levenshtein distance over characters.
-pub fn edit_distance(a: &[char], b: &[char]) -> usize {
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
-/// What tells persons of the same name apart: games, first and last year, FIDE id.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Evidence {
-    pub person: Person,
-    pub games: i64,
-    pub first_year: Option<i64>,
-    pub last_year: Option<i64>,
-    pub spellings: Vec<String>,
-}
-
-pub fn evidence(conn: &Connection, dir: &Directory, id: i64) -> Result<Evidence, ReadError> {
-    let (games, first_year, last_year) = conn.query_row(
-        "SELECT count(*), min(year), max(year) FROM games \
-         WHERE white_id IN (SELECT id FROM player_names WHERE person_id = ?1) \
-         OR black_id IN (SELECT id FROM player_names WHERE person_id = ?1)",
-        [id],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-    )?;
-    let mut spellings: Vec<String> = dir
-        .spellings
-        .values()
-        .filter(|s| s.person_id == id)
-        .map(|s| s.name.clone())
-        .collect();
-    spellings.sort();
-    spellings.dedup();
-    Ok(Evidence {
-        person: dir.persons.get(&id).cloned().unwrap_or(Person {
-            id,
-            name: "?".into(),
-            fide_id: None,
-        }),
-        games,
-        first_year,
-        last_year,
-        spellings,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn edit_distance_of_known_pairs() {
-        let d = |a: &str, b: &str| {
-            edit_distance(
-                &a.chars().collect::<Vec<_>>(),
-                &b.chars().collect::<Vec<_>>(),
-            )
-        };
-        assert_eq!(d("kitten", "sitting"), 3);
-        assert_eq!(d("carlsen", "carlson"), 1);
-        assert_eq!(d("", "abc"), 3);
-        assert_eq!(d("tal", "tal"), 0);
-    }
 
     #[test]
     fn scores_follow_the_view() {

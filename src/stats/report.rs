@@ -6,8 +6,8 @@ use super::dossier::{
     ByColour, Dossier, Ending, PLY_BUCKET_WIDTH, PLY_BUCKETS, Stats, Streak, Tally,
 };
 use super::performance::{Performance, PerformanceInput, wilson};
-use super::read::Directory;
 use super::row::format_date_key;
+use crate::db::directory::Directory;
 use crate::export::table::{Cell, Column, Kind};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -840,7 +840,96 @@ pub struct CsvRecord {
     pub score_high_pct: Option<f64>,
 }
 
+/// The columns of a dossier's rows (`CsvRecord`) in the table formats.
+pub const RECORD_COLUMNS: [Column; 13] = [
+    Column {
+        name: "player",
+        kind: Kind::Text,
+        meaning: "the person's canonical name",
+    },
+    Column {
+        name: "section",
+        kind: Kind::Text,
+        meaning: "total, colour, year, time control, opening, opening_family, eco, ...",
+    },
+    Column {
+        name: "key",
+        kind: Kind::Text,
+        meaning: "the row within its section (a year, an opening, ...)",
+    },
+    Column {
+        name: "colour",
+        kind: Kind::Text,
+        meaning: "white, black, or empty for both",
+    },
+    Column {
+        name: "games",
+        kind: Kind::Int,
+        meaning: "games",
+    },
+    Column {
+        name: "wins",
+        kind: Kind::Int,
+        meaning: "wins",
+    },
+    Column {
+        name: "draws",
+        kind: Kind::Int,
+        meaning: "draws",
+    },
+    Column {
+        name: "losses",
+        kind: Kind::Int,
+        meaning: "losses",
+    },
+    Column {
+        name: "unfinished",
+        kind: Kind::Int,
+        meaning: "games without a result",
+    },
+    Column {
+        name: "score",
+        kind: Kind::Float,
+        meaning: "points scored",
+    },
+    Column {
+        name: "score_pct",
+        kind: Kind::Float,
+        meaning: "score in percent of the finished games",
+    },
+    Column {
+        name: "score_low_pct",
+        kind: Kind::Float,
+        meaning: "the 95% interval's low end, percent",
+    },
+    Column {
+        name: "score_high_pct",
+        kind: Kind::Float,
+        meaning: "the 95% interval's high end, percent",
+    },
+];
+
 impl CsvRecord {
+    /// The row's cells in `RECORD_COLUMNS`' order.
+    pub fn cells(&self) -> Vec<Cell<'_>> {
+        let f = |v: Option<f64>| v.map_or(Cell::Null, Cell::Float);
+        vec![
+            Cell::text(&self.player),
+            Cell::text(&self.section),
+            Cell::text(&self.key),
+            Cell::text(&self.colour),
+            Cell::Int(i64::from(self.games)),
+            Cell::Int(i64::from(self.wins)),
+            Cell::Int(i64::from(self.draws)),
+            Cell::Int(i64::from(self.losses)),
+            Cell::Int(i64::from(self.unfinished)),
+            Cell::Float(self.score),
+            f(self.score_pct),
+            f(self.score_low_pct),
+            f(self.score_high_pct),
+        ]
+    }
+
     pub fn new(player: &str, section: &str, colour: &str, l: &Line) -> CsvRecord {
         CsvRecord {
             player: player.to_owned(),

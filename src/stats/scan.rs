@@ -6,8 +6,8 @@
 //! same games; SQLite drops the LEFT JOINs nothing reads, so an unfiltered scan reads `games`
 //! alone, in rowid (game id) order.
 
-use crate::export::filter::Filter;
-use crate::export::games::games_from;
+use crate::db::select::Filter;
+use crate::db::select::games_from;
 use rusqlite::{Connection, params_from_iter};
 
 /// A game's result from White's side, as stored in `result` / `lawful_result`.

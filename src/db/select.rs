@@ -1,8 +1,14 @@
-//! Game filters (persons, event, dates, result, rating, ply count, findings, severity, Laws
-//! edition, duplicates, raw SQL) combined with AND into a WHERE clause with bound parameters.
+//! The selection every command shares: the schema's FROM clause over `games` with its joins
+//! (`games_from`), and the game filters (persons, event, dates, result, rating, ply count,
+//! findings, severity, Laws edition, duplicates, raw SQL) combined with AND into a WHERE clause
+//! with bound parameters. `export`, `stats`, `openings`, `duplicates` and `ratings` all select
+//! through here, so the same flags select the same games everywhere.
 //! Every value is checked when the command line is read (`parse_*`): a value that could only
 //! match nothing (`--result 1:0`, `--severity fatal`) is a usage error listing the valid ones.
 
+use crate::db::directory::{Directory, ResolveError};
+use crate::identity::resolve::{Spelled, closest, edit_distance};
+use rusqlite::Connection;
 use rusqlite::types::Value;
 
 /// A recorded or lawful result.
@@ -94,7 +100,13 @@ pub fn parse_date(text: &str) -> Result<String, String> {
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
     /// A person on either side, any spelling, ignoring case; several mean any of them.
+    /// `resolve_names` turns these into `persons`, as the command line's names always are.
     pub player: Vec<String>,
+    /// Persons (players.id) on either side; several mean any of them.
+    pub persons: Vec<i64>,
+    /// White's and Black's person (players.id), resolved from `white` and `black`.
+    pub white_person: Option<i64>,
+    pub black_person: Option<i64>,
     /// A name on either side exactly as written; several mean any of them.
     pub player_exact: Vec<String>,
     pub white: Option<String>,
@@ -262,6 +274,23 @@ impl Filter {
             }
             push(&format!("({})", any.join(" OR ")), vals, &mut conds);
         }
+        if !self.persons.is_empty() {
+            let marks = vec!["?"; self.persons.len()].join(", ");
+            let ids: Vec<Value> = self.persons.iter().map(|&id| Value::Integer(id)).collect();
+            let mut vals = ids.clone();
+            vals.extend(ids);
+            push(
+                &format!("(w.person_id IN ({marks}) OR b.person_id IN ({marks}))"),
+                vals,
+                &mut conds,
+            );
+        }
+        if let Some(id) = self.white_person {
+            push("w.person_id = ?", vec![Value::Integer(id)], &mut conds);
+        }
+        if let Some(id) = self.black_person {
+            push("b.person_id = ?", vec![Value::Integer(id)], &mut conds);
+        }
         if !self.player_exact.is_empty() {
             let mut any = Vec::new();
             let mut vals = Vec::new();
@@ -386,6 +415,178 @@ impl Filter {
             conds.join(" AND ")
         };
         (clause, values)
+    }
+}
+
+/// Why the names of a selection do not select: a person that nobody or several persons are
+/// called, a spelling or an event the database does not hold.
+#[derive(Debug)]
+pub enum SelectError {
+    Person(ResolveError),
+    /// `--player-exact`: no spelling is exactly this.
+    NoSpelling {
+        name: String,
+        closest: Vec<String>,
+    },
+    /// `--event`: no event is called exactly this.
+    NoEvent {
+        name: String,
+        closest: Vec<String>,
+    },
+    Sqlite(rusqlite::Error),
+}
+
+impl std::fmt::Display for SelectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list = |f: &mut std::fmt::Formatter<'_>, what: &str, closest: &[String]| {
+            if closest.is_empty() {
+                write!(f, " (the database has no {what})")
+            } else {
+                write!(f, "; the closest:\n  {}", closest.join("\n  "))
+            }
+        };
+        match self {
+            SelectError::Person(e) => write!(f, "{e}"),
+            SelectError::NoSpelling { name, closest } => {
+                write!(f, "no player's name is written exactly {name:?}")?;
+                list(f, "players", closest)
+            }
+            SelectError::NoEvent { name, closest } => {
+                write!(f, "no event is called {name:?}")?;
+                list(f, "events", closest)
+            }
+            SelectError::Sqlite(e) => write!(f, "database: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SelectError {}
+
+impl From<rusqlite::Error> for SelectError {
+    fn from(e: rusqlite::Error) -> SelectError {
+        SelectError::Sqlite(e)
+    }
+}
+
+impl From<ResolveError> for SelectError {
+    fn from(e: ResolveError) -> SelectError {
+        match e {
+            ResolveError::Sqlite(e) => SelectError::Sqlite(e),
+            e => SelectError::Person(e),
+        }
+    }
+}
+
+impl Filter {
+    /// Turns the names of the selection into the persons they mean (`db::directory`'s one
+    /// resolver), and checks that exact spellings and the event exist: a name that matches
+    /// nobody is an error listing the closest ones, never a selection of no games.
+    pub fn resolve_names(&mut self, conn: &Connection) -> Result<(), SelectError> {
+        let names = !self.player.is_empty()
+            || self.white.is_some()
+            || self.black.is_some()
+            || !self.player_exact.is_empty();
+        if names {
+            let dir = Directory::load(conn)?;
+            for name in std::mem::take(&mut self.player) {
+                let id = dir.resolve(conn, &name)?;
+                if !self.persons.contains(&id) {
+                    self.persons.push(id);
+                }
+            }
+            if let Some(name) = self.white.take() {
+                self.white_person = Some(dir.resolve(conn, &name)?);
+            }
+            if let Some(name) = self.black.take() {
+                self.black_person = Some(dir.resolve(conn, &name)?);
+            }
+            for name in &self.player_exact {
+                if !dir.spellings.values().any(|s| &s.name == name) {
+                    let spelled: Vec<Spelled<'_>> = dir
+                        .spellings
+                        .values()
+                        .map(|s| Spelled {
+                            person: s.person_id,
+                            name: &s.name,
+                        })
+                        .collect();
+                    return Err(SelectError::NoSpelling {
+                        name: name.clone(),
+                        closest: closest(&spelled, name, 8),
+                    });
+                }
+            }
+        }
+        if let Some(event) = &self.event {
+            let found: bool = conn.query_row(
+                "SELECT EXISTS (SELECT 1 FROM events WHERE name = ?1)",
+                [event],
+                |r| r.get(0),
+            )?;
+            if !found {
+                let mut stmt = conn.prepare("SELECT name FROM events")?;
+                let all: Vec<String> = stmt
+                    .query_map([], |r| r.get(0))?
+                    .collect::<rusqlite::Result<_>>()?;
+                let spelled: Vec<Spelled<'_>> =
+                    all.iter().map(|name| Spelled { person: 0, name }).collect();
+                return Err(SelectError::NoEvent {
+                    name: event.clone(),
+                    closest: closest_events(&spelled, event, 8),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Event names closest to `name`: by edit distance over the whole name, ignoring case.
+fn closest_events(events: &[Spelled<'_>], name: &str, n: usize) -> Vec<String> {
+    let lower = |s: &str| -> Vec<char> { s.to_lowercase().chars().collect() };
+    let want = lower(name);
+    let mut scored: Vec<(usize, &str)> = events
+        .iter()
+        .map(|e| (edit_distance(&want, &lower(e.name)), e.name))
+        .collect();
+    scored.sort_unstable();
+    scored
+        .into_iter()
+        .take(n)
+        .map(|(_, s)| s.to_owned())
+        .collect()
+}
+
+/// Games with their players, event and import, under the aliases the filters use: `g`
+/// games, `w`/`b` the spellings, `pw`/`pb` the persons (v2), `e` events, `i` imports,
+/// `o` the opening's names (v3).
+pub fn games_from(version: i64) -> &'static str {
+    if version >= 3 {
+        "games g LEFT JOIN player_names w ON w.id = g.white_id \
+         LEFT JOIN player_names b ON b.id = g.black_id \
+         LEFT JOIN players pw ON pw.id = w.person_id LEFT JOIN players pb ON pb.id = b.person_id \
+         LEFT JOIN events e ON e.id = g.event_id LEFT JOIN imports i ON i.id = g.import_id \
+         LEFT JOIN duplicate_members dm ON dm.game_id = g.id \
+         LEFT JOIN openings o ON o.id = g.opening_id"
+    } else if version >= 2 {
+        "games g LEFT JOIN player_names w ON w.id = g.white_id \
+         LEFT JOIN player_names b ON b.id = g.black_id \
+         LEFT JOIN players pw ON pw.id = w.person_id LEFT JOIN players pb ON pb.id = b.person_id \
+         LEFT JOIN events e ON e.id = g.event_id LEFT JOIN imports i ON i.id = g.import_id \
+         LEFT JOIN duplicate_members dm ON dm.game_id = g.id"
+    } else {
+        "games g LEFT JOIN players w ON w.id = g.white_id \
+         LEFT JOIN players b ON b.id = g.black_id LEFT JOIN events e ON e.id = g.event_id \
+         LEFT JOIN imports i ON i.id = g.import_id"
+    }
+}
+
+/// The opening's full name and family under `games_from(version)`: columns of `games` in
+/// version 2, of `openings` from version 3.
+pub fn opening_columns(version: i64) -> &'static str {
+    if version >= 3 {
+        "o.name, o.family"
+    } else {
+        "g.opening, g.opening_family"
     }
 }
 

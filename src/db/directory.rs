@@ -1,0 +1,215 @@
+//! The persons and spellings of a database, loaded once (`Directory`), and the one way a name
+//! given on the command line becomes a person (`Directory::resolve`, by the rules of
+//! `identity::resolve`): a name that matches nobody, or several persons, is an error that lists
+//! the closest spellings or the persons with their ids, games and years.
+
+use crate::identity::resolve::{self, Resolution, Rule, Spelled};
+use rusqlite::Connection;
+use std::collections::HashMap;
+use std::fmt;
+
+/// A person (players row).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Person {
+    pub id: i64,
+    pub name: String,
+    pub fide_id: Option<i64>,
+}
+
+/// A spelling (player_names row).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spelling {
+    pub id: i64,
+    pub name: String,
+    pub fide_id: Option<i64>,
+    pub person_id: i64,
+}
+
+/// Persons and spellings, by id.
+#[derive(Debug, Default)]
+pub struct Directory {
+    pub persons: HashMap<i64, Person>,
+    pub spellings: HashMap<i64, Spelling>,
+}
+
+impl Directory {
+    pub fn load(conn: &Connection) -> rusqlite::Result<Directory> {
+        let mut d = Directory::default();
+        let mut stmt = conn.prepare("SELECT id, name, fide_id FROM players")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let p = Person {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                fide_id: r.get(2)?,
+            };
+            d.persons.insert(p.id, p);
+        }
+        let mut stmt = conn.prepare("SELECT id, name, fide_id, person_id FROM player_names")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let s = Spelling {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                fide_id: r.get(2)?,
+                person_id: r.get(3)?,
+            };
+            d.spellings.insert(s.id, s);
+        }
+        Ok(d)
+    }
+
+    pub fn person_name(&self, id: i64) -> &str {
+        self.persons.get(&id).map_or("?", |p| p.name.as_str())
+    }
+
+    pub fn spelling_name(&self, id: i64) -> &str {
+        self.spellings.get(&id).map_or("?", |s| s.name.as_str())
+    }
+}
+
+impl Directory {
+    /// The person `query` means: `#ID`, any spelling, the other name order, a surname with
+    /// initials, or a surname alone (`identity::resolve`).
+    pub fn resolve(&self, conn: &Connection, query: &str) -> Result<i64, ResolveError> {
+        let names: Vec<Spelled<'_>> = self
+            .persons
+            .values()
+            .map(|p| Spelled {
+                person: p.id,
+                name: &p.name,
+            })
+            .chain(self.spellings.values().map(|s| Spelled {
+                person: s.person_id,
+                name: &s.name,
+            }))
+            .collect();
+        match resolve::resolve(&names, |id| self.persons.contains_key(&id), query) {
+            Resolution::One(id) => Ok(id),
+            Resolution::Empty => Err(ResolveError::Empty),
+            Resolution::NoSuchId(id) => Err(ResolveError::NoSuchId(id)),
+            Resolution::NoMatch { closest } => Err(ResolveError::NoMatch {
+                query: query.trim().to_owned(),
+                closest,
+            }),
+            Resolution::Many { persons, rule } => {
+                let mut candidates = Vec::with_capacity(persons.len());
+                for id in persons {
+                    candidates.push(evidence(conn, self, id).map_err(ResolveError::Sqlite)?);
+                }
+                // The likeliest first: most games.
+                candidates
+                    .sort_by(|a, b| b.games.cmp(&a.games).then(a.person.id.cmp(&b.person.id)));
+                Err(ResolveError::Ambiguous {
+                    query: query.trim().to_owned(),
+                    rule,
+                    candidates,
+                })
+            }
+        }
+    }
+}
+
+/// Why a name did not resolve to one person.
+#[derive(Debug)]
+pub enum ResolveError {
+    Empty,
+    NoSuchId(i64),
+    NoMatch {
+        query: String,
+        closest: Vec<String>,
+    },
+    Ambiguous {
+        query: String,
+        rule: Rule,
+        candidates: Vec<Evidence>,
+    },
+    Sqlite(rusqlite::Error),
+}
+
+impl fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResolveError::Empty => f.write_str("an empty name names nobody; give a name or #ID"),
+            ResolveError::NoSuchId(id) => write!(f, "no person with id {id}"),
+            ResolveError::NoMatch { query, closest } => {
+                write!(f, "no person is called {query:?}")?;
+                if closest.is_empty() {
+                    f.write_str(" (the database has no players)")
+                } else {
+                    write!(f, "; the closest spellings:\n  {}", closest.join("\n  "))
+                }
+            }
+            ResolveError::Ambiguous {
+                query,
+                rule,
+                candidates,
+            } => {
+                write!(
+                    f,
+                    "{query:?} names {} persons ({}); give one as #ID:",
+                    candidates.len(),
+                    rule.describe()
+                )?;
+                for e in candidates {
+                    let years = match (e.first_year, e.last_year) {
+                        (Some(a), Some(b)) => format!("{a}-{b}"),
+                        _ => "undated".to_owned(),
+                    };
+                    write!(
+                        f,
+                        "\n  #{}  {}  games {}  years {years}  FIDE {}  spellings: {}",
+                        e.person.id,
+                        e.person.name,
+                        e.games,
+                        e.person.fide_id.map_or("-".to_owned(), |f| f.to_string()),
+                        e.spellings.join("; ")
+                    )?;
+                }
+                Ok(())
+            }
+            ResolveError::Sqlite(e) => write!(f, "database: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ResolveError {}
+
+/// What tells persons of the same name apart: games, first and last year, FIDE id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evidence {
+    pub person: Person,
+    pub games: i64,
+    pub first_year: Option<i64>,
+    pub last_year: Option<i64>,
+    pub spellings: Vec<String>,
+}
+
+pub fn evidence(conn: &Connection, dir: &Directory, id: i64) -> rusqlite::Result<Evidence> {
+    let (games, first_year, last_year) = conn.query_row(
+        "SELECT count(*), min(year), max(year) FROM games \
+         WHERE white_id IN (SELECT id FROM player_names WHERE person_id = ?1) \
+         OR black_id IN (SELECT id FROM player_names WHERE person_id = ?1)",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+    )?;
+    let mut spellings: Vec<String> = dir
+        .spellings
+        .values()
+        .filter(|s| s.person_id == id)
+        .map(|s| s.name.clone())
+        .collect();
+    spellings.sort();
+    spellings.dedup();
+    Ok(Evidence {
+        person: dir.persons.get(&id).cloned().unwrap_or(Person {
+            id,
+            name: "?".into(),
+            fide_id: None,
+        }),
+        games,
+        first_year,
+        last_year,
+        spellings,
+    })
+}
