@@ -215,3 +215,250 @@ fn period_systems_store_their_history_and_bad_values_are_usage_errors() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no rated games"));
 }
+
+/// A PGN of `sets` pairs of players: the two of a pair draw each other, and the first of each
+/// pair beats the first of the next pair. No one has a perfect score, but each pair only ever
+/// wins against the pairs below it: a weakly connected pool, with `sets` one-sided sets.
+fn chain_of_pairs(sets: usize) -> String {
+    let game = |round: usize, white: &str, black: &str, result: &str| {
+        format!(
+            "[Event \"Chain\"]\n[Site \"Here\"]\n[Date \"2024.01.{:02}\"]\n[Round \"{round}\"]\n\
+             [White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n\n",
+            round % 28 + 1
+        )
+    };
+    let a = |i: usize| format!("Upper{i:02}, Ann");
+    let b = |i: usize| format!("Lower{i:02}, Bob");
+    let mut pgn = String::new();
+    for i in 0..sets {
+        pgn.push_str(&game(2 * i, &a(i), &b(i), "1/2-1/2"));
+        if i + 1 < sets {
+            pgn.push_str(&game(2 * i + 1, &a(i), &a(i + 1), "1-0"));
+        }
+    }
+    pgn
+}
+
+fn chain_db(dir: &Path, sets: usize) -> PathBuf {
+    let pgn = dir.join("chain.pgn");
+    std::fs::write(&pgn, chain_of_pairs(sets)).unwrap();
+    imported(dir, &pgn)
+}
+
+/// Every one-sided set is counted, ten are shown with "and N more", `-v` lists them all, and
+/// the message offers the ways forward; `--prior-draws` then rates the pool.
+#[test]
+fn a_weakly_connected_pool_names_every_set_and_prior_draws_rate_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = chain_db(dir.path(), 13);
+    let db = db.to_str().unwrap();
+    let out = arbiter(&["ratings", "--db", db, "--system", "pool", "--no-store"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("13 sets of players only won or only lost"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("… and 3 more sets (-v lists every one)"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("2 players, e.g.").count(), 10, "{stderr}");
+    assert!(stderr.contains("--prior-draws 2"), "{stderr}");
+    assert!(stderr.contains("--min-games N"), "{stderr}");
+    let out = arbiter(&[
+        "ratings",
+        "--db",
+        db,
+        "--system",
+        "pool",
+        "--no-store",
+        "-v",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("2 players, e.g.").count(), 13, "{stderr}");
+    assert!(!stderr.contains("more sets"), "{stderr}");
+    // Two virtual draws between every two players who met: a list, the chain's order kept.
+    let csv = dir.path().join("prior.csv");
+    let out = arbiter(&[
+        "ratings",
+        "--db",
+        db,
+        "--system",
+        "pool",
+        "--prior-draws",
+        "2",
+        "-o",
+        csv.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("with 2 virtual draws"), "{stderr}");
+    let rows = csv_ratings(&csv);
+    assert_eq!(rows.len(), 26);
+    assert_eq!(rows[0].0, "Upper00, Ann");
+    let upper: Vec<f64> = (0..13)
+        .map(|i| {
+            let name = format!("Upper{i:02}, Ann");
+            rows.iter().find(|r| r.0 == name).unwrap().1
+        })
+        .collect();
+    assert!(upper.windows(2).all(|w| w[0] > w[1]), "{upper:?}");
+    // The stored run keeps the setting.
+    let conn = Connection::open(db).unwrap();
+    let settings: String = conn
+        .query_row("SELECT settings FROM rating_runs", [], |r| r.get(0))
+        .unwrap();
+    assert!(settings.contains("\"prior_draws\":2.0"), "{settings}");
+}
+
+/// `--min-games N` leaves out the games of players with fewer than N (repeatedly), counted in
+/// the account of the stored games.
+#[test]
+fn min_games_leaves_out_passers_by() {
+    let dir = tempfile::tempdir().unwrap();
+    // Three players meet twice each (4 games each); a passer-by plays one game.
+    let mut pgn = String::new();
+    let games = [
+        ("Aa, A", "Bb, B", "1-0"),
+        ("Bb, B", "Cc, C", "1/2-1/2"),
+        ("Cc, C", "Aa, A", "0-1"),
+        ("Bb, B", "Aa, A", "1-0"),
+        ("Cc, C", "Bb, B", "1-0"),
+        ("Aa, A", "Cc, C", "1/2-1/2"),
+        ("Aa, A", "Passer, P", "1-0"),
+    ];
+    for (i, (white, black, result)) in games.iter().enumerate() {
+        pgn.push_str(&format!(
+            "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.{:02}\"]\n[Round \"{}\"]\n\
+             [White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n\n",
+            i + 1,
+            i + 1
+        ));
+    }
+    let file = dir.path().join("rr.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let db = imported(dir.path(), &file);
+    let db = db.to_str().unwrap();
+    let csv = dir.path().join("rr.csv");
+    let out = arbiter(&[
+        "ratings",
+        "--db",
+        db,
+        "--system",
+        "pool",
+        "--min-games",
+        "2",
+        "--no-store",
+        "-o",
+        csv.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("7 stored games: 6 rated, 1 with a player under --min-games"),
+        "{stderr}"
+    );
+    let rows = csv_ratings(&csv);
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r.0 != "Passer, P"), "{rows:?}");
+    // Without it the passer-by is on the list (as a floor-less perfect loser).
+    let out = arbiter(&[
+        "ratings",
+        "--db",
+        db,
+        "--system",
+        "pool",
+        "--no-store",
+        "-o",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert_eq!(csv_ratings(&csv).len(), 4);
+    for bad in ["0", "-2", "many"] {
+        let out = arbiter(&["ratings", "--db", db, "--system", "elo", "--min-games", bad]);
+        assert_eq!(out.status.code(), Some(2), "--min-games {bad}");
+    }
+}
+
+/// Numeric settings at or below 0 are usage errors naming the flag; a setting of another
+/// system is refused, not ignored.
+#[test]
+fn settings_that_must_be_positive_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = chain_db(dir.path(), 2);
+    let db = db.to_str().unwrap();
+    for (system, flag, value) in [
+        ("glicko2", "--tau", "-0.5"),
+        ("glicko2", "--tau", "0"),
+        ("elo", "--k", "0"),
+        ("elo", "--k", "-10"),
+        ("glicko", "--c", "-3"),
+        ("pool", "--samples", "0"),
+        ("pool", "--prior-draws", "-2"),
+    ] {
+        let out = arbiter(&["ratings", "--db", db, "--system", system, flag, value]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {stderr}");
+        assert_eq!(
+            stderr.trim(),
+            format!("arbiter: {flag} {value}: must be > 0"),
+            "{flag} {value}"
+        );
+    }
+    let out = arbiter(&["ratings", "--db", db, "--system", "elo", "--tau", "0.5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--tau applies to glicko2, not elo"));
+    // Nothing was stored by the refused runs.
+    let conn = Connection::open(db).unwrap();
+    let runs: i64 = conn
+        .query_row("SELECT count(*) FROM rating_runs", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(runs, 0);
+}
+
+/// `-o list.csv.gz` writes gzipped CSV (the extension under the compression suffix), not the
+/// text table; Parquet under a compression suffix is refused.
+#[test]
+fn a_compressed_csv_list_is_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = chain_db(dir.path(), 2);
+    let db = db.to_str().unwrap();
+    let gz = dir.path().join("list.csv.gz");
+    let out = arbiter(&[
+        "ratings",
+        "--db",
+        db,
+        "--system",
+        "glicko2",
+        "-o",
+        gz.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(&gz).unwrap();
+    assert_eq!(&bytes[..2], &[0x1f, 0x8b]);
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
+        .unwrap();
+    assert!(
+        text.starts_with("player,games,score,rating,error,rank,rd,volatility,bound\n"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 5);
+    let pq = dir.path().join("list.parquet.gz");
+    let out = arbiter(&[
+        "ratings",
+        "--db",
+        db,
+        "--system",
+        "pool",
+        "-o",
+        pq.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!pq.exists());
+}

@@ -1,12 +1,14 @@
 //! Persons and their spellings in the database: which person (`players`) each spelling
 //! (`player_names`) belongs to, by FIDE id, then the user's aliases, then the safe
 //! normalisation (docs/IDENTITY.md). Reassigning rewrites `player_names.person_id` and
-//! `players` only, never `games`; the caller gives the transaction.
+//! `players` only, never `games`; a person merged away is dropped, its stored ratings moved to
+//! the person it joined. The caller gives the transaction. Also what `players` lists and what
+//! `players --suggest` weighs.
 
-use crate::identity::aliases::{AliasError, Aliases};
+use crate::identity::aliases::{AliasError, Aliases, Evidence, PersonEvidence};
 use crate::identity::names::{fide_key, name_key, normalise};
 use rusqlite::{Connection, params};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
 /// The person an alias group stands for: the FIDE person when a name of the group carries
@@ -78,13 +80,104 @@ impl From<rusqlite::Error> for PersonError {
 }
 
 /// What a reassignment changed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Reassigned {
     pub spellings: u64,
     /// Spellings whose person changed.
     pub moved: u64,
     pub persons_before: u64,
     pub persons_after: u64,
+    /// Spellings moved back to a person of their own because the rules no longer name them:
+    /// what an earlier alias file did and this one undid.
+    pub undone: Vec<Undone>,
+    /// Stored rating rows (list and history) of persons merged away, moved to the person they
+    /// joined.
+    pub ratings_moved: u64,
+    /// Stored rating rows of persons merged away that could not be moved: the run rated the
+    /// person they joined too, or their spellings went to several persons.
+    pub ratings_dropped: u64,
+    /// Names of the alias file that match no stored spelling: (line, name as written).
+    pub unknown: Vec<(usize, String)>,
+}
+
+/// A spelling an application took out of the person an earlier alias file had put it in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undone {
+    pub spelling: String,
+    /// The person it was with (id, name).
+    pub from: (i64, String),
+    /// The person it is now with (id, name).
+    pub to: (i64, String),
+}
+
+/// Every person's spellings with their games, for persons with a spelling like `pattern`
+/// (SQL LIKE, case-insensitive for ASCII), most games first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    pub person: i64,
+    pub person_name: String,
+    pub key: String,
+    /// The person's games.
+    pub total: i64,
+    pub spelling: String,
+    pub fide_id: Option<i64>,
+    /// The spelling's games.
+    pub games: i64,
+}
+
+pub fn list(conn: &Connection, pattern: &str) -> rusqlite::Result<Vec<Listed>> {
+    conn.prepare_cached(include_str!("sql/person_list.sql"))?
+        .query_map(params![pattern], |r| {
+            Ok(Listed {
+                person: r.get(0)?,
+                person_name: r.get(1)?,
+                key: r.get(2)?,
+                total: r.get(3)?,
+                spelling: r.get(4)?,
+                fide_id: r.get(5)?,
+                games: r.get(6)?,
+            })
+        })?
+        .collect()
+}
+
+/// What `players --suggest` weighs: each person's FIDE id, games, years, average rating and
+/// events, and every spelling.
+pub fn evidence(conn: &Connection) -> rusqlite::Result<Evidence> {
+    let mut e = Evidence::default();
+    let mut stmt = conn.prepare_cached(include_str!("sql/person_evidence.sql"))?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        let years = match (r.get::<_, Option<i64>>(4)?, r.get::<_, Option<i64>>(5)?) {
+            (Some(a), Some(b)) => Some((a, b)),
+            _ => None,
+        };
+        e.persons.insert(
+            id,
+            PersonEvidence {
+                id,
+                name: r.get(1)?,
+                fide: r.get(2)?,
+                games: r.get(3)?,
+                years,
+                elo: r.get(6)?,
+                events: HashSet::new(),
+            },
+        );
+    }
+    let mut stmt = conn.prepare_cached(include_str!("sql/person_events.sql"))?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        if let Some(p) = e.persons.get_mut(&r.get(0)?) {
+            p.events.insert(r.get(1)?);
+        }
+    }
+    e.spellings = conn
+        .prepare_cached(include_str!("sql/person_spellings.sql"))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<Result<_, _>>()?;
+    Ok(e)
 }
 
 /// Finds or creates a person by its key.
@@ -93,13 +186,25 @@ pub fn upsert_person(conn: &Connection, p: &Person) -> rusqlite::Result<i64> {
         .query_row(params![p.name, p.fide_id, p.key], |r| r.get(0))
 }
 
+/// Every person's id and canonical name, by id.
+pub fn persons_by_id(conn: &Connection) -> rusqlite::Result<Vec<(i64, String)>> {
+    conn.prepare_cached(include_str!("sql/persons_by_id.sql"))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect()
+}
+
+/// How many games the database holds.
+pub fn stored_games(conn: &Connection) -> rusqlite::Result<u64> {
+    conn.prepare_cached(include_str!("sql/count_games.sql"))?
+        .query_row([], |r| r.get::<_, i64>(0).map(|n| n as u64))
+}
+
 /// The rules for `aliases` against the spellings stored: an alias group whose names carry
 /// two different FIDE ids is refused, naming the two lines.
 pub fn rules(conn: &Connection, aliases: Aliases) -> Result<PersonRules, PersonError> {
     let mut groups: HashMap<String, (Person, usize, String)> = HashMap::new();
     if !aliases.is_empty() {
-        let mut stmt =
-            conn.prepare("SELECT name, fide_id FROM player_names WHERE fide_id IS NOT NULL")?;
+        let mut stmt = conn.prepare_cached(include_str!("sql/person_fide_spellings.sql"))?;
         let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
         for row in rows {
             let (name, fide) = row?;
@@ -132,49 +237,101 @@ pub fn rules(conn: &Connection, aliases: Aliases) -> Result<PersonRules, PersonE
     })
 }
 
-/// Gives every stored spelling its person under `rules`, then drops the persons left with
-/// no spelling (and no rating). Run inside a transaction: on error nothing has changed.
+/// Gives every stored spelling its person under `rules`, then drops the persons left with no
+/// spelling, after moving their stored ratings to the person their spellings joined (a row
+/// that would collide with that person's own row in the same run is dropped, as is every row
+/// of a person whose spellings went to several persons). Run inside a transaction: on error
+/// nothing has changed.
 pub fn reassign(conn: &Connection, rules: &PersonRules) -> Result<Reassigned, PersonError> {
-    let count = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0).map(|n| n as u64));
-    let persons_before = count("SELECT count(*) FROM players")?;
-    let spellings: Vec<(i64, String, Option<i64>, i64)> = {
-        let mut stmt =
-            conn.prepare("SELECT id, name, fide_id, person_id FROM player_names ORDER BY id")?;
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-            .collect::<Result<_, _>>()?
+    let count = || {
+        conn.prepare_cached(include_str!("sql/count_persons.sql"))?
+            .query_row([], |r| r.get::<_, i64>(0).map(|n| n as u64))
     };
+    let persons_before = count()?;
+    let names: HashMap<i64, String> = persons_by_id(conn)?.into_iter().collect();
+    let spellings: Vec<(i64, String, Option<i64>, i64)> = conn
+        .prepare_cached(include_str!("sql/spelling_persons.sql"))?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+        .collect::<Result<_, _>>()?;
     let mut moved = 0;
-    let mut update = conn.prepare("UPDATE player_names SET person_id = ?2 WHERE id = ?1")?;
+    let mut undone = Vec::new();
+    // Each person before → the persons its spellings have now.
+    let mut went: HashMap<i64, BTreeSet<i64>> = HashMap::new();
+    let mut update = conn.prepare_cached(include_str!("sql/update_spelling_person.sql"))?;
     for (id, name, fide, person) in &spellings {
         let p = rules.person(name, *fide);
         let new = upsert_person(conn, &p)?;
+        went.entry(*person).or_default().insert(new);
         if new != *person {
             update.execute(params![id, new])?;
             moved += 1;
+            if fide.is_none() && rules.aliases.resolve(&normalise(name)).is_none() {
+                undone.push(Undone {
+                    spelling: name.clone(),
+                    from: (*person, names.get(person).cloned().unwrap_or_default()),
+                    to: (new, p.name.clone()),
+                });
+            }
         }
     }
-    conn.execute(
-        "DELETE FROM players WHERE id NOT IN (SELECT person_id FROM player_names) \
-         AND id NOT IN (SELECT player_id FROM ratings)",
-        [],
-    )?;
+    let orphans: Vec<i64> = conn
+        .prepare_cached(include_str!("sql/persons_without_spellings.sql"))?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let (mut ratings_moved, mut ratings_dropped) = (0, 0);
+    for orphan in orphans {
+        if let Some(joined) = went.get(&orphan).filter(|to| to.len() == 1) {
+            let to = *joined.iter().next().unwrap_or(&orphan);
+            for sql in [
+                include_str!("sql/repoint_ratings.sql"),
+                include_str!("sql/repoint_rating_history.sql"),
+            ] {
+                ratings_moved += conn.prepare_cached(sql)?.execute(params![orphan, to])? as u64;
+            }
+        }
+        for sql in [
+            include_str!("sql/delete_person_ratings.sql"),
+            include_str!("sql/delete_person_rating_history.sql"),
+        ] {
+            ratings_dropped += conn.prepare_cached(sql)?.execute(params![orphan])? as u64;
+        }
+    }
+    conn.prepare_cached(include_str!("sql/delete_persons_without_spellings.sql"))?
+        .execute([])?;
     Ok(Reassigned {
         spellings: spellings.len() as u64,
         moved,
         persons_before,
-        persons_after: count("SELECT count(*) FROM players")?,
+        persons_after: count()?,
+        undone,
+        ratings_moved,
+        ratings_dropped,
+        unknown: Vec::new(),
     })
 }
 
 /// `players --apply-aliases` and `import --aliases`: checks the file against the stored
-/// FIDE ids and reassigns every spelling, in one transaction.
+/// FIDE ids and reassigns every spelling, in one transaction. The file is the whole mapping:
+/// a spelling an earlier file mapped and this one does not name returns to its own person
+/// (reported in `undone`); names of the file no stored spelling has are reported in `unknown`.
 pub fn apply_aliases(
     conn: &mut Connection,
     aliases: Aliases,
 ) -> Result<(PersonRules, Reassigned), PersonError> {
     let tx = conn.transaction()?;
     let rules = rules(&tx, aliases)?;
-    let done = reassign(&tx, &rules)?;
+    let mut done = reassign(&tx, &rules)?;
+    let stored: HashSet<String> = tx
+        .prepare_cached(include_str!("sql/person_spellings.sql"))?
+        .query_map([], |r| r.get::<_, String>(1))?
+        .map(|n| n.map(|n| normalise(&n)))
+        .collect::<Result<_, _>>()?;
+    done.unknown = rules
+        .aliases
+        .names()
+        .filter(|(_, _, norm)| !stored.contains(*norm))
+        .map(|(line, written, _)| (line, written.to_owned()))
+        .collect();
     tx.commit()?;
     Ok((rules, done))
 }
@@ -272,5 +429,94 @@ mod tests {
         let (_, done) = apply_aliases(&mut conn, Aliases::parse(path, "").unwrap()).unwrap();
         assert_eq!(done.moved, 2);
         assert_ne!(person(&conn, "Carlsen,M", None), fide);
+    }
+
+    fn rate(conn: &Connection, rows: &[(i64, f64)]) -> i64 {
+        let ratings: Vec<crate::db::ratings::RatingRecord> = rows
+            .iter()
+            .map(|&(player_id, rating)| crate::db::ratings::RatingRecord {
+                player_id,
+                games: 3,
+                score: 1.5,
+                rating: Some(rating),
+                error: None,
+                rd: None,
+                volatility: None,
+                rank: None,
+            })
+            .collect();
+        let run = crate::db::ratings::RunRecord {
+            system: "pool",
+            settings: "{}",
+            created_at: "2026-11-27T10:00:00Z",
+            games: 3,
+            skipped: 0,
+        };
+        crate::db::ratings::store_run(conn, &run, &ratings, &[]).unwrap()
+    }
+
+    fn persons_named(conn: &Connection, name: &str) -> i64 {
+        conn.query_row(
+            "SELECT count(*) FROM players WHERE name = ?1",
+            [name],
+            |r| r.get(0),
+        )
+        .unwrap()
+    }
+
+    /// After a stored rating run, a merged-away person used to stay behind with its ratings
+    /// and no spelling ("persons 4 -> 4"), so its name matched two persons.
+    #[test]
+    fn merged_persons_leave_no_ghost_and_their_ratings_follow_them() {
+        let (_d, mut conn) = db_with(&[
+            ("Carlsen, Magnus", None),
+            ("Carlsen,M", None),
+            ("Adams, Michael", None),
+            ("Adams,Mi", None),
+        ]);
+        let id = |conn: &Connection, n: &str| person(conn, n, None);
+        let (magnus, m) = (id(&conn, "Carlsen, Magnus"), id(&conn, "Carlsen,M"));
+        let (adams, mi) = (id(&conn, "Adams, Michael"), id(&conn, "Adams,Mi"));
+        // Run 1 rated Carlsen,M alone; run 2 rated both Adams spellings apart.
+        let run1 = rate(&conn, &[(m, 2800.0), (adams, 2700.0)]);
+        let run2 = rate(&conn, &[(adams, 2700.0), (mi, 2650.0)]);
+        let a = Aliases::parse(
+            Path::new("a.tsv"),
+            "Carlsen, Magnus\tCarlsen,M\nAdams, Michael\tAdams,Mi\nNobody, Here\tNobody,H\n",
+        )
+        .unwrap();
+        let (_, done) = apply_aliases(&mut conn, a).unwrap();
+        assert_eq!((done.persons_before, done.persons_after), (4, 2));
+        assert_eq!(persons_named(&conn, "Carlsen,M"), 0);
+        assert_eq!(persons_named(&conn, "Adams,Mi"), 0);
+        // Carlsen,M's rating of run 1 is now Carlsen, Magnus's; Adams,Mi's of run 2 collided
+        // with Adams, Michael's own and was dropped.
+        assert_eq!((done.ratings_moved, done.ratings_dropped), (1, 1));
+        let rating = |run: i64, p: i64| -> Option<f64> {
+            conn.query_row(
+                "SELECT rating FROM ratings WHERE run_id = ?1 AND player_id = ?2",
+                params![run, p],
+                |r| r.get(0),
+            )
+            .ok()
+        };
+        assert_eq!(rating(run1, magnus), Some(2800.0));
+        assert_eq!(rating(run2, adams), Some(2700.0));
+        assert_eq!(rating(run2, mi), None);
+        // Names of the file that match no stored spelling, with their lines.
+        assert_eq!(
+            done.unknown,
+            [(3, "Nobody, Here".to_owned()), (3, "Nobody,H".to_owned())]
+        );
+        assert!(done.undone.is_empty());
+        // A second file replaces the first: what it no longer names goes back, and is said.
+        let b = Aliases::parse(Path::new("b.tsv"), "Adams, Michael\tAdams,Mi\n").unwrap();
+        let (_, done) = apply_aliases(&mut conn, b).unwrap();
+        assert_eq!(done.undone.len(), 1, "{:?}", done.undone);
+        let u = &done.undone[0];
+        assert_eq!(u.spelling, "Carlsen,M");
+        assert_eq!(u.from, (magnus, "Carlsen, Magnus".to_owned()));
+        assert_eq!(u.to.1, "Carlsen,M");
+        assert!(done.unknown.is_empty());
     }
 }

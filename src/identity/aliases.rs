@@ -6,7 +6,7 @@
 //! applied.
 
 use super::names::normalise;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -26,6 +26,8 @@ pub struct Canonical {
 pub struct Aliases {
     pub path: PathBuf,
     map: HashMap<String, (Canonical, usize)>,
+    /// Every name of the file once, as first written: (line, written, normalised).
+    names: Vec<(usize, String, String)>,
 }
 
 #[derive(Debug)]
@@ -139,6 +141,8 @@ impl Aliases {
         // normalised variant → (canonical, line); canonical normalised → first line.
         let mut variants: HashMap<String, (Canonical, usize)> = HashMap::new();
         let mut canonicals: HashMap<String, Canonical> = HashMap::new();
+        let mut names: Vec<(usize, String, String)> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
             let trimmed = raw.trim();
@@ -163,6 +167,11 @@ impl Aliases {
             let variant_norm = normalise(variant);
             if canonical_norm.is_empty() || variant_norm.is_empty() {
                 return Err(malformed(line, "a name with no letters".into()));
+            }
+            for (written, norm) in [(canonical, &canonical_norm), (variant, &variant_norm)] {
+                if seen.insert(norm.clone()) {
+                    names.push((line, written.to_owned(), norm.clone()));
+                }
             }
             let canon = canonicals
                 .entry(canonical_norm.clone())
@@ -207,12 +216,20 @@ impl Aliases {
         Ok(Aliases {
             path: path.to_owned(),
             map,
+            names,
         })
     }
 
     /// The canonical name of a normalised spelling, and the line that says so.
     pub fn resolve(&self, normalised: &str) -> Option<(&Canonical, usize)> {
         self.map.get(normalised).map(|(c, l)| (c, *l))
+    }
+
+    /// Every name of the file once, in file order: (line, as written, normalised).
+    pub fn names(&self) -> impl Iterator<Item = (usize, &str, &str)> {
+        self.names
+            .iter()
+            .map(|(l, w, n)| (*l, w.as_str(), n.as_str()))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -222,6 +239,417 @@ impl Aliases {
     pub fn len(&self) -> usize {
         self.map.len()
     }
+}
+
+/// What the suggestions weigh about one person.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PersonEvidence {
+    pub id: i64,
+    /// The canonical (display) name.
+    pub name: String,
+    pub fide: Option<i64>,
+    pub games: i64,
+    /// First and last year with a game.
+    pub years: Option<(i64, i64)>,
+    /// Average Elo tag in their games.
+    pub elo: Option<f64>,
+    pub events: HashSet<i64>,
+}
+
+/// Everything the suggestions read: the persons, and every stored spelling with its person
+/// and the FIDE id written beside it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Evidence {
+    pub persons: HashMap<i64, PersonEvidence>,
+    /// (person, spelling, FIDE id).
+    pub spellings: Vec<(i64, String, Option<i64>)>,
+}
+
+/// Why two persons may be one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Reason {
+    /// The same spelling (after the safe normalisation), told apart only by a FIDE id tag.
+    SameSpelling,
+    /// "First Last" and "Last, First".
+    OtherOrder,
+    /// The same name but for accents (`Dominguez` / `Domínguez`).
+    Accents,
+    /// Same surname and first initial, with years or events in common.
+    SurnameInitial,
+}
+
+/// A pair of persons that may be one, with the evidence. `line` is the alias line that would
+/// join them (canonical, variant); None when they must not be joined (two FIDE ids), and the
+/// pair is listed only to explain why it stays two persons.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suggestion {
+    pub reason: Reason,
+    pub canonical: i64,
+    pub variant: i64,
+    pub why: Vec<String>,
+    pub line: Option<(String, String)>,
+}
+
+/// Folds accents and the letters NFD does not split (`ø`, `ł`, `ß`…) to plain Latin, after
+/// the safe normalisation: `Domínguez Pérez, Leinier` and `Dominguez Perez, Leinier` fold alike.
+pub fn fold_accents(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
+    let mut out = String::with_capacity(name.len());
+    for c in normalise(name).nfd().filter(|c| !is_combining_mark(*c)) {
+        match c {
+            'ø' => out.push('o'),
+            'ł' => out.push('l'),
+            'đ' | 'ð' => out.push('d'),
+            'ß' => out.push_str("ss"),
+            'æ' => out.push_str("ae"),
+            'œ' => out.push_str("oe"),
+            'ı' => out.push('i'),
+            'þ' => out.push_str("th"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `Last, First` as `first last` (folded); a name without a comma as it is (folded). Two
+/// spellings with the same form and one comma between them are the same name in two orders.
+fn first_last(name: &str) -> (String, bool) {
+    let n = fold_accents(name);
+    match n.split_once(", ") {
+        Some((last, first)) => (format!("{first} {last}"), true),
+        None => (n, false),
+    }
+}
+
+/// Two given names can be one person's: equal, or one a prefix of the other (`M`, `Mi`,
+/// `Michael`); `Rodney` and `Ronaldo` cannot.
+pub fn given_names_fit(a: &str, b: &str) -> bool {
+    let first = |n: &str| {
+        let n = fold_accents(n);
+        match n.split_once(", ") {
+            Some((_, f)) => f.split(' ').next().unwrap_or("").to_owned(),
+            None => n.split(' ').next().unwrap_or("").to_owned(),
+        }
+    };
+    let (a, b) = (first(a), first(b));
+    a.starts_with(&b) || b.starts_with(&a)
+}
+
+/// Surname and first initial (accents folded), from `Last, First` or `First Last`; None when
+/// a name has no separable parts (`MagnusCarlsen`).
+pub fn surname_initial(name: &str) -> Option<(String, char)> {
+    let n = fold_accents(name);
+    let (last, first) = match n.split_once(", ") {
+        Some((l, f)) => (l.to_owned(), f.to_owned()),
+        None => {
+            let (f, l) = n.rsplit_once(' ')?;
+            (l.to_owned(), f.to_owned())
+        }
+    };
+    let initial = first.chars().find(|c| c.is_alphabetic())?;
+    (!last.is_empty()).then_some((last, initial))
+}
+
+/// Pairs of persons that may be one, strongest reason first, each pair once (see [`suggest`]
+/// for the alias file they make).
+///  - the same spelling twice, once with a FIDE id and once without: join the name-only one
+///    to the FIDE person (with two FIDE ids, only explained: two persons);
+///  - the same name in the two orders, or but for accents: join unless both have FIDE ids;
+///  - same surname and first initial, given names that fit, years that overlap or an event
+///    in common, average ratings within 150: join unless both have FIDE ids.
+pub fn pairs(evidence: &Evidence) -> Vec<Suggestion> {
+    let persons = &evidence.persons;
+    // Each key → the persons with a spelling of it, and one such spelling per person.
+    let mut same: BTreeMap<String, BTreeMap<i64, String>> = BTreeMap::new();
+    let mut order: BTreeMap<String, BTreeMap<i64, (String, bool)>> = BTreeMap::new();
+    let mut folded: BTreeMap<String, BTreeMap<i64, String>> = BTreeMap::new();
+    let mut initials: BTreeMap<(String, char), BTreeSet<i64>> = BTreeMap::new();
+    for (person, name, _) in &evidence.spellings {
+        if !persons.contains_key(person) {
+            continue;
+        }
+        same.entry(normalise(name))
+            .or_default()
+            .entry(*person)
+            .or_insert_with(|| name.clone());
+        let (form, comma) = first_last(name);
+        order
+            .entry(form)
+            .or_default()
+            .entry(*person)
+            .or_insert_with(|| (name.clone(), comma));
+        folded
+            .entry(fold_accents(name))
+            .or_default()
+            .entry(*person)
+            .or_insert_with(|| name.clone());
+        if let Some(k) = surname_initial(name) {
+            initials.entry(k).or_default().insert(*person);
+        }
+    }
+    let mut out: Vec<Suggestion> = Vec::new();
+    let mut done: HashSet<(i64, i64)> = HashSet::new();
+    let key = |a: i64, b: i64| (a.min(b), a.max(b));
+    // The person the pair keeps: the FIDE one, else the one with more games, else the older id.
+    let order_pair = |a: i64, b: i64| -> (i64, i64) {
+        let rank = |p: &PersonEvidence| (p.fide.is_none(), -p.games, p.id);
+        if rank(&persons[&a]) <= rank(&persons[&b]) {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    };
+    let games = |p: &PersonEvidence| {
+        let years = p
+            .years
+            .map_or("undated".to_owned(), |(a, b)| format!("{a}-{b}"));
+        let fide = p
+            .fide
+            .map_or("no FIDE id".to_owned(), |f| format!("FIDE id {f}"));
+        format!("#{} {} games {years}, {fide}", p.id, p.games)
+    };
+    let both_fide = |a: &PersonEvidence, b: &PersonEvidence| a.fide.is_some() && b.fide.is_some();
+
+    for (spelling, group) in &same {
+        let ids: Vec<i64> = group.keys().copied().collect();
+        for (i, &a) in ids.iter().enumerate() {
+            for &b in &ids[i + 1..] {
+                let (c, v) = order_pair(a, b);
+                let (pc, pv) = (&persons[&c], &persons[&v]);
+                done.insert(key(c, v));
+                let mut why = vec![format!(
+                    "the same spelling {spelling:?}: {}; {}",
+                    games(pc),
+                    games(pv)
+                )];
+                let line = if both_fide(pc, pv) {
+                    why.push("two FIDE ids are two persons: not suggested".into());
+                    None
+                } else if pc.fide.is_some() {
+                    why.push(format!(
+                        "only #{c} has a FIDE id (a FideId tag); this line joins the spelling without one to it"
+                    ));
+                    Some((group[&c].clone(), group[&v].clone()))
+                } else {
+                    why.push("told apart by an earlier alias file".into());
+                    Some((group[&c].clone(), group[&v].clone()))
+                };
+                out.push(Suggestion {
+                    reason: Reason::SameSpelling,
+                    canonical: c,
+                    variant: v,
+                    why,
+                    line,
+                });
+            }
+        }
+    }
+    let mut full_name = |groups: &BTreeMap<String, BTreeMap<i64, String>>,
+                         reason: Reason,
+                         what: &str,
+                         out: &mut Vec<Suggestion>| {
+        for group in groups.values() {
+            let ids: Vec<i64> = group.keys().copied().collect();
+            for (i, &a) in ids.iter().enumerate() {
+                for &b in &ids[i + 1..] {
+                    if !done.insert(key(a, b)) {
+                        continue;
+                    }
+                    let (c, v) = order_pair(a, b);
+                    let (pc, pv) = (&persons[&c], &persons[&v]);
+                    if both_fide(pc, pv) {
+                        continue;
+                    }
+                    out.push(Suggestion {
+                        reason,
+                        canonical: c,
+                        variant: v,
+                        why: vec![
+                            format!("{what} ({:?} / {:?})", group[&c], group[&v]),
+                            games(pc),
+                            games(pv),
+                        ],
+                        line: Some((group[&c].clone(), group[&v].clone())),
+                    });
+                }
+            }
+        }
+    };
+    // "First Last" against "Last, First": only pairs across the comma.
+    let across: BTreeMap<String, BTreeMap<i64, String>> = order
+        .into_iter()
+        .filter(|(_, g)| g.values().any(|v| v.1) && g.values().any(|v| !v.1))
+        .map(|(k, g)| (k, g.into_iter().map(|(p, (n, _))| (p, n)).collect()))
+        .collect();
+    full_name(
+        &across,
+        Reason::OtherOrder,
+        "the same name in the other order",
+        &mut out,
+    );
+    full_name(
+        &folded,
+        Reason::Accents,
+        "the same name but for accents",
+        &mut out,
+    );
+
+    for ((surname, initial), ids) in &initials {
+        let ids: Vec<i64> = ids.iter().copied().collect();
+        for (i, &a) in ids.iter().enumerate() {
+            for &b in &ids[i + 1..] {
+                if done.contains(&key(a, b)) {
+                    continue;
+                }
+                let (c, v) = order_pair(a, b);
+                let (pc, pv) = (&persons[&c], &persons[&v]);
+                if both_fide(pc, pv) || !given_names_fit(&pc.name, &pv.name) {
+                    continue; // two FIDE ids are two persons; Rodney is not Ronaldo
+                }
+                let mut why = vec![format!("surname {surname:?}, initial {initial:?}")];
+                let overlap = match (pc.years, pv.years) {
+                    (Some((a0, a1)), Some((b0, b1))) => {
+                        why.push(format!("years {a0}-{a1} and {b0}-{b1}"));
+                        a0 <= b1 + 1 && b0 <= a1 + 1
+                    }
+                    _ => false,
+                };
+                let shared = pc.events.intersection(&pv.events).count();
+                if shared > 0 {
+                    why.push(format!("{shared} shared events"));
+                }
+                if let (Some(x), Some(y)) = (pc.elo, pv.elo) {
+                    why.push(format!("average Elo {x:.0} and {y:.0}"));
+                }
+                let close_elo = match (pc.elo, pv.elo) {
+                    (Some(x), Some(y)) => (x - y).abs() <= 150.0,
+                    _ => true,
+                };
+                if !(overlap || shared > 0) || !close_elo {
+                    continue;
+                }
+                done.insert(key(c, v));
+                why.insert(
+                    1,
+                    format!("#{c} {} games, #{v} {} games", pc.games, pv.games),
+                );
+                out.push(Suggestion {
+                    reason: Reason::SurnameInitial,
+                    canonical: c,
+                    variant: v,
+                    why,
+                    line: Some((pc.name.clone(), pv.name.clone())),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Persons to join into one: the pairs that link them (the evidence), and the alias lines
+/// that join them, every line with the group's canonical name (the FIDE person's, else the
+/// person with most games).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    pub canonical: i64,
+    pub pairs: Vec<Suggestion>,
+    pub lines: Vec<(String, String)>,
+}
+
+/// What `players --suggest` prints: groups to join, and pairs kept apart with the reason.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Suggestions {
+    pub groups: Vec<Group>,
+    pub apart: Vec<Suggestion>,
+}
+
+/// The suggestions as an alias file can take them: the [`pairs`] joined into groups (a pair
+/// that would put two FIDE ids in one group is kept apart, with that reason), each variant
+/// spelling once. Nothing is merged here: the caller prints them to be checked.
+pub fn suggest(evidence: &Evidence) -> Suggestions {
+    let persons = &evidence.persons;
+    let mut parent: HashMap<i64, i64> = HashMap::new();
+    fn root(parent: &HashMap<i64, i64>, mut x: i64) -> i64 {
+        while let Some(&up) = parent.get(&x).filter(|&&up| up != x) {
+            x = up;
+        }
+        x
+    }
+    // Each group's FIDE id, by its root.
+    let mut fide: HashMap<i64, i64> = HashMap::new();
+    let mut out = Suggestions::default();
+    let mut joined: Vec<Suggestion> = Vec::new();
+    for mut s in pairs(evidence) {
+        if s.line.is_none() {
+            out.apart.push(s);
+            continue;
+        }
+        let (a, b) = (root(&parent, s.canonical), root(&parent, s.variant));
+        let id = |r: i64| fide.get(&r).copied().or(persons[&r].fide);
+        if a != b {
+            if let (Some(x), Some(y)) = (id(a), id(b))
+                && x != y
+            {
+                s.why.push(format!(
+                    "it would put FIDE ids {x} and {y} in one group: not suggested"
+                ));
+                s.line = None;
+                out.apart.push(s);
+                continue;
+            }
+            let f = id(a).or(id(b));
+            parent.insert(b, a);
+            parent.entry(a).or_insert(a);
+            if let Some(f) = f {
+                fide.insert(a, f);
+            }
+        }
+        joined.push(s);
+    }
+    let mut groups: BTreeMap<i64, Vec<Suggestion>> = BTreeMap::new();
+    for s in joined {
+        groups
+            .entry(root(&parent, s.canonical))
+            .or_default()
+            .push(s);
+    }
+    let mut spellings: HashMap<i64, Vec<&str>> = HashMap::new();
+    for (person, name, _) in &evidence.spellings {
+        spellings.entry(*person).or_default().push(name);
+    }
+    for (_, pairs) in groups {
+        let mut members: Vec<i64> = pairs
+            .iter()
+            .flat_map(|s| [s.canonical, s.variant])
+            .collect();
+        members.sort_unstable();
+        members.dedup();
+        let rank = |p: &i64| {
+            let e = &persons[p];
+            (e.fide.is_none(), -e.games, e.id)
+        };
+        let canonical = *members
+            .iter()
+            .min_by_key(|p| rank(p))
+            .unwrap_or(&members[0]);
+        let name = persons[&canonical].name.clone();
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut lines = Vec::new();
+        for p in members.iter().filter(|&&p| p != canonical) {
+            for spelling in spellings.get(p).into_iter().flatten() {
+                if seen.insert(normalise(spelling)) {
+                    lines.push((name.clone(), (*spelling).to_owned()));
+                }
+            }
+        }
+        out.groups.push(Group {
+            canonical,
+            pairs,
+            lines,
+        });
+    }
+    out
 }
 
 #[cfg(test)]
@@ -280,6 +708,191 @@ mod tests {
                 }
             ),
             "{e}"
+        );
+    }
+
+    fn person(id: i64, name: &str, fide: Option<i64>, games: i64) -> PersonEvidence {
+        PersonEvidence {
+            id,
+            name: name.into(),
+            fide,
+            games,
+            years: Some((2010, 2020)),
+            elo: Some(2500.0),
+            events: HashSet::new(),
+        }
+    }
+
+    fn evidence(persons: &[(i64, &str, Option<i64>, i64)]) -> Evidence {
+        Evidence {
+            persons: persons
+                .iter()
+                .map(|&(id, name, fide, games)| (id, person(id, name, fide, games)))
+                .collect(),
+            spellings: persons
+                .iter()
+                .map(|&(id, name, fide, _)| (id, name.to_owned(), fide))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn same_spelling_pairs_say_which_has_the_fide_id() {
+        let e = evidence(&[
+            (1, "Carlsen, Magnus", None, 30),
+            (2, "Carlsen, Magnus", Some(1503014), 12),
+            (3, "Polgar, J", Some(700070), 5),
+            (4, "Polgar, J", Some(700088), 6),
+        ]);
+        let s = pairs(&e);
+        let carlsen = s
+            .iter()
+            .find(|s| s.variant == 1 || s.canonical == 1)
+            .unwrap();
+        // The FIDE person keeps the pair, though it has fewer games.
+        assert_eq!((carlsen.canonical, carlsen.variant), (2, 1));
+        assert_eq!(carlsen.reason, Reason::SameSpelling);
+        assert!(
+            carlsen.why[1].contains("only #2 has a FIDE id"),
+            "{:?}",
+            carlsen.why
+        );
+        assert!(
+            carlsen.why[0].contains("FIDE id 1503014"),
+            "{:?}",
+            carlsen.why
+        );
+        assert_eq!(
+            carlsen.line,
+            Some(("Carlsen, Magnus".into(), "Carlsen, Magnus".into()))
+        );
+        // Two FIDE ids: explained, never a line.
+        let polgar = s
+            .iter()
+            .find(|s| s.canonical == 3 || s.variant == 3)
+            .unwrap();
+        assert_eq!(polgar.line, None);
+        assert!(
+            polgar.why.iter().any(|w| w.contains("two FIDE ids")),
+            "{:?}",
+            polgar.why
+        );
+        assert_eq!(s.len(), 2, "{s:?}");
+    }
+
+    #[test]
+    fn other_order_and_accents_are_proposed() {
+        let mut e = evidence(&[
+            (1, "Carlsen, Magnus", None, 40),
+            (2, "Magnus Carlsen", None, 3),
+            (3, "Domínguez Pérez, Leinier", None, 20),
+            (4, "Dominguez Perez, Leinier", None, 25),
+            (5, "Nakamura, Hikaru", Some(2016192), 9),
+            (6, "Hikaru Nakamura", Some(2016193), 9),
+        ]);
+        // No years or events in common: the surname rule alone would not propose these.
+        for (i, p) in e.persons.values_mut().enumerate() {
+            p.years = Some((1900 + 10 * i as i64, 1900 + 10 * i as i64));
+        }
+        let s = pairs(&e);
+        let pair = |a: i64, b: i64| s.iter().find(|s| s.canonical == a && s.variant == b);
+        let order = pair(1, 2).expect("other order");
+        assert_eq!(order.reason, Reason::OtherOrder);
+        assert_eq!(
+            order.line,
+            Some(("Carlsen, Magnus".into(), "Magnus Carlsen".into()))
+        );
+        let accents = pair(4, 3).expect("accents");
+        assert_eq!(accents.reason, Reason::Accents);
+        // Two FIDE ids are two persons, whatever the order.
+        assert!(
+            s.iter().all(|s| s.canonical != 5 && s.variant != 5),
+            "{s:?}"
+        );
+        assert_eq!(s.len(), 2, "{s:?}");
+        assert_eq!(fold_accents("Łukasz Ørsted-Weiß"), "lukasz orsted-weiss");
+    }
+
+    #[test]
+    fn surname_and_initial_need_common_ground() {
+        let mut e = evidence(&[
+            (1, "Adams, Michael", None, 100),
+            (2, "Adams,Mi", None, 4),
+            (3, "Abud,Rodney Lester", None, 3),
+            (4, "Abud,Ronaldo", None, 3),
+            (5, "Adams, M.", None, 2),
+        ]);
+        e.persons.get_mut(&5).unwrap().years = Some((1950, 1951));
+        let s = pairs(&e);
+        assert_eq!(s.len(), 1, "{s:?}");
+        assert_eq!((s[0].canonical, s[0].variant), (1, 2));
+        assert_eq!(s[0].reason, Reason::SurnameInitial);
+        assert!(s[0].why[0].contains("surname \"adams\""), "{:?}", s[0].why);
+        assert_eq!(surname_initial("Carlsen,M"), Some(("carlsen".into(), 'm')));
+        assert_eq!(
+            surname_initial("Magnus Carlsen"),
+            Some(("carlsen".into(), 'm'))
+        );
+        assert_eq!(surname_initial("MagnusCarlsen"), None);
+        assert!(given_names_fit("Carlsen,M", "Magnus Carlsen"));
+    }
+
+    #[test]
+    fn suggestions_form_one_alias_file() {
+        // Carlsen,M and Magnus Carlsen each pair with Carlsen, Magnus (and with each other):
+        // one group, every variant once, under the FIDE person's name.
+        let e = evidence(&[
+            (1, "Carlsen, Magnus", Some(1503014), 10),
+            (2, "Carlsen,M", None, 30),
+            (3, "Magnus Carlsen", None, 3),
+            (4, "Polgar, Judit", Some(700070), 5),
+            (5, "Polgar,J", None, 5),
+            (6, "Polgar, Johanna", Some(700088), 5),
+        ]);
+        let s = suggest(&e);
+        let carlsen = s.groups.iter().find(|g| g.canonical == 1).unwrap();
+        assert_eq!(
+            carlsen.lines,
+            [
+                ("Carlsen, Magnus".to_owned(), "Carlsen,M".to_owned()),
+                ("Carlsen, Magnus".to_owned(), "Magnus Carlsen".to_owned())
+            ]
+        );
+        // Polgar,J fits Judit and Johanna: joined to one, the other pair kept apart.
+        let polgar = s
+            .groups
+            .iter()
+            .find(|g| g.lines.iter().any(|l| l.1 == "Polgar,J"));
+        assert!(polgar.is_some(), "{s:?}");
+        assert!(
+            s.apart.iter().any(|p| p
+                .why
+                .iter()
+                .any(|w| w.contains("FIDE ids 700070 and 700088")
+                    || w.contains("FIDE ids 700088 and 700070"))),
+            "{s:?}"
+        );
+        let text: String = s
+            .groups
+            .iter()
+            .flat_map(|g| g.lines.iter().map(|(c, v)| format!("{c}\t{v}\n")))
+            .collect();
+        assert!(Aliases::parse(Path::new("s.tsv"), &text).is_ok(), "{text}");
+    }
+
+    #[test]
+    fn every_name_of_the_file_once() {
+        let a = parse("Carlsen, Magnus\tCarlsen,M\n# x\nCarlsen,Magnus\tMC\nAdams, M\tAdams,M.\n")
+            .unwrap();
+        let names: Vec<(usize, &str)> = a.names().map(|(l, w, _)| (l, w)).collect();
+        assert_eq!(
+            names,
+            [
+                (1, "Carlsen, Magnus"),
+                (1, "Carlsen,M"),
+                (3, "MC"),
+                (4, "Adams, M")
+            ]
         );
     }
 }

@@ -8,6 +8,8 @@
 
 use super::fide_table::{expected_score, rating_difference};
 use super::period::{Idle, PeriodRule};
+use super::period::{PERIOD, report};
+use super::system::{Context, Kind, Param, RateError, Report, System, Values};
 
 /// Which regulations: the rules in force from July 2014, from 1 March 2024, and from
 /// 1 October 2025 (the 400-point rule no longer applies to players rated 2650 and above).
@@ -219,6 +221,65 @@ impl PeriodRule for Rule {
 
     fn published(&self, s: &EloState) -> Option<(f64, Option<f64>, Option<f64>)> {
         s.rating.map(|r| (f64::from(r), None, None))
+    }
+}
+
+/// `--system elo`.
+pub struct Elo;
+
+const RULES: Param = Param {
+    key: "rules",
+    flag: "rules",
+    help: "which FIDE Rating Regulations: those from July 2014, 1 March 2024 or 1 October 2025",
+    default: Some("2025"),
+    kind: Kind::Choice(&["2014", "2024", "2025"]),
+};
+const K: Param = Param {
+    key: "k",
+    flag: "k",
+    help: "one K factor for everyone instead of 40 / 20 / 10 (K·n ≤ 700 still applies)",
+    default: None,
+    kind: Kind::Count,
+};
+const START: Param = Param {
+    key: "start",
+    flag: "start",
+    help: "starting ratings: tags (each player's first Elo tag in the selection, else unrated) or unrated (everyone)",
+    default: Some("tags"),
+    kind: Kind::Choice(&["tags", "unrated"]),
+};
+
+impl System for Elo {
+    fn name(&self) -> &'static str {
+        "elo"
+    }
+
+    fn about(&self) -> &'static str {
+        "FIDE Elo, period by period"
+    }
+
+    fn params(&self) -> &'static [Param] {
+        &[RULES, K, START, PERIOD]
+    }
+
+    fn run(&self, values: &Values, cx: &Context) -> Result<Report, RateError> {
+        let rule = Rule {
+            settings: Settings {
+                rules: match values.text(&RULES) {
+                    Some("2014") => Rules::R2014,
+                    Some("2024") => Rules::R2024,
+                    _ => Rules::R2025,
+                },
+                k: values
+                    .integer(&K)?
+                    .map(|k| k.min(u64::from(u32::MAX)) as u32),
+            },
+            start: match values.text(&START) {
+                Some("unrated") => Vec::new(),
+                _ => cx.selection.first_tag.clone(),
+            },
+        };
+        Ok(report(&rule, values, cx))
     }
 }
 

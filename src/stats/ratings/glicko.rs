@@ -3,6 +3,8 @@
 //! since the player's last one, up to the initial deviation.
 
 use super::period::{Idle, PeriodRule};
+use super::period::{PER_GAME, PERIOD, report};
+use super::system::{Context, Kind, Param, RateError, Report, System, Values};
 
 const Q: f64 = std::f64::consts::LN_10 / 400.0;
 
@@ -94,6 +96,40 @@ impl PeriodRule for Rule {
 
     fn published(&self, s: &Glicko) -> Option<(f64, Option<f64>, Option<f64>)> {
         Some((s.rating, Some(s.rd), None))
+    }
+}
+
+/// `--system glicko`.
+pub struct GlickoSystem;
+
+const C: Param = Param {
+    key: "c",
+    flag: "c",
+    help: "c, the deviation's growth per period (default √((350² − 50²)/30) ≈ 63.2)",
+    default: None,
+    kind: Kind::Positive,
+};
+
+impl System for GlickoSystem {
+    fn name(&self) -> &'static str {
+        "glicko"
+    }
+
+    fn about(&self) -> &'static str {
+        "Glicko: rating and deviation"
+    }
+
+    fn params(&self) -> &'static [Param] {
+        &[C, PERIOD, PER_GAME]
+    }
+
+    fn run(&self, values: &Values, cx: &Context) -> Result<Report, RateError> {
+        let defaults = Settings::default();
+        let rule = Rule(Settings {
+            c: values.number(&C)?.unwrap_or(defaults.c),
+            ..defaults
+        });
+        Ok(report(&rule, values, cx))
     }
 }
 

@@ -3,6 +3,8 @@
 //! deviation. The per-game form (lichess) runs each game as its own fractional period.
 
 use super::period::{Idle, PeriodRule};
+use super::period::{PER_GAME, PERIOD, report};
+use super::system::{Context, Kind, Param, RateError, Report, System, Values};
 
 /// The factor between the Glicko-2 scale and the Elo-like display scale (400 / ln 10).
 pub const SCALE: f64 = 173.7178;
@@ -132,6 +134,39 @@ impl PeriodRule for Rule {
 
     fn published(&self, s: &Glicko2) -> Option<(f64, Option<f64>, Option<f64>)> {
         Some((s.rating, Some(s.rd), Some(s.volatility)))
+    }
+}
+
+/// `--system glicko2`.
+pub struct Glicko2System;
+
+const TAU: Param = Param {
+    key: "tau",
+    flag: "tau",
+    help: "τ, the volatility's freedom (Glickman: 0.3 to 1.2)",
+    default: Some("0.5"),
+    kind: Kind::Positive,
+};
+
+impl System for Glicko2System {
+    fn name(&self) -> &'static str {
+        "glicko2"
+    }
+
+    fn about(&self) -> &'static str {
+        "Glicko-2: rating, deviation and volatility"
+    }
+
+    fn params(&self) -> &'static [Param] {
+        &[TAU, PERIOD, PER_GAME]
+    }
+
+    fn run(&self, values: &Values, cx: &Context) -> Result<Report, RateError> {
+        let rule = Rule(Settings {
+            tau: values.number(&TAU)?.unwrap_or(0.5),
+            ..Settings::default()
+        });
+        Ok(report(&rule, values, cx))
     }
 }
 

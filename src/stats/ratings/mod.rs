@@ -10,6 +10,8 @@ pub mod glicko2;
 pub mod groups;
 pub mod period;
 pub mod pool;
+pub mod select;
+pub mod system;
 
 use std::fmt;
 
@@ -72,6 +74,47 @@ impl Date {
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
         era * 146_097 + doe - 719_468
     }
+
+    /// The date `days` after 1970-01-01 (proleptic Gregorian): the inverse of [`Date::days`].
+    /// Years outside 0..=65535 saturate.
+    pub fn from_days(days: i64) -> Date {
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        Date::new(
+            year.clamp(0, i64::from(u16::MAX)) as u16,
+            month as u8,
+            day as u8,
+        )
+    }
+}
+
+/// `seconds` since the Unix epoch as an ISO 8601 UTC timestamp, `2026-11-27T09:20:06Z`: when a
+/// rating run was made (`rating_runs.created_at`).
+pub fn utc_timestamp(seconds: i64) -> String {
+    let (days, rem) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    let d = Date::from_days(days);
+    format!(
+        "{d}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// Now, as [`utc_timestamp`] writes it.
+pub fn now_utc() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    utc_timestamp(seconds)
 }
 
 impl fmt::Display for Date {
@@ -169,6 +212,32 @@ mod tests {
         assert_eq!(Date::new(1970, 1, 1).days(), 0);
         assert_eq!(Date::new(2000, 3, 1).days(), 11_017);
         assert_eq!(Date::new(2024, 2, 0).days(), Date::new(2024, 2, 1).days());
+    }
+
+    #[test]
+    fn from_days_inverts_days() {
+        assert_eq!(Date::from_days(0), Date::new(1970, 1, 1));
+        assert_eq!(Date::from_days(11_017), Date::new(2000, 3, 1));
+        assert_eq!(Date::from_days(-1), Date::new(1969, 12, 31));
+        for days in (-700_000..800_000).step_by(997) {
+            assert_eq!(Date::from_days(days).days(), days, "{days}");
+        }
+        // 2024 is a leap year, 2100 is not.
+        assert_eq!(
+            Date::from_days(Date::new(2024, 2, 28).days() + 1),
+            Date::new(2024, 2, 29)
+        );
+        assert_eq!(
+            Date::from_days(Date::new(2100, 2, 28).days() + 1),
+            Date::new(2100, 3, 1)
+        );
+    }
+
+    #[test]
+    fn timestamps_are_iso_utc() {
+        assert_eq!(utc_timestamp(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc_timestamp(1_795_857_606), "2026-11-28T09:20:06Z");
+        assert_eq!(utc_timestamp(-1), "1969-12-31T23:59:59Z");
     }
 
     #[test]

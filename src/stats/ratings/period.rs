@@ -2,6 +2,7 @@
 //! Glicko's periods are the user's choice. A period system sees each period's games as played
 //! at once, so only which period a game falls in matters, never the order within it.
 
+use super::system::{Context, Kind, Param, Report, Values};
 use super::{Date, Game};
 use std::ops::Range;
 
@@ -376,4 +377,57 @@ fn final_rows<R: PeriodRule>(
         .collect();
     super::rank(&mut rows);
     rows
+}
+
+/// `--period`: the setting every period system takes.
+pub const PERIOD: Param = Param {
+    key: "period",
+    flag: "period",
+    help: "the rating period: month, quarter or year",
+    default: Some("month"),
+    kind: Kind::Choice(&["month", "quarter", "year"]),
+};
+
+/// `--per-game`: each game its own fractional period (Glicko systems).
+pub const PER_GAME: Param = Param {
+    key: "per_game",
+    flag: "per-game",
+    help: "each game its own fractional period (as lichess), aged by days",
+    default: None,
+    kind: Kind::Switch,
+};
+
+impl PeriodKind {
+    /// The period a run's `--period` names.
+    pub fn of(values: &Values) -> PeriodKind {
+        match values.text(&PERIOD) {
+            Some("quarter") => PeriodKind::Quarter,
+            Some("year") => PeriodKind::Year,
+            _ => PeriodKind::Month,
+        }
+    }
+}
+
+/// Runs a period system over a run's selection (per game when `--per-game` is given and the
+/// system takes it) and reports it.
+pub fn report<R: PeriodRule>(rule: &R, values: &Values, cx: &Context) -> Report {
+    let sel = cx.selection;
+    let kind = PeriodKind::of(values);
+    let players = sel.names.len();
+    let run = if values.switch(&PER_GAME) {
+        drive_per_game(rule, players, &sel.games, kind, cx.keep)
+    } else {
+        drive(rule, players, &sel.games, kind, cx.keep)
+    };
+    Report {
+        rows: run.rows,
+        history: run.history,
+        period: Some(kind),
+        rated_games: sel.games.len() - run.undated,
+        summary: Vec::new(),
+        not_rated: vec![(
+            "without the date parts that name the period (try --period year)",
+            run.undated,
+        )],
+    }
 }

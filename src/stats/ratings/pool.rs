@@ -11,6 +11,9 @@
 //! ceiling (`<`) for perfect losers.
 
 use super::groups::connected_groups;
+use super::system::{
+    Context, Kind, Param, RateError, Report, SHOWN, SettingError, System, Values, members,
+};
 use super::{Game, RatingRow, rank, tally};
 use std::fmt;
 
@@ -57,6 +60,10 @@ pub struct Settings {
     pub errors: Errors,
     /// Rate the largest connected group when the pool falls apart, instead of refusing.
     pub largest_group: bool,
+    /// Virtual draws added between every two players who met (half with each colour), as
+    /// BayesElo's prior: every rating finite, pulled toward the opponents'. 0: none, Ordo's
+    /// plain maximum likelihood.
+    pub prior_draws: f64,
 }
 
 impl Default for Settings {
@@ -66,6 +73,7 @@ impl Default for Settings {
             anchoring: Anchoring::Average(2000.0),
             errors: Errors::Analytic,
             largest_group: false,
+            prior_draws: 0.0,
         }
     }
 }
@@ -130,6 +138,44 @@ struct Pair {
     black: u32,
     games: f64,
     white_points: f64,
+}
+
+/// `pairs` with `draws` virtual draws added between every two players who met, half of them
+/// with each colour (so the prior says nothing about White's advantage). Every player then
+/// scores against each opponent and every result graph of met players is strongly connected.
+fn with_prior(pairs: Vec<Pair>, draws: f64) -> Vec<Pair> {
+    if draws <= 0.0 {
+        return pairs;
+    }
+    let mut met: Vec<(u32, u32)> = pairs
+        .iter()
+        .map(|p| (p.white.min(p.black), p.white.max(p.black)))
+        .collect();
+    met.sort_unstable();
+    met.dedup();
+    let mut all = pairs;
+    for (a, b) in met {
+        for (white, black) in [(a, b), (b, a)] {
+            all.push(Pair {
+                white,
+                black,
+                games: draws / 2.0,
+                white_points: draws / 4.0,
+            });
+        }
+    }
+    all.sort_by_key(|p| (p.white, p.black));
+    let mut merged: Vec<Pair> = Vec::with_capacity(all.len());
+    for p in all {
+        match merged.last_mut() {
+            Some(q) if q.white == p.white && q.black == p.black => {
+                q.games += p.games;
+                q.white_points += p.white_points;
+            }
+            _ => merged.push(p),
+        }
+    }
+    merged
 }
 
 fn pairs_of(games: &[Game]) -> Vec<Pair> {
@@ -258,7 +304,7 @@ pub fn rate(players: usize, games: &[Game], settings: &Settings) -> Result<PoolR
 
 /// Purge perfect scores, check the rest is strongly connected, run MM, place the purged.
 fn fit(players: usize, games: &[Game], settings: &Settings) -> Result<Fit, PoolError> {
-    let pairs = pairs_of(games);
+    let pairs = with_prior(pairs_of(games), settings.prior_draws);
     let mut fixed: Vec<Option<f64>> = vec![None; players];
     if let Anchoring::Players(anchors) = &settings.anchoring {
         for &(p, r) in anchors {
@@ -907,6 +953,198 @@ fn bootstrap_errors(
     (errors, failed)
 }
 
+/// `--system pool`.
+pub struct Pool;
+
+const AVERAGE: Param = Param {
+    key: "average",
+    flag: "average",
+    help: "the pool's average rating (ignored with --anchor)",
+    default: Some("2000"),
+    kind: Kind::Number,
+};
+const ANCHOR: Param = Param {
+    key: "anchor",
+    flag: "anchor",
+    help: "hold a person at a rating, NAME=R (repeatable); NAME as `stats player` takes it: #ID, \"Last, First\", \"First Last\" or a surname that names one person",
+    default: None,
+    kind: Kind::Anchors,
+};
+const WHITE_ADVANTAGE: Param = Param {
+    key: "white_advantage",
+    flag: "white-advantage",
+    help: "White's advantage in Elo points, or `auto` to fit it",
+    default: Some("0"),
+    kind: Kind::Text,
+};
+const ERRORS: Param = Param {
+    key: "errors",
+    flag: "errors",
+    help: "the error column: analytic (inverse Hessian), bootstrap (refits on resampled games: --samples, --seed) or none",
+    default: Some("analytic"),
+    kind: Kind::Choice(&["analytic", "bootstrap", "none"]),
+};
+const SAMPLES: Param = Param {
+    key: "samples",
+    flag: "samples",
+    help: "bootstrap samples",
+    default: Some("100"),
+    kind: Kind::Count,
+};
+const SEED: Param = Param {
+    key: "seed",
+    flag: "seed",
+    help: "bootstrap seed",
+    default: Some("1"),
+    kind: Kind::Integer,
+};
+const LARGEST_GROUP: Param = Param {
+    key: "largest_group",
+    flag: "largest-group",
+    help: "rate the largest connected group when the players form several",
+    default: None,
+    kind: Kind::Switch,
+};
+const PRIOR_DRAWS: Param = Param {
+    key: "prior_draws",
+    flag: "prior-draws",
+    help: "virtual draws between every two players who met, as BayesElo's prior (2 is its default): finite ratings for a weakly connected pool, pulled toward the opponents'",
+    default: None,
+    kind: Kind::Positive,
+};
+
+impl System for Pool {
+    fn name(&self) -> &'static str {
+        "pool"
+    }
+
+    fn about(&self) -> &'static str {
+        "whole-pool maximum likelihood, as Ordo"
+    }
+
+    fn params(&self) -> &'static [Param] {
+        &[
+            AVERAGE,
+            ANCHOR,
+            WHITE_ADVANTAGE,
+            ERRORS,
+            SAMPLES,
+            SEED,
+            LARGEST_GROUP,
+            PRIOR_DRAWS,
+        ]
+    }
+
+    fn run(&self, values: &Values, cx: &Context) -> Result<Report, RateError> {
+        let sel = cx.selection;
+        let white_advantage = match values.text(&WHITE_ADVANTAGE).unwrap_or("0") {
+            "auto" => WhiteAdvantage::Auto,
+            v => match v.trim().parse::<f64>() {
+                Ok(x) if x.is_finite() => WhiteAdvantage::Fixed(x),
+                _ => {
+                    return Err(RateError::Setting(SettingError::Invalid {
+                        flag: WHITE_ADVANTAGE.flag,
+                        value: v.to_owned(),
+                        why: "expected a number of Elo points or `auto`".into(),
+                    }));
+                }
+            },
+        };
+        let anchoring = if cx.anchors.is_empty() {
+            Anchoring::Average(values.number(&AVERAGE)?.unwrap_or(2000.0))
+        } else {
+            Anchoring::Players(cx.anchors.clone())
+        };
+        let errors = match values.text(&ERRORS) {
+            Some("none") => Errors::None,
+            Some("bootstrap") => Errors::Bootstrap {
+                samples: values
+                    .integer(&SAMPLES)?
+                    .unwrap_or(100)
+                    .min(u64::from(u32::MAX)) as u32,
+                seed: values.integer(&SEED)?.unwrap_or(1),
+            },
+            _ => Errors::Analytic,
+        };
+        let settings = Settings {
+            white_advantage,
+            anchoring,
+            errors,
+            largest_group: values.switch(&LARGEST_GROUP),
+            prior_draws: values.number(&PRIOR_DRAWS)?.unwrap_or(0.0),
+        };
+        let all = cx.verbose;
+        let run = rate(sel.names.len(), &sel.games, &settings).map_err(|e| match e {
+            PoolError::NoGames => RateError::NoGames(sel.left_out.accounting(0, &[])),
+            PoolError::SeparateGroups(groups) => RateError::SeparateGroups {
+                groups: members(&groups, &sel.names),
+                all,
+            },
+            PoolError::IllConnected(sets) => RateError::OneSided {
+                sets: members(&sets, &sel.names),
+                all,
+            },
+            PoolError::AnchorNotRated(p) => {
+                RateError::AnchorNotRated(sel.names[p as usize].clone())
+            }
+        })?;
+        let mut summary = vec![format!(
+            "{} games rated, {} players, {} Newton steps ({} passes over the pairs), white advantage {:.1}, draw rate {:.1} %, errors: {}",
+            run.games_rated,
+            run.rows.iter().filter(|r| r.rating.is_some()).count(),
+            run.iterations,
+            run.passes,
+            run.white_advantage,
+            run.draw_rate * 100.0,
+            run.error_method
+        )];
+        if settings.prior_draws > 0.0 {
+            summary.push(format!(
+                "with {} virtual draws between every two players who met (--prior-draws)",
+                settings.prior_draws
+            ));
+        }
+        if run.bounded > 0 {
+            summary.push(format!(
+                "{} players with only wins (>) or only losses (<): rated as if one game were drawn",
+                run.bounded
+            ));
+        }
+        if run.groups.len() > 1 {
+            let mut text = format!(
+                "the players form {} separate groups (rated the largest; left unrated):",
+                run.groups.len()
+            );
+            let groups = members(&run.groups, &sel.names);
+            let shown = if all { groups.len() } else { SHOWN };
+            for g in groups.iter().take(shown) {
+                text.push_str(&format!("\n  {} players, e.g. {}", g.size, g.example));
+            }
+            if groups.len() > shown {
+                text.push_str(&format!(
+                    "\n  … and {} more groups (-v lists every one)",
+                    groups.len() - shown
+                ));
+            }
+            summary.push(text);
+        }
+        if run.failed_samples > 0 {
+            summary.push(format!(
+                "{} bootstrap samples could not be fitted",
+                run.failed_samples
+            ));
+        }
+        Ok(Report {
+            rated_games: run.games_rated,
+            not_rated: vec![("in groups left unrated", sel.games.len() - run.games_rated)],
+            rows: run.rows,
+            history: Vec::new(),
+            period: None,
+            summary,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1050,6 +1288,32 @@ mod tests {
             rate(4, &games, &Settings::default()).unwrap_err(),
             PoolError::IllConnected(vec![vec![0, 1], vec![2, 3]])
         );
+    }
+
+    #[test]
+    fn prior_draws_rate_a_weakly_connected_pool() {
+        // The pool of one_sided_sets_are_refused: with two virtual draws between every two
+        // players who met, every rating is finite, the winners above the losers.
+        let mut games = vec![game(0, 1, Outcome::Draw), game(2, 3, Outcome::Draw)];
+        games.extend(results(0, 2, 1, 0));
+        games.extend(results(1, 3, 1, 0));
+        let settings = Settings {
+            prior_draws: 2.0,
+            ..Settings::default()
+        };
+        let run = rate(4, &games, &settings).unwrap();
+        assert!((rating(&run, 0) - rating(&run, 1)).abs() < 1e-6);
+        assert!((rating(&run, 2) - rating(&run, 3)).abs() < 1e-6);
+        assert!(rating(&run, 0) > rating(&run, 2) + 50.0, "{run:?}");
+        assert_eq!(run.bounded, 0);
+        // By hand: A beat B once; with 2 virtual draws A has 2 points of 3, so
+        // R_A − R_B = 400·log10 2 = 120.412 around the average 2000.
+        let run = rate(2, &[game(0, 1, Outcome::WhiteWins)], &settings).unwrap();
+        let half = 200.0 * 2f64.log10();
+        assert!((rating(&run, 0) - (2000.0 + half)).abs() < 1e-4, "{run:?}");
+        assert!((rating(&run, 1) - (2000.0 - half)).abs() < 1e-4, "{run:?}");
+        // The games and the score are the real ones.
+        assert_eq!((run.rows[0].games, run.rows[0].score), (1, 1.0));
     }
 
     #[test]

@@ -1,0 +1,1 @@
+DELETE FROM rating_history WHERE player_id = ?1

@@ -1,0 +1,1 @@
+DELETE FROM ratings WHERE player_id = ?1

@@ -1,0 +1,1 @@
+SELECT id, name FROM players ORDER BY id

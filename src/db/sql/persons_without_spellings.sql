@@ -1,0 +1,1 @@
+SELECT id FROM players WHERE id NOT IN (SELECT person_id FROM player_names) ORDER BY id
