@@ -1,0 +1,160 @@
+//! Issue 32's reading, interrupt and small-command defects, each named after what broke: the
+//! real binary on real files, a real SIGINT, a real pipe closed after one line, real SQLite
+//! files opened afterwards.
+
+use rusqlite::Connection;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
+
+fn testdata(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(name)
+}
+
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn count(conn: &Connection, sql: &str) -> i64 {
+    conn.query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
+fn summary(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// `bench synth`'s distinct games between `players` persons, written to `path`.
+fn synth(path: &Path, games: u32, players: u32) {
+    let out = arbiter(&[
+        "bench",
+        "synth",
+        "--games",
+        &games.to_string(),
+        "--players",
+        &players.to_string(),
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+/// A database of 20,000 synthetic games between 4,000 persons, built once per run of these
+/// tests (under the target's temporary folder) for the outputs far larger than a pipe holds.
+fn big_db() -> &'static Path {
+    static DB: OnceLock<PathBuf> = OnceLock::new();
+    DB.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("oneway-input");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let pgn = dir.join("synth.pgn");
+        synth(&pgn, 20_000, 4_000);
+        let db = dir.join("big.sqlite");
+        let out = arbiter(&[
+            "import",
+            "-q",
+            pgn.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        db
+    })
+}
+
+/// Sends SIGINT to the child, as Ctrl-C in its terminal would.
+fn interrupt(child: &Child) {
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+}
+
+/// Waits until `ready` holds, polling every few milliseconds, for at most a minute.
+fn wait_for(mut ready: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !ready() {
+        assert!(Instant::now() < deadline, "timed out");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_folder_is_walked_for_pgn_files_not_refused_as_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("games");
+    let sample = std::fs::read(testdata("sample.pgn")).unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    };
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&sample).unwrap();
+    write("b.pgn", &sample);
+    write("a/c.pgn.gz", &gz.finish().unwrap());
+    write("d.PGN.zst", &zstd::encode_all(&sample[..], 1).unwrap());
+    // Not taken: hidden files and folders, other names.
+    write(".hidden.pgn", &sample);
+    write(".git/x.pgn", &sample);
+    write("notes.txt", b"not a game");
+    let json = dir.path().join("s.json");
+    let out = arbiter(&[
+        "check",
+        "-q",
+        root.to_str().unwrap(),
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    let err = text(&out.stderr);
+    assert!(!err.contains("Is a directory"), "{err}");
+    let s = summary(&json);
+    assert_eq!(
+        (s["files"].as_u64(), s["games"].as_u64()),
+        (Some(3), Some(24))
+    );
+
+    // An import reports each file on its own, in name order within each folder.
+    let db = dir.path().join("g.sqlite");
+    let out = arbiter(&[
+        "import",
+        "-q",
+        root.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert!(!text(&out.stderr).contains("Is a directory"), "{out:?}");
+    let stdout = text(&out.stdout);
+    let files: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("file "))
+        .map(|l| l.rsplit(": ").next().unwrap())
+        .collect();
+    let names: Vec<String> = ["a/c.pgn.gz", "b.pgn", "d.PGN.zst"]
+        .iter()
+        .map(|n| root.join(n).display().to_string())
+        .collect();
+    assert_eq!(files, names, "{stdout}");
+    let conn = Connection::open(&db).unwrap();
+    assert_eq!(count(&conn, "SELECT count(*) FROM imports"), 3);
+
+    // A folder with no PGN file in it is an error that says so.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = arbiter(&["check", "-q", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("a folder holding no PGN file"),
+        "{out:?}"
+    );
+}
