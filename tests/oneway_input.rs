@@ -158,3 +158,83 @@ fn a_folder_is_walked_for_pgn_files_not_refused_as_a_directory() {
         "{out:?}"
     );
 }
+
+#[test]
+fn a_tag_broken_over_two_lines_leaves_no_headless_game_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    let json = dir.path().join("s.json");
+    let out = arbiter(&[
+        "import",
+        "-q",
+        testdata("broken-tag.pgn").to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = summary(&json);
+    // Two games, both stored: the counts balance.
+    assert_eq!(
+        (
+            s["games"].as_u64(),
+            s["stored"].as_u64(),
+            s["rejected"].as_u64()
+        ),
+        (Some(2), Some(2), Some(0))
+    );
+    assert_eq!(s["findings"]["pgn.tag-line-break"], 1);
+    let conn = Connection::open(&db).unwrap();
+    assert_eq!(count(&conn, "SELECT count(*) FROM games"), 2);
+    // No game without an Event (the fragment had none), and the tag was joined.
+    assert_eq!(
+        count(&conn, "SELECT count(*) FROM games WHERE event_id IS NULL"),
+        0
+    );
+    let white: String = conn
+        .query_row(
+            "SELECT n.name FROM games g JOIN player_names n ON n.id = g.white_id \
+             ORDER BY g.id LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(white, "Tal, Mikhail");
+    // The finding is located at the broken tag.
+    let (code, line): (String, i64) = conn
+        .query_row(
+            "SELECT code, line FROM findings WHERE code = 'pgn.tag-line-break'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((code.as_str(), line), ("pgn.tag-line-break", 5));
+}
+
+#[test]
+fn a_result_glued_to_the_last_move_and_variant_regular_are_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    let out = arbiter(&[
+        "check",
+        "-q",
+        testdata("glued-result.pgn").to_str().unwrap(),
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = summary(&json);
+    assert_eq!(
+        (s["games"].as_u64(), s["accepted"].as_u64()),
+        (Some(3), Some(3))
+    );
+    assert_eq!(s["findings"]["pgn.glued-result"], 2);
+    for code in [
+        "pgn.unreadable-token",
+        "pgn.missing-result-marker",
+        "pgn.unsupported-variant",
+    ] {
+        assert!(s["findings"].get(code).is_none(), "{code}: {s}");
+    }
+}
