@@ -238,3 +238,20 @@ fn a_result_glued_to_the_last_move_and_variant_regular_are_accepted() {
         assert!(s["findings"].get(code).is_none(), "{code}: {s}");
     }
 }
+
+#[test]
+fn epd_lines_without_bm_or_am_are_skipped_not_passed() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.epd");
+    std::fs::write(
+        &suite,
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#; id \"mate\";\n\
+         4k3/8/8/8/8/8/8/4K2R w K - id \"no operation\";\n",
+    )
+    .unwrap();
+    let out = arbiter(&["epd", "--suite", suite.to_str().unwrap(), "--nodes", "2000"]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("1 passed, 0 failed, 1 skipped"), "{stdout}");
+    assert!(stdout.contains("no operation has no bm or am"), "{stdout}");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+}
