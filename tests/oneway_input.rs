@@ -255,3 +255,141 @@ fn epd_lines_without_bm_or_am_are_skipped_not_passed() {
     assert!(stdout.contains("no operation has no bm or am"), "{stdout}");
     assert_eq!(out.status.code(), Some(1), "{stdout}");
 }
+
+#[test]
+fn ctrl_c_on_import_commits_says_how_to_resume_and_the_rerun_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("synth.pgn");
+    let total = 60_000;
+    synth(&pgn, total, 3_000);
+    let db = dir.path().join("i.sqlite");
+    let mut child = Command::new(BIN)
+        .args(["import", "-q", "--jobs", "1", pgn.to_str().unwrap(), "--db"])
+        .arg(&db)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first commit, then Ctrl-C while the import goes on.
+    wait_for(|| {
+        Connection::open(&db)
+            .ok()
+            .and_then(|c| {
+                c.query_row("SELECT last_game FROM imports", [], |r| r.get::<_, i64>(0))
+                    .ok()
+            })
+            .is_some_and(|n| n > 0)
+    });
+    interrupt(&child);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.contains("interrupted:"))
+        .unwrap_or_else(|| panic!("{err}"));
+    let stored: i64 = line
+        .split("interrupted: ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(
+        line.ends_with(&format!(
+            "interrupted: {stored} games stored; run the same command to resume"
+        )),
+        "{line}"
+    );
+    // Everything delivered before the interrupt was committed, no more.
+    let conn = Connection::open(&db).unwrap();
+    assert_eq!(count(&conn, "SELECT count(*) FROM games"), stored);
+    assert!(stored > 0 && stored < i64::from(total), "{stored}");
+    drop(conn);
+
+    let json = dir.path().join("s.json");
+    let out = arbiter(&[
+        "import",
+        "-q",
+        pgn.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--summary-json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = summary(&json);
+    assert_eq!(s["resumed"].as_i64(), Some(stored));
+    let conn = Connection::open(&db).unwrap();
+    assert_eq!(count(&conn, "SELECT count(*) FROM games"), i64::from(total));
+}
+
+#[test]
+fn ctrl_c_on_export_leaves_no_temporary_file() {
+    let db = big_db();
+    for name in ["out.pgn", "out.csv.gz", "out.parquet"] {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join(name);
+        let mut child = Command::new(BIN)
+            .args(["export", "-q", "--db", db.to_str().unwrap(), "-o"])
+            .arg(&target)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The temporary file is made before any row is read: interrupt as soon as it is.
+        wait_for(|| std::fs::read_dir(dir.path()).unwrap().next().is_some());
+        interrupt(&child);
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        assert_eq!(child.wait().unwrap().code(), Some(130), "{name}: {err}");
+        assert!(err.contains("interrupted"), "{name}: {err}");
+        let left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(left.is_empty(), "{name}: left {left:?}");
+    }
+}
+
+#[test]
+fn a_missing_input_or_a_bad_alias_file_creates_no_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("new.sqlite");
+    let missing = dir.path().join("typo.pgn");
+    let out = arbiter(&[
+        "import",
+        missing.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("typo.pgn"), "{out:?}");
+    let aliases = dir.path().join("aliases.tsv");
+    std::fs::write(&aliases, "one field only\n").unwrap();
+    let out = arbiter(&[
+        "import",
+        testdata("sample.pgn").to_str().unwrap(),
+        "--aliases",
+        aliases.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("aliases.tsv:1"), "{out:?}");
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "aliases.tsv")
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

@@ -89,6 +89,8 @@ pub enum AppError {
     BrokenPipe,
     /// Anything else a module reports as text: exit 2.
     Other(String),
+    /// Ctrl-C stopped the command; the message says what was kept: exit 130.
+    Interrupted(String),
 }
 
 pub type Result<T = Outcome> = std::result::Result<T, AppError>;
@@ -114,6 +116,7 @@ impl AppError {
         match self {
             AppError::BrokenPipe => 0,
             AppError::Failed(_) => 1,
+            AppError::Interrupted(_) => crate::interrupt::EXIT_STATUS,
             _ => 2,
         }
     }
@@ -122,7 +125,10 @@ impl AppError {
 impl fmt::Display for AppError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AppError::Usage(m) | AppError::Failed(m) | AppError::Other(m) => f.write_str(m),
+            AppError::Usage(m)
+            | AppError::Failed(m)
+            | AppError::Other(m)
+            | AppError::Interrupted(m) => f.write_str(m),
             AppError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             AppError::Stream(e) => write!(f, "{e}"),
             AppError::Db(e) => write!(f, "{e}"),
@@ -241,6 +247,12 @@ pub fn exit_code(result: Result) -> ExitCode {
     match result {
         Ok(outcome) => ExitCode::from(outcome.code()),
         Err(AppError::BrokenPipe) => ExitCode::SUCCESS,
+        Err(e) if crate::interrupt::requested() && !matches!(e, AppError::Interrupted(_)) => {
+            // The command stopped at Ctrl-C (an export at its next write): its output file,
+            // if any, was removed with its temporary name.
+            eprintln!("arbiter: interrupted (Ctrl-C); no output file is left behind");
+            ExitCode::from(crate::interrupt::EXIT_STATUS)
+        }
         Err(e) => {
             eprintln!("arbiter: {e}");
             ExitCode::from(e.code())

@@ -103,8 +103,14 @@ fn dispatch(command: Command) -> error::Result {
     use error::finish;
     match command {
         Command::Check(args) => finish(check::run_check(&args)),
-        Command::Import(args) => finish(import::run_import(&args)),
-        Command::Export(args) => finish(export::run_export(&args)),
+        Command::Import(args) => {
+            crate::interrupt::install();
+            finish(import::run_import(&args))
+        }
+        Command::Export(args) => {
+            crate::interrupt::install();
+            finish(export::run_export(&args))
+        }
         Command::Perft(args) => finish(perft::run(&args)),
         Command::Bench(args) => finish(bench::run(&args)),
         Command::Dead(args) => finish(dead::run(&args)),
