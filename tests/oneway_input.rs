@@ -393,3 +393,48 @@ fn a_missing_input_or_a_bad_alias_file_creates_no_database() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+#[test]
+fn a_pipe_closed_after_one_line_ends_every_command_quietly() {
+    let db = big_db().to_str().unwrap();
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["players", "--db", db],
+        vec!["stats", "players", "--db", db, "--limit", "100000"],
+        vec!["ratings", "--db", db, "--system", "elo"],
+        vec!["export", "--db", db],
+        vec!["export", "--db", db, "--format", "csv"],
+        vec!["export", "--db", db, "--format", "jsonl"],
+    ];
+    for args in runs {
+        let mut child = Command::new(BIN)
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        stdout.read_line(&mut first).unwrap();
+        assert!(!first.is_empty(), "arbiter {}", args.join(" "));
+        // What `| head -1` does: one line read, the pipe closed with more to come. The
+        // rest is far more than a pipe holds, so the writer meets the closed pipe.
+        let mut buffered = vec![0u8; 1 << 20];
+        let more = stdout.read(&mut buffered).unwrap();
+        assert!(more > 0, "arbiter {}: a one-line output", args.join(" "));
+        drop(stdout);
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let code = child.wait().unwrap().code();
+        assert_eq!(code, Some(0), "arbiter {}: {err}", args.join(" "));
+        assert!(
+            !err.contains("Broken pipe") && !err.contains("os error 32"),
+            "arbiter {}: {err}",
+            args.join(" ")
+        );
+    }
+}

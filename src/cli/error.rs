@@ -170,6 +170,22 @@ pub fn is_broken_pipe(e: &io::Error) -> bool {
     false
 }
 
+/// A database error met by a command still written with `io::Result`, whose row loop
+/// writes to standard output and so hands its write errors back inside a
+/// `rusqlite::Error`: a closed output pipe stays a broken pipe, so that the command ends
+/// quietly (`players | head`); anything else is named by the database's path. Flattening
+/// both into text was why `players | head` said "Broken pipe" and exited 2.
+pub fn db_io_error(db: &Path, e: rusqlite::Error) -> io::Error {
+    if let rusqlite::Error::ToSqlConversionFailure(inner) = &e
+        && inner
+            .downcast_ref::<io::Error>()
+            .is_some_and(is_broken_pipe)
+    {
+        return io::Error::from(io::ErrorKind::BrokenPipe);
+    }
+    io::Error::other(format!("{}: {e}", db.display()))
+}
+
 impl From<io::Error> for AppError {
     fn from(e: io::Error) -> AppError {
         if is_broken_pipe(&e) {
@@ -273,6 +289,18 @@ mod tests {
         assert_eq!(wrapped.kind(), io::ErrorKind::Other);
         assert!(matches!(AppError::from(wrapped), AppError::BrokenPipe));
         assert_eq!(AppError::BrokenPipe.code(), 0);
+    }
+
+    #[test]
+    fn a_closed_pipe_inside_a_database_error_stays_a_closed_pipe() {
+        let pipe = io::Error::from(io::ErrorKind::BrokenPipe);
+        let e = rusqlite::Error::ToSqlConversionFailure(Box::new(pipe));
+        let io = db_io_error(Path::new("x.sqlite"), e);
+        assert!(matches!(AppError::from(io), AppError::BrokenPipe));
+        let e = rusqlite::Error::InvalidQuery;
+        let io = db_io_error(Path::new("x.sqlite"), e);
+        assert!(io.to_string().starts_with("x.sqlite: "), "{io}");
+        assert!(!matches!(AppError::from(io), AppError::BrokenPipe));
     }
 
     #[test]

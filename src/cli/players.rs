@@ -41,7 +41,7 @@ pub fn run(args: &PlayersArgs) -> io::Result<i32> {
             return Ok(2);
         }
     };
-    let sql = |e: rusqlite::Error| io::Error::other(format!("{}: {e}", args.db.display()));
+    let sql = |e: rusqlite::Error| super::error::db_io_error(&args.db, e);
     let mut out = io::stdout().lock();
     if let Some(path) = &args.apply_aliases {
         let aliases = match Aliases::load(path) {
