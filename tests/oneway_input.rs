@@ -438,3 +438,28 @@ fn a_pipe_closed_after_one_line_ends_every_command_quietly() {
         );
     }
 }
+
+#[test]
+fn stats_escapes_invisible_characters_in_names_as_players_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("z.sqlite");
+    let out = arbiter(&[
+        "import",
+        "-q",
+        testdata("invisible-names.pgn").to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let db = db.to_str().unwrap();
+    let players = text(&arbiter(&["players", "--db", db]).stdout);
+    assert!(players.contains("Zero\\u{200b}width, A"), "{players}");
+    let board = arbiter(&["stats", "players", "--db", db]);
+    let board = text(&board.stdout);
+    assert!(board.contains("Zero\\u{200b}width, A"), "{board}");
+    assert!(!board.contains('\u{200b}'), "{board}");
+    let h2h = arbiter(&["stats", "h2h", "#1", "#2", "--db", db]);
+    let h2h = text(&h2h.stdout);
+    assert!(!h2h.contains('\u{200b}'), "{h2h}");
+    assert!(h2h.contains("\\u{200b}"), "{h2h}");
+}

@@ -484,11 +484,12 @@ fn h2h(args: &H2hArgs) -> Result<i32, Stop> {
         return Ok(1);
     };
     let report = Report::new(d, &stats, &dir, 1);
+    let shown = |id| crate::identity::names::visible(dir.person_name(id)).into_owned();
     let text = format!(
         "head-to-head: {} against {} (scores from {}'s side)\n\n{}",
-        dir.person_name(a),
-        dir.person_name(b),
-        dir.person_name(a),
+        shown(a),
+        shown(b),
+        shown(a),
         report.text()
     );
     write_report(&report, args.format, text)?;
@@ -556,7 +557,8 @@ fn openings(args: &OpeningsArgs) -> Result<i32, Stop> {
                     ]
                 })
                 .collect();
-            let mut out = format!("{}: openings\n", report.player);
+            let player = crate::identity::names::visible(&report.player);
+            let mut out = format!("{player}: openings\n");
             table(
                 &[
                     "opening",
