@@ -463,3 +463,58 @@ fn stats_escapes_invisible_characters_in_names_as_players_does() {
     assert!(!h2h.contains('\u{200b}'), "{h2h}");
     assert!(h2h.contains("\\u{200b}"), "{h2h}");
 }
+
+#[test]
+fn impossible_dates_reversed_ranges_and_bad_where_are_short_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let out = arbiter(&[
+        "import",
+        "-q",
+        testdata("sample.pgn").to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let db = db.to_str().unwrap();
+    for command in [&["export"][..], &["stats", "players"], &["openings"]] {
+        let run = |extra: &[&str]| {
+            let mut args = command.to_vec();
+            args.extend_from_slice(&["--db", db]);
+            args.extend_from_slice(extra);
+            let out = arbiter(&args);
+            (out.status.code(), text(&out.stderr))
+        };
+        for (date, why) in [("2020.13.45", "no month 13"), ("2020.02.30", "has 29 days")] {
+            let (code, err) = run(&["--date-from", date]);
+            assert_eq!(code, Some(2), "{command:?} {date}: {err}");
+            assert!(
+                err.contains(date) && err.contains(why),
+                "{command:?}: {err}"
+            );
+        }
+        let (code, err) = run(&["--date-from", "2020", "--date-to", "2019"]);
+        assert_eq!(code, Some(2), "{command:?}: {err}");
+        assert!(
+            err.contains("2020") && err.contains("2019"),
+            "{command:?}: {err}"
+        );
+        let (code, err) = run(&["--where", "g.nosuch = 1"]);
+        assert_eq!(code, Some(2), "{command:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{command:?}: {err}");
+        assert!(
+            err.contains("g.nosuch = 1") && err.contains("no such column: g.nosuch"),
+            "{command:?}: {err}"
+        );
+        assert!(!err.contains("SELECT"), "{command:?}: {err}");
+        let (code, err) = run(&["--where", "g.nosuch = 1", "-v"]);
+        assert_eq!(code, Some(2), "{command:?}: {err}");
+        assert!(
+            err.contains("SELECT") && err.contains("FROM games g"),
+            "{command:?}: {err}"
+        );
+        // A good condition and range still select.
+        let (code, err) = run(&["--where", "g.ply_count > 0", "--date-from", "1900"]);
+        assert_eq!(code, Some(0), "{command:?}: {err}");
+    }
+}
