@@ -439,6 +439,46 @@ fn a_pipe_closed_after_one_line_ends_every_command_quietly() {
     }
 }
 
+/// The commands whose output fits in a pipe's buffer: the pipe is closed before they write
+/// (as `| head -0`), so every write meets it.
+#[test]
+fn a_pipe_closed_before_any_output_ends_the_smaller_commands_quietly() {
+    let db = big_db().to_str().unwrap();
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["players", "--db", db, "--suggest"],
+        vec!["players", "--db", db, "--name", "a"],
+        vec!["duplicates", "--db", db],
+        vec!["openings", "--db", db],
+        vec!["stats", "player", "#1", "--db", db],
+        vec!["stats", "player", "#1", "--db", db, "--format", "json"],
+        vec!["stats", "openings", "#1", "--db", db],
+        vec!["stats", "players", "--db", db, "--format", "csv"],
+    ];
+    for args in runs {
+        let mut child = Command::new(BIN)
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let code = child.wait().unwrap().code();
+        assert_eq!(code, Some(0), "arbiter {}: {err}", args.join(" "));
+        assert!(
+            !err.contains("Broken pipe") && !err.contains("os error 32"),
+            "arbiter {}: {err}",
+            args.join(" ")
+        );
+    }
+}
+
 #[test]
 fn stats_escapes_invisible_characters_in_names_as_players_does() {
     let dir = tempfile::tempdir().unwrap();
