@@ -230,14 +230,15 @@ pub fn run(args: &RatingsArgs) -> Result {
         }
         None => {
             let conn = open(&args.db, args.no_store)?;
-            let selection = select::select(&conn, &args.select.filter(true), source)?;
+            let filter = args.select.select(&conn, true)?;
+            let selection = select::select(&conn, &filter, source)?;
             (Some(conn), selection)
         }
     };
     if let Some(min) = args.min_games {
         selection.min_games(min);
     }
-    let anchors = anchors(system, values, &selection)?;
+    let anchors = anchors(system, values, &selection, conn.as_ref())?;
     // Only a stored run writes the history: without storing, nothing reads it.
     let store = conn.as_ref().filter(|_| !args.no_store);
     let cx = Context {
@@ -286,23 +287,25 @@ pub fn run(args: &RatingsArgs) -> Result {
 /// The database: read-only when nothing is stored, else opened for writing (and migrated).
 fn open(path: &Path, no_store: bool) -> Result<rusqlite::Connection> {
     if no_store {
-        return crate::stats::read::open(path).map_err(|e| AppError::usage(e.to_string()));
+        return Ok(crate::db::open_read_only(path)?);
     }
-    if !path.exists() {
-        return Err(AppError::usage(format!(
-            "{}: no such database",
-            path.display()
-        )));
-    }
-    Ok(crate::db::open(path)?)
+    Ok(crate::db::open_existing(path)?)
 }
 
 /// The persons `--anchor NAME=RATING` holds, as indices of the selection.
+/// A name resolves as everywhere (`db::directory`: `#ID`, spellings, name order, initials,
+/// surname); rows read from `--encounters` files have no database, so their names are
+/// matched as written.
 fn anchors(
     system: &dyn system::System,
     values: &Values,
     selection: &Selection,
+    conn: Option<&rusqlite::Connection>,
 ) -> Result<Vec<(u32, f64)>> {
+    let directory = match conn {
+        Some(c) => Some(crate::db::directory::Directory::load(c)?),
+        None => None,
+    };
     let mut out = Vec::new();
     for p in system
         .params()
@@ -311,7 +314,15 @@ fn anchors(
     {
         for text in values.list(p) {
             let (name, rating) = system::parse_anchor(p, text).map_err(RateError::from)?;
-            let found = selection.index_by_name(name);
+            let found = match (&directory, conn) {
+                (Some(dir), Some(c)) => {
+                    let id = dir
+                        .resolve(c, name)
+                        .map_err(|e| AppError::usage(format!("--anchor {text}: {e}")))?;
+                    selection.index_of_person(id).into_iter().collect()
+                }
+                _ => selection.index_by_name(name),
+            };
             let index = match found.as_slice() {
                 [i] => *i,
                 [] => {

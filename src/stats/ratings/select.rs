@@ -5,7 +5,7 @@
 use super::encounters::Encounters;
 use super::{Date, Game, Outcome};
 use crate::db::persons::persons_by_id;
-use crate::export::filter::Filter;
+use crate::db::select::Filter;
 use crate::stats::scan::{self, GameRow, Order, WhiteResult};
 use rusqlite::Connection;
 use std::collections::HashMap;
