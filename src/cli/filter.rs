@@ -85,7 +85,8 @@ pub struct FilterArgs {
     /// `e` (events), e.g. "g.white_title = 'GM'".
     #[arg(long = "where", value_name = "SQL")]
     pub where_sql: Option<String>,
-    /// With a --where that SQLite refuses: show the whole statement it was tried in.
+    /// Say more: with a --where that SQLite refuses, the whole statement it was tried in;
+    /// with `ratings`, every group or set of players in a message, not the first ten.
     #[arg(short = 'v', long)]
     pub verbose: bool,
 }
