@@ -15,3 +15,4 @@ pub mod read;
 pub mod report;
 pub mod row;
 pub mod scan;
+pub mod tournament;
