@@ -23,3 +23,6 @@ pub fn format_value(value: Option<f64>, decimals: usize) -> String {
         None => String::new(),
     }
 }
+
+#[cfg(test)]
+mod fixtures;
