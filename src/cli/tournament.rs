@@ -4,6 +4,8 @@
 
 use super::error::{AppError, Outcome, Result};
 use crate::export::output::Output;
+use crate::stats::read::ReadError;
+use crate::stats::tournament::event::{self, EventError};
 use crate::stats::tournament::{
     Kind, Rules, Spec, Standings, Tournament, crosstable, html, standings, tiebreaks, trf,
 };
@@ -34,7 +36,11 @@ pub struct TournamentArgs {
     pub site: Option<String>,
     /// Only games of this year.
     #[arg(long, value_name = "YEAR", requires = "db")]
-    pub year: Option<i32>,
+    pub year: Option<i64>,
+    /// Build every event of the database (each name and site, in each year) and print one
+    /// summary line per event: a check and a speed measure.
+    #[arg(long = "all-events", requires = "db", conflicts_with = "event")]
+    pub all_events: bool,
     /// Round robin or Swiss; detected from the pairings when not given.
     #[arg(long = "type", value_enum, value_name = "TYPE")]
     pub kind: Option<KindArg>,
@@ -89,6 +95,9 @@ pub fn run(args: &TournamentArgs) -> Result {
         })?),
         None => None,
     };
+    if args.all_events {
+        return all_events(args, rules, specs.as_deref());
+    }
     let t = load(args)?;
     let kind = match args.kind {
         Some(KindArg::Rr) => Kind::RoundRobin,
@@ -127,9 +136,118 @@ fn load(args: &TournamentArgs) -> Result<Tournament> {
         }
         return Ok(read.tournament);
     }
-    Err(AppError::usage(
-        "tournament needs --trf FILE, or --db DB with --event NAME",
-    ))
+    match (&args.db, &args.event) {
+        (Some(db), Some(name)) => {
+            let (t, left) = event::open_and_load(db, name, args.site.as_deref(), args.year)
+                .map_err(event_error)?;
+            if left.unfinished + left.unnamed > 0 {
+                eprintln!(
+                    "left out: {} games without a result, {} without two named players",
+                    left.unfinished, left.unnamed
+                );
+            }
+            Ok(t)
+        }
+        _ => Err(AppError::usage(
+            "tournament needs --trf FILE, or --db DB with --event NAME (or --all-events)",
+        )),
+    }
+}
+
+fn event_error(e: EventError) -> AppError {
+    match e {
+        EventError::Read(ReadError::Sqlite(e)) => AppError::Sqlite(e),
+        EventError::Read(e) => AppError::Other(e.to_string()),
+        e @ (EventError::Ambiguous(_) | EventError::NotFound { .. }) => {
+            AppError::usage(e.to_string().trim_end().to_owned())
+        }
+    }
+}
+
+/// `--all-events`: one line per event (name, site, year, type, players, rounds, games,
+/// points), then the count and the time on standard error.
+fn all_events(args: &TournamentArgs, rules: Option<Rules>, specs: Option<&[Spec]>) -> Result {
+    let db = args.db.as_deref().expect("clap requires --db");
+    let start = std::time::Instant::now();
+    let conn = crate::stats::read::open(db).map_err(|e| event_error(EventError::Read(e)))?;
+    let events = event::load_all(&conn).map_err(event_error)?;
+    let loaded = start.elapsed();
+    let mut out = Output::open(args.output.as_deref()).map_err(|e| output_error(args, e))?;
+    let mut games = 0usize;
+    let mut text = String::new();
+    if matches!(args.format, FormatArg::Csv) {
+        text.push_str("event,site,year,type,players,rounds,games,points\n");
+    }
+    for (c, t, _) in &events {
+        let kind = match args.kind {
+            Some(KindArg::Rr) => Kind::RoundRobin,
+            Some(KindArg::Swiss) => Kind::Swiss,
+            None => t.kind(),
+        };
+        let list = specs
+            .map(<[Spec]>::to_vec)
+            .unwrap_or_else(|| tiebreaks::registry::default_list(kind == Kind::RoundRobin));
+        let r = rules.unwrap_or_else(|| Rules::for_date(t.end()));
+        let s = standings::compute(t, &list, r, kind, args.unrated);
+        let played: usize = t
+            .players
+            .iter()
+            .map(|p| p.rounds.iter().filter(|x| x.opponent.is_some()).count())
+            .sum::<usize>()
+            / 2;
+        games += played;
+        let points: u32 = s.rows.iter().map(|row| row.points.0).sum();
+        let points = crate::stats::tournament::model::Points(points);
+        let year = c.year.map(|y| y.to_string()).unwrap_or_default();
+        match args.format {
+            FormatArg::Text => text.push_str(&format!(
+                "{} | {} | {} | {} | {} players | {} rounds | {} games | {} points\n",
+                c.name,
+                c.site,
+                year,
+                kind.name(),
+                t.players.len(),
+                t.rounds,
+                played,
+                points
+            )),
+            FormatArg::Csv => {
+                let mut w = csv::Writer::from_writer(Vec::new());
+                w.write_record([
+                    c.name.as_str(),
+                    c.site.as_str(),
+                    year.as_str(),
+                    kind.name(),
+                    &t.players.len().to_string(),
+                    &t.rounds.to_string(),
+                    &played.to_string(),
+                    &points.to_string(),
+                ])?;
+                text.push_str(&String::from_utf8_lossy(
+                    &w.into_inner().map_err(|e| AppError::Other(e.to_string()))?,
+                ));
+            }
+            FormatArg::Jsonl => text.push_str(&format!(
+                "{}\n",
+                serde_json::json!({
+                    "event": c.name, "site": c.site, "year": c.year, "type": kind.name(),
+                    "players": t.players.len(), "rounds": t.rounds, "games": played,
+                    "points": points.as_f64(),
+                })
+            )),
+        }
+    }
+    out.write_all(text.as_bytes())
+        .map_err(|e| output_error(args, e))?;
+    out.finish().map_err(|e| output_error(args, e))?;
+    eprintln!(
+        "{} events, {} games: read in {:.2} s, crosstables and tie-breaks in {:.2} s",
+        events.len(),
+        games,
+        loaded.as_secs_f64(),
+        (start.elapsed() - loaded).as_secs_f64()
+    );
+    Ok(Outcome::Success)
 }
 
 fn print(args: &TournamentArgs, t: &Tournament, s: &Standings) -> Result<()> {

@@ -6,6 +6,7 @@
 //! the games of one stored event.
 
 pub mod crosstable;
+pub mod event;
 pub mod html;
 pub mod model;
 pub mod standings;
