@@ -115,7 +115,7 @@ fn swiss7_buchholz_2024_and_2026() {
 fn swiss7_buchholz_cuts_take_vurs_first() {
     let t = read(SWISS7);
     // BH-C1, 2024. P1 cuts 1.5 → 8.0. P3's least value is 1.5 (a game), but its forfeit loss
-    // is a VUR (dummy 2.0) and goes first (Art. 16.5) → 9.0 − 2.0 = 7.0. P5 cuts the zero-point
+    // is a VUR (dummy 2.0) and goes first (Art. 16) → 9.0 − 2.0 = 7.0. P5 cuts the zero-point
     // bye (1.0) → 5.5. P6 cuts the forfeit loss's dummy (2.0), not its 1.0 → 5.0. P7 cuts a
     // withdrawn round (1.0) → 4.5.
     assert_eq!(
@@ -289,7 +289,7 @@ fn swiss7_direct_encounter_and_standings() {
 fn rr5_forfeit_counts_as_played_and_byes_count_nothing() {
     let t = read(RR5);
     assert_eq!(t.kind(), Kind::RoundRobin);
-    // SB of P4: drew 3 (½·2.0), beat 5 by forfeit (counts as played, Art. 16.1: 0.5), lost
+    // SB of P4: drew 3 (½·2.0), beat 5 by forfeit (counts as played, Art. 16: 0.5), lost
     // to 1 and 2: 1.0 + 0.5 = 1.5. P1: ½·3.0 + 2.0 + 1.5 + ½·0.5 = 5.25.
     assert_eq!(values(&t, "SB", Rules::R2024), [5.25, 4.5, 2.75, 1.5, 1.5]);
     // BH: in a round robin the bye round counts nothing; P1 met 2, 3, 4, 5: 3 + 2 + 1.5 + 0.5.

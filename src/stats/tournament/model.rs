@@ -120,7 +120,7 @@ impl GameResult {
 }
 
 impl Outcome {
-    /// Points the round gives the player (C.07 Art. 16.1: unplayed rounds score what the
+    /// Points the round gives the player (C.07 Art. 16: unplayed rounds score what the
     /// regulations award them: a PAB or full-point bye a win, a half-point bye a draw).
     pub fn points(self) -> Points {
         match self {

@@ -11,9 +11,12 @@
 //!   value is capped: at the real opponent's adjusted score after a forfeit (16.4.1), at 50 %
 //!   of the maximum otherwise (16.4.2).
 //! - In a round robin (pairings fixed in advance) a forfeited game counts as played for
-//!   tie-break purposes (Art. 16.1), and a round without an opponent counts nothing.
-//! - Cuts (Art. 14.1-14.4) remove the least significant values; VURs are cut first (Art.
-//!   16.5) unless the least significant played value contributes less.
+//!   tie-break purposes (Art. 16), and a round without an opponent counts nothing.
+//! - Cuts (Art. 14.1-14.4) remove the least significant values, the rounds against the
+//!   lowest-scored opponents; a VUR is cut first (Art. 16). In SB, where a round's value is the
+//!   opponent's score times the points of the round, the VUR gives way when the round against
+//!   the lowest-scored opponent adds more than it does: that round is cut instead (as the
+//!   reference implementation does).
 //! - Fore Buchholz (8.2) treats everybody's last round as a draw when it had an opponent.
 
 use super::{Context, Spec, Values, round_half_up};
@@ -99,7 +102,7 @@ fn entries(ctx: &Context, fore: bool, sb: bool) -> Vec<Vec<Entry>> {
         .map(|(i, p)| {
             let mut out = Vec::with_capacity(rounds);
             for (r, round) in p.rounds.iter().enumerate() {
-                // Art. 16.1: with pairings fixed in advance, a forfeit counts as played;
+                // Art. 16: with pairings fixed in advance, a forfeit counts as played;
                 // Fore Buchholz plays the last round out as a draw.
                 let played = rr || (fore && r + 1 == rounds) || round.outcome.played_or_pab();
                 let mut vur = round.outcome.is_vur();
@@ -134,9 +137,10 @@ fn entries(ctx: &Context, fore: bool, sb: bool) -> Vec<Vec<Entry>> {
         .collect()
 }
 
-/// Removes `low` least and `high` most significant entries (Art. 14). Among the least
-/// significant, a VUR goes first (Art. 16.5) unless the least significant entry overall adds
-/// more to the total than that VUR does.
+/// Removes `low` least and `high` most significant entries (Art. 14), significance being the
+/// opponent's score. The least significant VUR goes first (Art. 16), unless the least
+/// significant entry overall adds more to the total than that VUR does (possible in SB only),
+/// in which case that entry goes.
 fn cut(mut list: Vec<Entry>, low: usize, high: usize, rounds: usize) -> Vec<Entry> {
     let low = low.min(rounds);
     let high = if low + high > rounds {

@@ -7,7 +7,7 @@
 //!
 //! The value printed is the rank inside the tied group (1 the best); 0 when DE leaves the group
 //! as it was. Lower is better. In a round robin every paired round counts, forfeits included
-//! (Art. 16.1); in a Swiss only games played over the board.
+//! (Art. 16); in a Swiss only games played over the board.
 
 use super::{Context, Values};
 

@@ -2,7 +2,7 @@
 //! least 50 % of the maximum score. In a round robin with an odd number of players (one
 //! round off for everybody) the maximum counts one game fewer per cycle, and one fewer for each
 //! participant who was never paired. Points of forfeited games count, as in a round robin
-//! they are part of the fixed pairings (Art. 16.1).
+//! they are part of the fixed pairings (Art. 16).
 
 use super::{Context, Values};
 

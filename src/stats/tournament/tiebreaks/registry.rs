@@ -264,8 +264,9 @@ impl Spec {
     }
 }
 
-/// C.07's recommended order: for a round robin DE, SB, WIN, KS (Art. 9 and the tie-break
-/// table's recommendations for pre-determined pairings); for a Swiss BH-C1, BH, DE, WIN, BWG.
+/// The default lists: for a round robin DE, SB, WIN, KS; for a Swiss BH-C1, BH, DE, WIN, BWG
+/// (the orders commonly recommended for individual tournaments; a tournament's regulations
+/// name their own, which `--tiebreaks` takes).
 pub fn default_list(round_robin: bool) -> Vec<Spec> {
     let text = if round_robin {
         "DE,SB,WIN,KS"
