@@ -241,6 +241,24 @@ fn event_names_that_match_several_or_none_are_usage_errors() {
         err.contains("no stored event is named 'round robin of six'; closest: Round robin of five with a forfeit"),
         "{err}"
     );
+    // The name exists, but not in that year: the events of that name are listed.
+    let out = arbiter(&[
+        "tournament",
+        "--db",
+        db.to_str().unwrap(),
+        "--event",
+        "Round robin of five with a forfeit",
+        "--year",
+        "2030",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("no event 'Round robin of five with a forfeit' at that site or in that year")
+            && err
+                .contains("'Round robin of five with a forfeit' at 'Testtown NOR', 2026: 10 games"),
+        "{err}"
+    );
     // The same event name in another year is a second event.
     let pgn = std::fs::read_to_string(fixture("rr5.pgn"))
         .unwrap()

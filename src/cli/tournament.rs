@@ -6,6 +6,7 @@ use super::error::{AppError, Outcome, Result};
 use crate::export::output::Output;
 use crate::stats::read::ReadError;
 use crate::stats::tournament::event::{self, EventError};
+use crate::stats::tournament::model::Points;
 use crate::stats::tournament::{
     Kind, Rules, Spec, Standings, Tournament, crosstable, html, standings, tiebreaks, trf,
 };
@@ -158,9 +159,9 @@ fn event_error(e: EventError) -> AppError {
     match e {
         EventError::Read(ReadError::Sqlite(e)) => AppError::Sqlite(e),
         EventError::Read(e) => AppError::Other(e.to_string()),
-        e @ (EventError::Ambiguous(_) | EventError::NotFound { .. }) => {
-            AppError::usage(e.to_string().trim_end().to_owned())
-        }
+        e @ (EventError::Ambiguous(_)
+        | EventError::NotFound { .. }
+        | EventError::Filtered { .. }) => AppError::usage(e.to_string().trim_end().to_owned()),
     }
 }
 
@@ -170,84 +171,104 @@ fn all_events(args: &TournamentArgs, rules: Option<Rules>, specs: Option<&[Spec]
     let db = args.db.as_deref().expect("clap requires --db");
     let start = std::time::Instant::now();
     let conn = crate::stats::read::open(db).map_err(|e| event_error(EventError::Read(e)))?;
-    let events = event::load_all(&conn).map_err(event_error)?;
-    let loaded = start.elapsed();
     let mut out = Output::open(args.output.as_deref()).map_err(|e| output_error(args, e))?;
     let mut games = 0usize;
+    let mut count = 0usize;
     let mut text = String::new();
     if matches!(args.format, FormatArg::Csv) {
         text.push_str("event,site,year,type,players,rounds,games,points\n");
     }
-    for (c, t, _) in &events {
-        let kind = match args.kind {
-            Some(KindArg::Rr) => Kind::RoundRobin,
-            Some(KindArg::Swiss) => Kind::Swiss,
-            None => t.kind(),
-        };
-        let list = specs
-            .map(<[Spec]>::to_vec)
-            .unwrap_or_else(|| tiebreaks::registry::default_list(kind == Kind::RoundRobin));
-        let r = rules.unwrap_or_else(|| Rules::for_date(t.end()));
-        let s = standings::compute(t, &list, r, kind, args.unrated);
-        let played: usize = t
-            .players
-            .iter()
-            .map(|p| p.rounds.iter().filter(|x| x.opponent.is_some()).count())
-            .sum::<usize>()
-            / 2;
-        games += played;
-        let points: u32 = s.rows.iter().map(|row| row.points.0).sum();
-        let points = crate::stats::tournament::model::Points(points);
-        let year = c.year.map(|y| y.to_string()).unwrap_or_default();
-        match args.format {
-            FormatArg::Text => text.push_str(&format!(
-                "{} | {} | {} | {} | {} players | {} rounds | {} games | {} points\n",
-                c.name,
-                c.site,
-                year,
-                kind.name(),
-                t.players.len(),
-                t.rounds,
-                played,
-                points
-            )),
-            FormatArg::Csv => {
-                let mut w = csv::Writer::from_writer(Vec::new());
-                w.write_record([
-                    c.name.as_str(),
-                    c.site.as_str(),
-                    year.as_str(),
-                    kind.name(),
-                    &t.players.len().to_string(),
-                    &t.rounds.to_string(),
-                    &played.to_string(),
-                    &points.to_string(),
-                ])?;
-                text.push_str(&String::from_utf8_lossy(
-                    &w.into_inner().map_err(|e| AppError::Other(e.to_string()))?,
-                ));
-            }
-            FormatArg::Jsonl => text.push_str(&format!(
-                "{}\n",
-                serde_json::json!({
-                    "event": c.name, "site": c.site, "year": c.year, "type": kind.name(),
-                    "players": t.players.len(), "rounds": t.rounds, "games": played,
-                    "points": points.as_f64(),
-                })
-            )),
+    let mut failed: Option<AppError> = None;
+    event::for_each_event(&conn, |c, t, _| {
+        if failed.is_some() {
+            return;
         }
+        count += 1;
+        match summary_line(args, rules, specs, &c, &t) {
+            Ok((line, played)) => {
+                games += played;
+                text.push_str(&line);
+            }
+            Err(e) => failed = Some(e),
+        }
+    })
+    .map_err(event_error)?;
+    if let Some(e) = failed {
+        return Err(e);
     }
     out.write_all(text.as_bytes())
         .map_err(|e| output_error(args, e))?;
     out.finish().map_err(|e| output_error(args, e))?;
     eprintln!(
-        "{} events, {} games: read in {:.2} s, crosstables and tie-breaks in {:.2} s",
-        events.len(),
-        games,
-        loaded.as_secs_f64(),
-        (start.elapsed() - loaded).as_secs_f64()
+        "{count} events, {games} games: read, built and ranked in {:.2} s",
+        start.elapsed().as_secs_f64()
     );
     Ok(Outcome::Success)
+}
+
+/// One event's summary line in the chosen format, and its number of games.
+fn summary_line(
+    args: &TournamentArgs,
+    rules: Option<Rules>,
+    specs: Option<&[Spec]>,
+    c: &event::Candidate,
+    t: &Tournament,
+) -> Result<(String, usize)> {
+    let kind = match args.kind {
+        Some(KindArg::Rr) => Kind::RoundRobin,
+        Some(KindArg::Swiss) => Kind::Swiss,
+        None => t.kind(),
+    };
+    let list = specs
+        .map(<[Spec]>::to_vec)
+        .unwrap_or_else(|| tiebreaks::registry::default_list(kind == Kind::RoundRobin));
+    let r = rules.unwrap_or_else(|| Rules::for_date(t.end()));
+    let s = standings::compute(t, &list, r, kind, args.unrated);
+    let played: usize = t
+        .players
+        .iter()
+        .map(|p| p.rounds.iter().filter(|x| x.opponent.is_some()).count())
+        .sum::<usize>()
+        / 2;
+    let points = Points(s.rows.iter().map(|row| row.points.0).sum());
+    let year = c.year.map(|y| y.to_string()).unwrap_or_default();
+    let line = match args.format {
+        FormatArg::Text => format!(
+            "{} | {} | {} | {} | {} players | {} rounds | {} games | {} points\n",
+            c.name,
+            c.site,
+            year,
+            kind.name(),
+            t.players.len(),
+            t.rounds,
+            played,
+            points
+        ),
+        FormatArg::Csv => {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record([
+                c.name.as_str(),
+                c.site.as_str(),
+                year.as_str(),
+                kind.name(),
+                &t.players.len().to_string(),
+                &t.rounds.to_string(),
+                &played.to_string(),
+                &points.to_string(),
+            ])?;
+            let bytes = w.into_inner().map_err(|e| AppError::Other(e.to_string()))?;
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+        FormatArg::Jsonl => format!(
+            "{}\n",
+            serde_json::json!({
+                "event": c.name, "site": c.site, "year": c.year, "type": kind.name(),
+                "players": t.players.len(), "rounds": t.rounds, "games": played,
+                "points": points.as_f64(),
+            })
+        ),
+    };
+    Ok((line, played))
 }
 
 fn print(args: &TournamentArgs, t: &Tournament, s: &Standings) -> Result<()> {

@@ -46,6 +46,11 @@ pub enum EventError {
         name: String,
         suggestions: Vec<String>,
     },
+    /// Events of that name exist, but none at that site or in that year.
+    Filtered {
+        name: String,
+        events: Vec<Candidate>,
+    },
 }
 
 impl fmt::Display for EventError {
@@ -63,6 +68,16 @@ impl fmt::Display for EventError {
                 }
                 if list.len() > 30 {
                     writeln!(f, "  … and {} more", list.len() - 30)?;
+                }
+                Ok(())
+            }
+            EventError::Filtered { name, events } => {
+                writeln!(
+                    f,
+                    "no event '{name}' at that site or in that year; the events of that name:"
+                )?;
+                for c in events.iter().take(30) {
+                    writeln!(f, "  {c}")?;
                 }
                 Ok(())
             }
@@ -123,6 +138,18 @@ pub fn find(
     if found.is_empty() {
         found = candidates(conn, &format!("%{name}%"), site, year)?;
     }
+    if found.is_empty() && (site.is_some() || year.is_some()) {
+        let mut any = candidates(conn, name, None, None)?;
+        if any.is_empty() {
+            any = candidates(conn, &format!("%{name}%"), None, None)?;
+        }
+        if !any.is_empty() {
+            return Err(EventError::Filtered {
+                name: name.to_owned(),
+                events: any,
+            });
+        }
+    }
     match found.len() {
         1 => Ok(found.remove(0)),
         0 => Err(EventError::NotFound {
@@ -153,7 +180,8 @@ fn closest_names(conn: &Connection, name: &str) -> rusqlite::Result<Vec<String>>
 pub struct EventGame {
     pub id: i64,
     pub date: (Option<i64>, Option<i64>, Option<i64>),
-    pub round: Option<String>,
+    /// The `Round` tag as (round, board or game), when it holds a number.
+    pub round: Option<(u32, u32)>,
     pub white: Option<i64>,
     pub black: Option<i64>,
     pub white_elo: Option<i64>,
@@ -181,7 +209,10 @@ pub fn load(conn: &Connection, event: &Candidate) -> Result<(Tournament, Left), 
             Ok(EventGame {
                 id: r.get(0)?,
                 date: (r.get(1)?, r.get(2)?, r.get(3)?),
-                round: r.get(4)?,
+                round: r
+                    .get::<_, Option<String>>(4)?
+                    .as_deref()
+                    .and_then(parse_round),
                 white: r.get(5)?,
                 black: r.get(6)?,
                 white_elo: r.get(7)?,
@@ -217,7 +248,7 @@ pub fn open_and_load(
 }
 
 /// `3` → (3, 0), `3.2` → (3, 2); anything else (`?`, `-`, text) → None.
-fn parse_round(text: &str) -> Option<(u32, u32)> {
+pub fn parse_round(text: &str) -> Option<(u32, u32)> {
     let t = text.trim();
     let (major, minor) = match t.split_once('.') {
         Some((a, b)) => (a, b),
@@ -234,10 +265,7 @@ fn parse_round(text: &str) -> Option<(u32, u32)> {
 /// earliest round after both players' previous games. Games without a round number go, in date
 /// order, to the earliest round in which both players are free.
 fn assign_rounds(games: &[(usize, usize, &EventGame)]) -> Vec<usize> {
-    let parsed: Vec<Option<(u32, u32)>> = games
-        .iter()
-        .map(|g| g.2.round.as_deref().and_then(parse_round))
-        .collect();
+    let parsed: Vec<Option<(u32, u32)>> = games.iter().map(|g| g.2.round).collect();
     let fits = |rounds: &[Option<usize>]| -> bool {
         let mut seen = std::collections::HashSet::new();
         games.iter().zip(rounds).all(|(g, r)| match r {
@@ -433,9 +461,21 @@ pub fn build(
     (t, left)
 }
 
-/// Every event (in each of its years) of the database, built: the fast path for `--all-events`
-/// (one scan of `games`, the maps read once).
+/// Every event (in each of its years) of the database, built and collected (for tests and
+/// small databases; `for_each_event` holds one tournament at a time).
 pub fn load_all(conn: &Connection) -> Result<Vec<(Candidate, Tournament, Left)>, EventError> {
+    let mut out = Vec::new();
+    for_each_event(conn, |c, t, left| out.push((c, t, left)))?;
+    Ok(out)
+}
+
+/// Builds every event (in each of its years) of the database and hands each to `f`, in event
+/// id and year order: the fast path for `--all-events` (one scan of `games`, the maps read
+/// once, each event's games dropped once it is built).
+pub fn for_each_event(
+    conn: &Connection,
+    mut f: impl FnMut(Candidate, Tournament, Left),
+) -> Result<(), EventError> {
     let mut person_of: HashMap<i64, i64> = HashMap::new();
     {
         let mut stmt = conn.prepare("SELECT id, person_id FROM player_names")?;
@@ -491,7 +531,10 @@ pub fn load_all(conn: &Connection) -> Result<Vec<(Candidate, Tournament, Left)>,
             by_event.entry((event, year)).or_default().push(EventGame {
                 id,
                 date: (year, r.get(3)?, r.get(4)?),
-                round: r.get(5)?,
+                round: r
+                    .get::<_, Option<String>>(5)?
+                    .as_deref()
+                    .and_then(parse_round),
                 white: white.and_then(|w| person_of.get(&w).copied()),
                 black: black.and_then(|b| person_of.get(&b).copied()),
                 white_elo: r.get(8)?,
@@ -504,9 +547,8 @@ pub fn load_all(conn: &Connection) -> Result<Vec<(Candidate, Tournament, Left)>,
     }
     let mut keys: Vec<(i64, Option<i64>)> = by_event.keys().copied().collect();
     keys.sort_unstable();
-    let mut out = Vec::with_capacity(keys.len());
     for key in keys {
-        let games = &by_event[&key];
+        let games = by_event.remove(&key).unwrap_or_default();
         let (name, site) = events.get(&key.0).cloned().unwrap_or_default();
         let candidate = Candidate {
             event_id: key.0,
@@ -516,10 +558,10 @@ pub fn load_all(conn: &Connection) -> Result<Vec<(Candidate, Tournament, Left)>,
             games: games.len() as i64,
         };
         let mut name_of = |id: i64| names.get(&id).cloned().unwrap_or_else(|| format!("#{id}"));
-        let (t, left) = build(&candidate, games, &mut name_of);
-        out.push((candidate, t, left));
+        let (t, left) = build(&candidate, &games, &mut name_of);
+        f(candidate, t, left);
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -530,7 +572,7 @@ mod tests {
         EventGame {
             id,
             date: (Some(2024), Some(1), Some(id)),
-            round: (!round.is_empty()).then(|| round.to_owned()),
+            round: parse_round(round),
             white: Some(w),
             black: Some(b),
             white_elo: Some(2000 + w),
