@@ -469,3 +469,40 @@ fn every_corpus_event_builds_and_its_totals_agree_with_the_player_games_view() {
     }
     eprintln!("{} events, {players} player totals checked", events.len());
 }
+
+#[test]
+fn stats_player_lists_the_events_with_score_tpr_and_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("rr5.sqlite");
+    import(&fixture("rr5.pgn"), &db);
+    let text = stdout(&arbiter(&[
+        "stats",
+        "player",
+        "Two, Tom",
+        "--db",
+        db.to_str().unwrap(),
+    ]));
+    // Two, Tom: 3 of 4 (the crosstable's 3.0), TPR as in the TRF fixture's standings (2381),
+    // second on SB behind One, Olga.
+    assert!(
+        text.contains("Round robin of five with a forfeit")
+            && text.contains("3.0 / 4   TPR  2381  place 2 of 5"),
+        "{text}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(&arbiter(&[
+        "stats",
+        "player",
+        "Two, Tom",
+        "--db",
+        db.to_str().unwrap(),
+        "--format",
+        "json",
+    ])))
+    .unwrap();
+    let e = &json["events"][0];
+    assert_eq!(
+        (e["score"].as_f64(), e["tpr"].as_i64(), e["place"].as_i64()),
+        (Some(3.0), Some(2381), Some(2))
+    );
+    assert_eq!(json["games"].as_i64(), Some(4));
+}

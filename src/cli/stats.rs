@@ -465,8 +465,28 @@ fn player(args: &PlayerArgs) -> Result<i32, Stop> {
     if let Some(path) = &args.html {
         write_file(path, &crate::stats::html::page(&report))?;
     }
-    let text = report.text();
-    write_report(&report, args.format, text)?;
+    // The person's events as tournaments: score, TPR and place (stats::tournament::event).
+    let conn = read::open(&args.common.db)?;
+    let events = crate::stats::tournament::event::player_events(&conn, report.player_id)
+        .map_err(|e| Stop::Io(io::Error::other(e.to_string())))?;
+    match args.format {
+        DossierFormat::Json => {
+            let mut value = serde_json::to_value(&report)?;
+            if let Some(map) = value.as_object_mut() {
+                map.insert("events".into(), serde_json::to_value(&events)?);
+            }
+            let mut s = serde_json::to_string_pretty(&value)?;
+            s.push('\n');
+            stdout_text(&s)?;
+        }
+        _ => {
+            let mut text = report.text();
+            if !events.is_empty() && matches!(args.format, DossierFormat::Text) {
+                text.push_str(&crate::stats::tournament::event::events_text(&events));
+            }
+            write_report(&report, args.format, text)?;
+        }
+    }
     Ok(0)
 }
 

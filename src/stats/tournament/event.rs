@@ -400,6 +400,7 @@ pub fn build(
                 .and_then(|r| u16::try_from(r).ok())
                 .filter(|&r| r > 0);
             p.rounds = vec![Round::ABSENT; n_rounds];
+            p.person = Some(persons[k].0);
             p
         })
         .collect();
@@ -562,6 +563,110 @@ pub fn for_each_event(
         f(candidate, t, left);
     }
     Ok(())
+}
+
+/// One of a person's events, for `stats player`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PlayerEvent {
+    pub event: String,
+    pub site: String,
+    pub year: Option<i64>,
+    pub players: usize,
+    pub rounds: usize,
+    /// The person's games in the event (forfeits included).
+    pub games: usize,
+    pub score: f64,
+    /// Tournament performance rating (C.07 Art. 10.2) over the games against rated opponents.
+    pub tpr: Option<i32>,
+    /// Rank with the default tie-breaks, given only when the stored games cover at least three
+    /// quarters of the pairings the event could have had (a file of one player's games gives
+    /// only his part of the event).
+    pub place: Option<u32>,
+}
+
+/// The events of a person, each built as a tournament: score, TPR and place.
+pub fn player_events(conn: &Connection, person: i64) -> Result<Vec<PlayerEvent>, EventError> {
+    let mut stmt = conn.prepare_cached(include_str!("../../db/sql/person_events.sql"))?;
+    let found: Vec<Candidate> = stmt
+        .query_map([person], |r| {
+            Ok(Candidate {
+                event_id: r.get(0)?,
+                name: r.get(1)?,
+                site: r.get(2)?,
+                year: r.get(3)?,
+                games: r.get(4)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut out = Vec::with_capacity(found.len());
+    for c in &found {
+        let (t, _) = load(conn, c)?;
+        let Some(i) = t.players.iter().position(|p| p.person == Some(person)) else {
+            continue;
+        };
+        let p = &t.players[i];
+        let games = p.rounds.iter().filter(|r| r.opponent.is_some()).count();
+        let rated: Vec<(i32, u32)> = p
+            .rounds
+            .iter()
+            .filter_map(|r| {
+                let o = r.game_opponent()?;
+                Some((i32::from(t.players[o].rating?), r.points().0))
+            })
+            .collect();
+        let ratings: Vec<i32> = rated.iter().map(|x| x.0).collect();
+        let tpr = super::tiebreaks::rating::tpr(&ratings, rated.iter().map(|x| x.1).sum());
+        let pairings: usize = t
+            .players
+            .iter()
+            .map(|q| q.rounds.iter().filter(|r| r.opponent.is_some()).count())
+            .sum::<usize>()
+            / 2;
+        let possible = t.players.len() / 2 * t.rounds;
+        let place =
+            (t.players.len() >= 2 && possible > 0 && pairings * 4 >= possible * 3).then(|| {
+                let kind = t.kind();
+                let specs =
+                    super::tiebreaks::registry::default_list(kind == super::Kind::RoundRobin);
+                let rules = super::Rules::for_date(t.end());
+                let s = super::standings::compute(&t, &specs, rules, kind, None);
+                s.ranks()[i]
+            });
+        out.push(PlayerEvent {
+            event: c.name.clone(),
+            site: c.site.clone(),
+            year: c.year,
+            players: t.players.len(),
+            rounds: t.rounds,
+            games,
+            score: p.points().as_f64(),
+            tpr,
+            place,
+        });
+    }
+    Ok(out)
+}
+
+/// The events as a text table for the dossier.
+pub fn events_text(events: &[PlayerEvent]) -> String {
+    let mut out = String::from("
+events (score, TPR over rated opponents, place with the default tie-breaks when the event is complete enough):
+");
+    for e in events {
+        out.push_str(&format!(
+            "  {:<4}  {:<40} {:<24} {:>5.1} / {:<3} TPR {:>5}  place {}\n",
+            e.year.map(|y| y.to_string()).unwrap_or_else(|| "?".into()),
+            e.event.chars().take(40).collect::<String>(),
+            e.site.chars().take(24).collect::<String>(),
+            e.score,
+            e.games,
+            e.tpr.map(|x| x.to_string()).unwrap_or_else(|| "-".into()),
+            e.place
+                .map(|x| format!("{x} of {}", e.players))
+                .unwrap_or_else(|| "-".into())
+        ));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -257,6 +257,8 @@ pub struct Player {
     pub rounds: Vec<Round>,
     /// The 1-based line this player came from, for messages (0: not from a file).
     pub line: usize,
+    /// The stored person (players.id) when built from stored games.
+    pub person: Option<i64>,
 }
 
 impl Player {
@@ -274,6 +276,7 @@ impl Player {
             stated_rank: None,
             rounds: Vec::new(),
             line: 0,
+            person: None,
         }
     }
 
