@@ -23,6 +23,7 @@ pub mod ratings;
 pub mod shards;
 pub mod show;
 pub mod stats;
+pub mod tournament;
 pub mod uci;
 
 pub use error::{AppError, Outcome, PathContext};
@@ -74,6 +75,8 @@ pub enum Command {
     Stats(Box<stats::StatsArgs>),
     /// Rate the database's persons: pool (as Ordo), FIDE elo, glicko2 or glicko.
     Ratings(Box<ratings::RatingsArgs>),
+    /// A tournament's crosstable and standings with FIDE C.07 tie-breaks (TRF-16 or stored games).
+    Tournament(Box<tournament::TournamentArgs>),
     /// Speak UCI on stdin/stdout: arbiter's engine for a GUI or a match runner.
     Uci(uci::UciArgs),
 }
@@ -133,6 +136,7 @@ fn dispatch(command: Command) -> error::Result {
         Command::Stats(args) => finish(stats::run(&args)),
         Command::Ratings(args) => finish(ratings::run(&args)),
         Command::Uci(args) => finish(uci::run(&args)),
+        Command::Tournament(args) => finish(tournament::run(&args)),
     }
 }
 

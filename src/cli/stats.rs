@@ -390,8 +390,27 @@ fn player(args: &PlayerArgs) -> Result {
     if let Some(path) = &args.html {
         write_file(path, &crate::stats::html::page(&report))?;
     }
-    let text = report.text();
-    write_report(&report, &args.out, format, text)?;
+    let conn = crate::db::open_read_only(&args.common.db)?;
+    let events = crate::stats::tournament::event::player_events(&conn, report.player_id)
+        .map_err(|e| AppError::Other(e.to_string()))?;
+    let mut text = report.text();
+    if !events.is_empty() {
+        text.push_str(&crate::stats::tournament::event::events_text(&events));
+    }
+    write_document(
+        &args.out,
+        format,
+        text,
+        || {
+            // The report with the person's events as tournaments (score, TPR, place).
+            let mut value = serde_json::to_value(&report)?;
+            if let Some(map) = value.as_object_mut() {
+                map.insert("events".into(), serde_json::to_value(&events)?);
+            }
+            serde_json::to_string_pretty(&value)
+        },
+        || report.csv_records(),
+    )?;
     Ok(Outcome::Success)
 }
 

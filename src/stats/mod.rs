@@ -15,4 +15,5 @@ pub mod read;
 pub mod report;
 pub mod row;
 pub mod scan;
+pub mod tournament;
 pub mod tree;

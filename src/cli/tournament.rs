@@ -1,0 +1,296 @@
+//! `arbiter tournament`: a tournament's crosstable and standings with FIDE C.07 tie-breaks,
+//! from a TRF-16 file (`--trf`) or from the games of one stored event (`--db --event`). Parses
+//! the flags, calls `stats::tournament`, prints; the work is in the library.
+
+use super::error::{AppError, Outcome, Result};
+use crate::export::output::Output;
+use crate::stats::read::ReadError;
+use crate::stats::tournament::event::{self, EventError};
+use crate::stats::tournament::model::Points;
+use crate::stats::tournament::{
+    Kind, Rules, Spec, Standings, Tournament, crosstable, html, standings, tiebreaks, trf,
+};
+use clap::{Args, ValueEnum};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+const EXAMPLES: &str = "Examples:
+  arbiter tournament --trf open2025.trf
+  arbiter tournament --trf open2025.trf --tiebreaks BH-C1,BH,SB,WIN --format csv -o standings.csv
+  arbiter tournament --trf rr.trf --rules 2024 --html rr.html
+  arbiter tournament --db games.sqlite --event 'Tata Steel Masters' --year 2024 --trf-out tata.trf";
+
+#[derive(Args, Debug)]
+#[command(after_help = EXAMPLES)]
+pub struct TournamentArgs {
+    /// A TRF-16 tournament report.
+    #[arg(long, value_name = "FILE", conflicts_with = "db")]
+    pub trf: Option<PathBuf>,
+    /// The database written by `arbiter import` (with --event).
+    #[arg(long, value_name = "DB")]
+    pub db: Option<PathBuf>,
+    /// The event's name (PGN `Event`), exactly or as a unique part of it.
+    #[arg(long, value_name = "NAME", requires = "db")]
+    pub event: Option<String>,
+    /// Only the event held at this site (PGN `Site`).
+    #[arg(long, value_name = "SITE", requires = "db")]
+    pub site: Option<String>,
+    /// Only games of this year.
+    #[arg(long, value_name = "YEAR", requires = "db")]
+    pub year: Option<i64>,
+    /// Build every event of the database (each name and site, in each year) and print one
+    /// summary line per event: a check and a speed measure.
+    #[arg(long = "all-events", requires = "db", conflicts_with = "event")]
+    pub all_events: bool,
+    /// Round robin or Swiss; detected from the pairings when not given.
+    #[arg(long = "type", value_enum, value_name = "TYPE")]
+    pub kind: Option<KindArg>,
+    /// C.07 acronyms in order, with modifiers: BH, BH-C1, BH-C2, BH-M1, BH-M2, FB, AOB, SB,
+    /// SB-C1, KS, PS, WIN, WON, BPG, BWG, GE (REP), DE, ARO, TPR, PTP, APRO, APPO; `/` works
+    /// as `-`. Default: C.07's recommendation for the tournament type.
+    #[arg(long, value_name = "LIST")]
+    pub tiebreaks: Option<String>,
+    /// Which C.07 text: 2024 or 2026 (default: by the tournament's end date, 2026 from
+    /// 1 March 2026).
+    #[arg(long, value_name = "YEAR")]
+    pub rules: Option<String>,
+    /// Rating given to unrated players in ARO, TPR, PTP, APRO and APPO (C.07 Art. 10: the
+    /// tournament's regulations set it); without it those have no value when someone is
+    /// unrated.
+    #[arg(long, value_name = "RATING")]
+    pub unrated: Option<u16>,
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    pub format: FormatArg,
+    /// Write to this file instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Also write the page: standings (sortable) and crosstable, self-contained.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Also write the tournament as TRF-16.
+    #[arg(long = "trf-out", value_name = "FILE")]
+    pub trf_out: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FormatArg {
+    Text,
+    Csv,
+    Jsonl,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum KindArg {
+    Rr,
+    Swiss,
+}
+
+pub fn run(args: &TournamentArgs) -> Result {
+    let specs = match &args.tiebreaks {
+        Some(text) => Some(Spec::parse_list(text).map_err(|e| AppError::usage(e.to_string()))?),
+        None => None,
+    };
+    let rules = match &args.rules {
+        Some(text) => Some(Rules::parse(text).ok_or_else(|| {
+            AppError::usage(format!("--rules {text}: valid values are 2024 and 2026"))
+        })?),
+        None => None,
+    };
+    if args.all_events {
+        return all_events(args, rules, specs.as_deref());
+    }
+    let t = load(args)?;
+    let kind = match args.kind {
+        Some(KindArg::Rr) => Kind::RoundRobin,
+        Some(KindArg::Swiss) => Kind::Swiss,
+        None => t.kind(),
+    };
+    let specs =
+        specs.unwrap_or_else(|| tiebreaks::registry::default_list(kind == Kind::RoundRobin));
+    let rules = rules.unwrap_or_else(|| Rules::for_date(t.end()));
+    let s = standings::compute(&t, &specs, rules, kind, args.unrated);
+    print(args, &t, &s)?;
+    if let Some(path) = &args.html {
+        write_file(path, html::page(&t, &s).as_bytes())?;
+    }
+    if let Some(path) = &args.trf_out {
+        write_file(path, trf::write(&t, Some(&s.ranks())).as_bytes())?;
+    }
+    Ok(Outcome::Success)
+}
+
+fn load(args: &TournamentArgs) -> Result<Tournament> {
+    if let Some(path) = &args.trf {
+        let text = std::fs::read(path).map_err(|e| AppError::io(path, e))?;
+        // TRF files come in UTF-8 or Latin-1; the latter is read byte for byte.
+        let text = match String::from_utf8(text) {
+            Ok(t) => t,
+            Err(e) => e.into_bytes().iter().map(|&b| char::from(b)).collect(),
+        };
+        let read =
+            trf::read(&text).map_err(|e| AppError::Other(format!("{}: {e}", path.display())))?;
+        for (code, line) in &read.skipped {
+            eprintln!(
+                "{}: line {line}: records '{code}' are not supported and were skipped",
+                path.display()
+            );
+        }
+        return Ok(read.tournament);
+    }
+    match (&args.db, &args.event) {
+        (Some(db), Some(name)) => {
+            let (t, left) = event::open_and_load(db, name, args.site.as_deref(), args.year)
+                .map_err(event_error)?;
+            if left.unfinished + left.unnamed > 0 {
+                eprintln!(
+                    "left out: {} games without a result, {} without two named players",
+                    left.unfinished, left.unnamed
+                );
+            }
+            Ok(t)
+        }
+        _ => Err(AppError::usage(
+            "tournament needs --trf FILE, or --db DB with --event NAME (or --all-events)",
+        )),
+    }
+}
+
+fn event_error(e: EventError) -> AppError {
+    match e {
+        EventError::Read(ReadError::Sqlite(e)) => AppError::Sqlite(e),
+        EventError::Db(e) => AppError::Db(e),
+        e @ (EventError::Ambiguous(_)
+        | EventError::NotFound { .. }
+        | EventError::Filtered { .. }) => AppError::usage(e.to_string().trim_end().to_owned()),
+    }
+}
+
+/// `--all-events`: one line per event (name, site, year, type, players, rounds, games,
+/// points), then the count and the time on standard error.
+fn all_events(args: &TournamentArgs, rules: Option<Rules>, specs: Option<&[Spec]>) -> Result {
+    let db = args.db.as_deref().expect("clap requires --db");
+    let start = std::time::Instant::now();
+    let conn = crate::db::open_read_only(db)?;
+    let mut out = Output::open(args.output.as_deref()).map_err(|e| output_error(args, e))?;
+    let mut games = 0usize;
+    let mut count = 0usize;
+    let mut text = String::new();
+    if matches!(args.format, FormatArg::Csv) {
+        text.push_str("event,site,year,type,players,rounds,games,points\n");
+    }
+    let mut failed: Option<AppError> = None;
+    event::for_each_event(&conn, |c, t, _| {
+        if failed.is_some() {
+            return;
+        }
+        count += 1;
+        match summary_line(args, rules, specs, &c, &t) {
+            Ok((line, played)) => {
+                games += played;
+                text.push_str(&line);
+            }
+            Err(e) => failed = Some(e),
+        }
+    })
+    .map_err(event_error)?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    out.write_all(text.as_bytes())
+        .map_err(|e| output_error(args, e))?;
+    out.finish().map_err(|e| output_error(args, e))?;
+    eprintln!(
+        "{count} events, {games} games: read, built and ranked in {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(Outcome::Success)
+}
+
+/// One event's summary line in the chosen format, and its number of games.
+fn summary_line(
+    args: &TournamentArgs,
+    rules: Option<Rules>,
+    specs: Option<&[Spec]>,
+    c: &event::Candidate,
+    t: &Tournament,
+) -> Result<(String, usize)> {
+    let kind = match args.kind {
+        Some(KindArg::Rr) => Kind::RoundRobin,
+        Some(KindArg::Swiss) => Kind::Swiss,
+        None => t.kind(),
+    };
+    let list = specs
+        .map(<[Spec]>::to_vec)
+        .unwrap_or_else(|| tiebreaks::registry::default_list(kind == Kind::RoundRobin));
+    let r = rules.unwrap_or_else(|| Rules::for_date(t.end()));
+    let s = standings::compute(t, &list, r, kind, args.unrated);
+    let played: usize = t
+        .players
+        .iter()
+        .map(|p| p.rounds.iter().filter(|x| x.opponent.is_some()).count())
+        .sum::<usize>()
+        / 2;
+    let points = Points(s.rows.iter().map(|row| row.points.0).sum());
+    let year = c.year.map(|y| y.to_string()).unwrap_or_default();
+    let line = match args.format {
+        FormatArg::Text => format!(
+            "{} | {} | {} | {} | {} players | {} rounds | {} games | {} points\n",
+            c.name,
+            c.site,
+            year,
+            kind.name(),
+            t.players.len(),
+            t.rounds,
+            played,
+            points
+        ),
+        FormatArg::Csv => {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record([
+                c.name.as_str(),
+                c.site.as_str(),
+                year.as_str(),
+                kind.name(),
+                &t.players.len().to_string(),
+                &t.rounds.to_string(),
+                &played.to_string(),
+                &points.to_string(),
+            ])?;
+            let bytes = w.into_inner().map_err(|e| AppError::Other(e.to_string()))?;
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+        FormatArg::Jsonl => format!(
+            "{}\n",
+            serde_json::json!({
+                "event": c.name, "site": c.site, "year": c.year, "type": kind.name(),
+                "players": t.players.len(), "rounds": t.rounds, "games": played,
+                "points": points.as_f64(),
+            })
+        ),
+    };
+    Ok((line, played))
+}
+
+fn print(args: &TournamentArgs, t: &Tournament, s: &Standings) -> Result<()> {
+    let mut out = Output::open(args.output.as_deref()).map_err(|e| output_error(args, e))?;
+    let written = match args.format {
+        FormatArg::Text => out.write_all(crosstable::render(t, s).as_bytes()),
+        FormatArg::Csv => standings::write_csv(t, s, &mut out),
+        FormatArg::Jsonl => standings::write_jsonl(t, s, &mut out),
+    };
+    written.map_err(|e| output_error(args, e))?;
+    out.finish().map_err(|e| output_error(args, e))
+}
+
+fn output_error(args: &TournamentArgs, e: std::io::Error) -> AppError {
+    match &args.output {
+        Some(p) => AppError::io(p, e),
+        None => AppError::from(e),
+    }
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut out = Output::open(Some(path)).map_err(|e| AppError::io(path, e))?;
+    out.write_all(bytes).map_err(|e| AppError::io(path, e))?;
+    out.finish().map_err(|e| AppError::io(path, e))
+}
