@@ -8,7 +8,9 @@ mod common;
 
 use arbiter::chess::{Color, Position, SanMode};
 use arbiter::game::replay::replay;
-use arbiter::laws::dead::{Budget, Deadness, Winnability, alive, analyse_side, deadness_searched};
+use arbiter::laws::dead::{
+    Budget, Deadness, Winnability, alive, analyse_side, deadness, deadness_searched,
+};
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -113,7 +115,18 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
     };
     let finals = corpus_finals(&corpus);
     let (mut settled, mut pawnless, mut unlocked) = (0, 0, 0);
+    let mut tally = [0usize; 3];
     for pos in &finals {
+        // The fast path (classes at the root and along the cheap line) against the full
+        // test, on every final.
+        let fast = deadness(pos, budget);
+        assert_eq!(
+            fast,
+            deadness_searched(pos, budget),
+            "{}",
+            arbiter::chess::fen::write_fen(pos)
+        );
+        tally[fast as usize] += 1;
         if !not_over(pos) {
             continue;
         }
@@ -136,17 +149,16 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
         }
         if any {
             settled += 1;
-            assert_eq!(
-                deadness_searched(pos, budget),
-                Deadness::Alive,
-                "{}",
-                arbiter::chess::fen::write_fen(pos)
-            );
+            assert_eq!(fast, Deadness::Alive);
         }
     }
     eprintln!(
-        "{} distinct finals, {settled} settled by a class ({pawnless} pawnless sides, {unlocked} unlocked sides)",
-        finals.len()
+        "{} distinct finals ({} dead, {} alive, {} undetermined), {settled} settled by a class \
+         at the root ({pawnless} pawnless sides, {unlocked} unlocked sides)",
+        finals.len(),
+        tally[Deadness::Dead as usize],
+        tally[Deadness::Alive as usize],
+        tally[Deadness::Unknown as usize],
     );
     assert!(settled > 0);
 }

@@ -132,6 +132,18 @@ fn loser_move(pos: &Position, list: &mut MoveList) -> Option<Move> {
 /// A helpmate line for `winner` from `pos`, or `None` when this line does not find one
 /// (nothing is then claimed). A repeated position ends the line.
 pub fn line(pos: &Position, winner: Color) -> Option<Vec<Move>> {
+    played(pos, winner, false).map(|(line, _)| line)
+}
+
+/// Is `winner` shown able to mate by the line: it mates, or it reaches a position of a class
+/// proved alive (`alive`) with `winner` still the side it proves, after at least one move.
+/// The line's moves are legal, so that position is reachable from `pos`.
+pub fn proves_alive(pos: &Position, winner: Color) -> bool {
+    played(pos, winner, true).is_some()
+}
+
+/// The line's moves, and whether it ended in a class rather than a mate.
+fn played(pos: &Position, winner: Color, classes: bool) -> Option<(Vec<Move>, bool)> {
     let mut p = *pos;
     let mut keys = [0u64; PLIES];
     let mut line = [Move::NONE; PLIES];
@@ -141,6 +153,9 @@ pub fn line(pos: &Position, winner: Color) -> Option<Vec<Move>> {
     let mut backup: Option<(Position, Move, usize)> = None;
     let mut len = 0;
     while len < PLIES {
+        if classes && len > 0 && super::alive::proof(&p, winner).is_some() {
+            return Some((line[..len].to_vec(), true));
+        }
         let key = p.repetition_key();
         let repeated = keys[..len].contains(&key);
         let m = if repeated {
@@ -150,7 +165,7 @@ pub fn line(pos: &Position, winner: Color) -> Option<Vec<Move>> {
             p.generate_legal(&mut list);
             if let Some(m) = mate_in_one(&p, winner, &list) {
                 line[len] = m;
-                return Some(line[..=len].to_vec());
+                return Some((line[..=len].to_vec(), false));
             }
             let (best, second) = winner_move(&p, winner, &list);
             backup = second.map(|alt| (p, alt, len));
@@ -207,6 +222,19 @@ mod tests {
         // A bare king never mates.
         let pos = Position::from_fen("1k6/8/2QK4/8/8/8/8/8 b - - 11 78").unwrap();
         assert_eq!(line(&pos, Color::Black), None);
+    }
+
+    /// In check the classes stand aside (forced play); one move later the line is in one.
+    #[test]
+    fn the_line_stops_at_a_class_proved_alive() {
+        let pos = Position::from_fen("r3k3/pp6/8/8/8/8/PP6/R3K2r w Q - 0 1").unwrap();
+        assert!(pos.is_check());
+        assert_eq!(super::super::alive::proof(&pos, Color::White), None);
+        assert!(proves_alive(&pos, Color::White));
+        let (moves, class) = played(&pos, Color::White, true).unwrap();
+        assert!(class && moves.len() <= 2, "{moves:?}");
+        // Without the classes the line plays on to a mate.
+        assert!(line(&pos, Color::White).is_some_and(|l| l.len() > moves.len()));
     }
 
     /// How many master-game finals the line mates (`/tmp/master-finals.fen`, one FEN a line).

@@ -359,7 +359,7 @@ pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
     {
         return Deadness::Alive;
     }
-    searched(pos, budget)
+    searched(pos, budget, true)
 }
 
 /// The game is over: the side that has mated is alive, a stalemate dead.
@@ -378,14 +378,15 @@ fn over(pos: &Position) -> Option<Deadness> {
 pub fn deadness_searched(pos: &Position, budget: Budget) -> Deadness {
     match over(pos) {
         Some(d) => d,
-        None => searched(pos, budget),
+        None => searched(pos, budget, false),
     }
 }
 
 /// Both sides get each cheap stage before either gets a more expensive one: in an endgame
 /// such as K+N v K+P the pawn's side mates at once while the knight's side needs a long
-/// search. The game is not over.
-fn searched(pos: &Position, budget: Budget) -> Deadness {
+/// search. The game is not over. `classes`: the cheap line also stops where it reaches a
+/// class proved alive (`alive`).
+fn searched(pos: &Position, budget: Budget, classes: bool) -> Deadness {
     // The side with more mating force is the likelier winner: it goes first at each stage.
     let order = if material_value(pos, Color::Black) > material_value(pos, Color::White) {
         [Color::Black, Color::White]
@@ -402,7 +403,12 @@ fn searched(pos: &Position, budget: Budget) -> Deadness {
     // blocked-position proof (a few thousand instructions a side). A side the proof rules
     // out has no mating line to find, so the order changes no verdict.
     for (c, _) in pending.iter().flatten() {
-        if fastline::line(pos, *c).is_some() {
+        let alive = if classes {
+            fastline::proves_alive(pos, *c)
+        } else {
+            fastline::line(pos, *c).is_some()
+        };
+        if alive {
             return Deadness::Alive;
         }
     }
