@@ -24,6 +24,8 @@ pub struct BenchArgs {
     pub import: super::bench_import::ImportBenchArgs,
     #[command(flatten)]
     pub synth: super::bench_synth::SynthArgs,
+    #[command(flatten)]
+    pub laws: super::bench_laws::LawsBenchArgs,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -35,6 +37,8 @@ pub enum BenchKind {
     Import,
     /// Write a synthetic collection with hidden true ratings (see the synth flags).
     Synth,
+    /// What the Laws cost on top of parse and replay, one thread (see the laws flags).
+    Laws,
 }
 
 /// The six positions, with the depth benchmarked and its known node count.
@@ -78,6 +82,7 @@ pub fn run(args: &BenchArgs) -> Result {
         BenchKind::Search => run_search(args),
         BenchKind::Import => super::bench_import::run_bench(&args.import),
         BenchKind::Synth => super::bench_synth::run(&args.synth),
+        BenchKind::Laws => super::bench_laws::run(&args.laws, args.runs),
     }
 }
 

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 pub mod analyse;
 pub mod bench;
 pub mod bench_import;
+pub mod bench_laws;
 pub mod bench_synth;
 pub mod check;
 pub mod dead;
@@ -162,6 +163,7 @@ const EXAMPLES_PERFT: &str = "Examples:
 
 const EXAMPLES_BENCH: &str = "Examples:
   arbiter bench search --runs 5
+  arbiter bench laws --runs 7
   arbiter bench import --import-games 1000000 --import-check
   arbiter bench synth --games 1000000 --players 20000 --seed 1 -o synth.pgn.zst --truth truth.csv";
 

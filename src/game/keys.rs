@@ -56,9 +56,16 @@ pub struct Keys {
 
 impl Keys {
     pub fn new(start: &Position) -> Keys {
+        // By the twelve sets of men rather than square by square (`piece_at` looks through
+        // the sets for each square): the walk is set up once per game judged.
         let mut board = [0; 64];
-        for sq in start.occupied() {
-            board[sq.index()] = start.piece_at(sq).map_or(0, code);
+        for color in Color::ALL {
+            for role in Role::ALL {
+                let c = code(Piece::new(color, role));
+                for sq in start.pieces(color, role) {
+                    board[sq.index()] = c;
+                }
+            }
         }
         let mut castling = [[None; 2]; 2];
         for color in Color::ALL {

@@ -19,14 +19,38 @@ const PLIES: usize = 50;
 /// How much a checking move of the winner (not a mate) is avoided.
 const CHECK_PENALTY: i32 = 200;
 
+/// How much taking a pawn of a head-on pair is preferred when the line stops at the
+/// classes (`alive`): each such pair keeps the position out of the Unlocked class.
+const UNJAM_BONUS: i32 = 500;
+
+/// The loser's pawns standing head to head with a pawn of the winner.
+fn jammed(pos: &Position, winner: Color) -> Bitboard {
+    let white = pos.pieces(Color::White, Role::Pawn);
+    let black = pos.pieces(Color::Black, Role::Pawn);
+    match winner {
+        Color::White => black & (white.shift_up(1) | white.shift_down(1)),
+        Color::Black => white & (black.shift_up(1) | black.shift_down(1)),
+    }
+}
+
 /// The winner's move: captures and promotions first, then the men heading for the loser's
 /// king (queens and rooks all the way, minor pieces to two steps), the king when few men
-/// are left to mate with.
-fn winner_move(pos: &Position, winner: Color, list: &MoveList) -> (Option<Move>, Option<Move>) {
+/// are left to mate with. `unjam`: also take the loser's pawns of head-on pairs first.
+fn winner_move(
+    pos: &Position,
+    winner: Color,
+    list: &MoveList,
+    unjam: bool,
+) -> (Option<Move>, Option<Move>) {
     let target = pos.king_of(winner.other());
     let men = pos.by_color(winner) & !pos.by_role(Role::King) & !pos.by_role(Role::Pawn);
     let king_helps = pos.pieces(winner, Role::Queen).is_empty() && men.count() <= 2;
     let occ = pos.occupied();
+    let jammed = if unjam {
+        jammed(pos, winner)
+    } else {
+        Bitboard::EMPTY
+    };
     // Squares from which each role would check: a check that does not mate mostly leaves
     // the loser only captures or king steps away from the corner.
     let direct = check_squares(pos, winner);
@@ -60,6 +84,9 @@ fn winner_move(pos: &Position, winner: Color, list: &MoveList) -> (Option<Move>,
         };
         if occ.contains(to) || m.kind() == MoveKind::EnPassant {
             s += 30;
+        }
+        if jammed.contains(to) {
+            s += UNJAM_BONUS;
         }
         if direct[role_after.index()].contains(to) {
             s -= CHECK_PENALTY;
@@ -132,6 +159,18 @@ fn loser_move(pos: &Position, list: &mut MoveList) -> Option<Move> {
 /// A helpmate line for `winner` from `pos`, or `None` when this line does not find one
 /// (nothing is then claimed). A repeated position ends the line.
 pub fn line(pos: &Position, winner: Color) -> Option<Vec<Move>> {
+    played(pos, winner, false).map(|(line, _)| line)
+}
+
+/// Is `winner` shown able to mate by the line: it mates, or it reaches a position of a class
+/// proved alive (`alive`) with `winner` still the side it proves, after at least one move.
+/// The line's moves are legal, so that position is reachable from `pos`.
+pub fn proves_alive(pos: &Position, winner: Color) -> bool {
+    played(pos, winner, true).is_some()
+}
+
+/// The line's moves, and whether it ended in a class rather than a mate.
+fn played(pos: &Position, winner: Color, classes: bool) -> Option<(Vec<Move>, bool)> {
     let mut p = *pos;
     let mut keys = [0u64; PLIES];
     let mut line = [Move::NONE; PLIES];
@@ -141,6 +180,9 @@ pub fn line(pos: &Position, winner: Color) -> Option<Vec<Move>> {
     let mut backup: Option<(Position, Move, usize)> = None;
     let mut len = 0;
     while len < PLIES {
+        if classes && len > 0 && super::alive::proof(&p, winner).is_some() {
+            return Some((line[..len].to_vec(), true));
+        }
         let key = p.repetition_key();
         let repeated = keys[..len].contains(&key);
         let m = if repeated {
@@ -150,9 +192,9 @@ pub fn line(pos: &Position, winner: Color) -> Option<Vec<Move>> {
             p.generate_legal(&mut list);
             if let Some(m) = mate_in_one(&p, winner, &list) {
                 line[len] = m;
-                return Some(line[..=len].to_vec());
+                return Some((line[..=len].to_vec(), false));
             }
-            let (best, second) = winner_move(&p, winner, &list);
+            let (best, second) = winner_move(&p, winner, &list, classes);
             backup = second.map(|alt| (p, alt, len));
             best
         } else {
@@ -207,6 +249,31 @@ mod tests {
         // A bare king never mates.
         let pos = Position::from_fen("1k6/8/2QK4/8/8/8/8/8 b - - 11 78").unwrap();
         assert_eq!(line(&pos, Color::Black), None);
+    }
+
+    /// In check the classes stand aside (forced play); one move later the line is in one.
+    #[test]
+    fn the_line_stops_at_a_class_proved_alive() {
+        let pos = Position::from_fen("r3k3/pp6/8/8/8/8/PP6/R3K2r w Q - 0 1").unwrap();
+        assert!(pos.is_check());
+        assert_eq!(super::super::alive::proof(&pos, Color::White), None);
+        assert!(proves_alive(&pos, Color::White));
+        let (moves, class) = played(&pos, Color::White, true).unwrap();
+        assert!(class && moves.len() <= 2, "{moves:?}");
+        // Without the classes the line plays on to a mate.
+        assert!(line(&pos, Color::White).is_some_and(|l| l.len() > moves.len()));
+    }
+
+    /// A head-on pair keeps the position out of the classes: the line takes its pawn first
+    /// and stops one ply in.
+    #[test]
+    fn the_line_takes_a_jammed_pawn_to_reach_a_class() {
+        let pos = Position::from_fen("r3k3/7p/8/4p3/4P3/5N2/P7/R3K3 w - - 0 1").unwrap();
+        assert_eq!(super::super::alive::proof(&pos, Color::White), None);
+        let (moves, class) = played(&pos, Color::White, true).unwrap();
+        assert!(class);
+        assert_eq!(moves.len(), 1);
+        assert_eq!(moves[0].to(), crate::chess::Square::parse("e5").unwrap());
     }
 
     /// How many master-game finals the line mates (`/tmp/master-finals.fen`, one FEN a line).

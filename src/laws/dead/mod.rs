@@ -9,6 +9,7 @@
 //! and, when that runs out, probes that steer the loser's king toward the far corners.
 //! `shorten` cuts a found line to the shortest through its positions, for display.
 
+pub mod alive;
 pub mod blocked;
 mod corner;
 mod fastline;
@@ -289,7 +290,7 @@ fn full_search(pos: &Position, winner: Color, budget: Budget, mut used: Nodes) -
 /// stalemate cannot. The material lemmas assume play goes on and would call a mate by two
 /// bishops on one colour "cannot win".
 fn game_over(pos: &Position, winner: Color) -> Option<Winnability> {
-    if !pos.legal_moves().is_empty() {
+    if pos.has_legal_moves() {
         return None;
     }
     Some(if !pos.is_check() {
@@ -345,17 +346,47 @@ fn material_value(pos: &Position, color: Color) -> u32 {
     .sum()
 }
 
-/// Decides deadness only, stopping as soon as one side is shown able to win. Both sides
-/// get each cheap stage before either gets a more expensive one: in an endgame such as
-/// K+N v K+P the pawn's side mates at once while the knight's side needs a long search.
+/// Decides deadness only, stopping as soon as one side is shown able to win: first the
+/// classes proved alive (`alive`, a few bitboard operations), which settle most game
+/// finals, then `deadness_searched`.
 pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
-    if let Some(w) = game_over(pos, pos.turn().other()) {
-        return if w.can_win() {
+    if let Some(d) = over(pos) {
+        return d;
+    }
+    if Color::ALL
+        .into_iter()
+        .any(|c| alive::proof(pos, c).is_some())
+    {
+        return Deadness::Alive;
+    }
+    searched(pos, budget, true)
+}
+
+/// The game is over: the side that has mated is alive, a stalemate dead.
+fn over(pos: &Position) -> Option<Deadness> {
+    game_over(pos, pos.turn().other()).map(|w| {
+        if w.can_win() {
             Deadness::Alive
         } else {
             Deadness::Dead
-        };
+        }
+    })
+}
+
+/// `deadness` without the classes proved alive: the lemmas and searches alone (the full
+/// test the classes are checked against).
+pub fn deadness_searched(pos: &Position, budget: Budget) -> Deadness {
+    match over(pos) {
+        Some(d) => d,
+        None => searched(pos, budget, false),
     }
+}
+
+/// Both sides get each cheap stage before either gets a more expensive one: in an endgame
+/// such as K+N v K+P the pawn's side mates at once while the knight's side needs a long
+/// search. The game is not over. `classes`: the cheap line also stops where it reaches a
+/// class proved alive (`alive`).
+fn searched(pos: &Position, budget: Budget, classes: bool) -> Deadness {
     // The side with more mating force is the likelier winner: it goes first at each stage.
     let order = if material_value(pos, Color::Black) > material_value(pos, Color::White) {
         [Color::Black, Color::White]
@@ -372,7 +403,12 @@ pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
     // blocked-position proof (a few thousand instructions a side). A side the proof rules
     // out has no mating line to find, so the order changes no verdict.
     for (c, _) in pending.iter().flatten() {
-        if fastline::line(pos, *c).is_some() {
+        let alive = if classes {
+            fastline::proves_alive(pos, *c)
+        } else {
+            fastline::line(pos, *c).is_some()
+        };
+        if alive {
             return Deadness::Alive;
         }
     }

@@ -1,0 +1,168 @@
+//! Cheap proofs that a side can still mate (2017 Art. 5.2.2, 6.9; 2001 Art. 9.6), tried
+//! before any helpmate line on the final position of every game: classes of positions
+//! proved alive once, here, from the material and the pawns alone, in a few bitboard
+//! operations. A class that does not apply claims nothing; the searches decide the rest.
+
+use crate::chess::{Bitboard, Color, Position, Role, attacks};
+
+/// Which class proved that a side can still mate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AliveClass {
+    /// No pawns on the board, and the side has a queen or a rook.
+    PawnlessHeavy,
+    /// Both sides have a queen or a rook, no pawn stands directly in front of an enemy
+    /// pawn or the enemy king, and there are enough men on the board.
+    Unlocked,
+}
+
+/// Men (kings included) that `Unlocked` needs on the board: in the smallest endings one
+/// side's moves can all be forced, and those are left to the searches.
+pub const UNLOCKED_MIN_MEN: u32 = 8;
+
+/// Neither side is held to forced play: the side to move is not in check and each king has
+/// a quiet step (to an empty square no enemy man attacks). Without this the classes are
+/// false: D3-Chess's vector has 16 sides in them that cannot win, every one a forced line
+/// (a check met only by taking the last rook, a pinned rook whose king has no square, a king
+/// held by pawns while its side runs out of moves).
+fn free_to_wait(pos: &Position) -> bool {
+    if pos.is_check() {
+        return false;
+    }
+    let occupied = pos.occupied();
+    Color::ALL.into_iter().all(|c| {
+        let king = pos.king_of(c);
+        let around = occupied - Bitboard::from_square(king);
+        (attacks::king_attacks(king) - occupied)
+            .into_iter()
+            .any(|to| !pos.is_attacked_with(to, c.other(), around))
+    })
+}
+
+/// A class proving that `winner` can still mate, if one applies. The caller has made sure
+/// the game is not over (the side to move has a legal move).
+pub fn proof(pos: &Position, winner: Color) -> Option<AliveClass> {
+    let class = conditions(pos, winner)?;
+    free_to_wait(pos).then_some(class)
+}
+
+/// The material and pawn conditions of the classes, without the guard.
+fn conditions(pos: &Position, winner: Color) -> Option<AliveClass> {
+    let ours = pos.by_color(winner);
+    let pawns = pos.by_role(Role::Pawn);
+    let heavy = pos.by_role(Role::Queen) | pos.by_role(Role::Rook);
+    if (ours & (heavy | pawns)).is_empty() {
+        return None;
+    }
+    if pawns.is_empty() {
+        return (ours & heavy)
+            .nonempty()
+            .then_some(AliveClass::PawnlessHeavy);
+    }
+    let theirs = pos.by_color(winner.other());
+    if (ours & heavy).is_empty() || (theirs & heavy).is_empty() {
+        return None;
+    }
+    let white = pos.pieces(Color::White, Role::Pawn);
+    let black = pos.pieces(Color::Black, Role::Pawn);
+    let kings = pos.by_role(Role::King);
+    // A pawn that can never advance: in front of it an enemy pawn, or the enemy king.
+    let stopped = (white.shift_up(1) & (black | (kings & pos.by_color(Color::Black))))
+        | (black.shift_down(1) & (white | (kings & pos.by_color(Color::White))));
+    (stopped.is_empty() && pos.occupied().count() >= UNLOCKED_MIN_MEN)
+        .then_some(AliveClass::Unlocked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::laws::dead::{Budget, Deadness, deadness_searched};
+
+    fn class(fen: &str, side: Color) -> Option<AliveClass> {
+        proof(&Position::from_fen(fen).unwrap(), side)
+    }
+
+    fn searched(fen: &str) -> Deadness {
+        deadness_searched(&Position::from_fen(fen).unwrap(), Budget::default())
+    }
+
+    #[test]
+    fn pawnless_heavy_needs_a_queen_or_rook_and_no_pawn() {
+        let krk = "8/8/4k3/8/8/8/8/4K2R w - - 0 1";
+        assert_eq!(class(krk, Color::White), Some(AliveClass::PawnlessHeavy));
+        assert_eq!(class(krk, Color::Black), None);
+        assert_eq!(searched(krk), Deadness::Alive);
+        // Minor pieces only: left to the searches (K+B v K is dead).
+        assert_eq!(class("8/8/4k3/8/8/8/8/4K2B w - - 0 1", Color::White), None);
+        // One pawn anywhere takes the position out of the class.
+        assert_eq!(class("8/8/4k3/8/8/8/P7/4K2R w - - 0 1", Color::White), None);
+    }
+
+    #[test]
+    fn unlocked_stops_at_a_blocked_file() {
+        // a5 against a7 is free (no pawn in front of an enemy pawn): the class applies.
+        let free = "r3k3/p1p5/8/P7/8/8/1P6/R3K3 w - - 0 1";
+        assert_eq!(class(free, Color::White), Some(AliveClass::Unlocked));
+        assert_eq!(class(free, Color::Black), Some(AliveClass::Unlocked));
+        assert_eq!(searched(free), Deadness::Alive);
+        // One step further the a-pawns block each other: not claimed.
+        let blocked = "r3k3/p1p5/P7/8/8/8/1P6/R3K3 w - - 0 1";
+        assert_eq!(class(blocked, Color::White), None);
+        // A locked wall the rooks cannot cross: dead only because of the blocked files.
+        let wall = "1k1r4/p1p1p1p1/P1P1P1P1/8/8/8/8/R3K3 w - - 0 1";
+        assert_eq!(class(wall, Color::White), None);
+        assert_eq!(class(wall, Color::Black), None);
+    }
+
+    #[test]
+    fn unlocked_needs_both_sides_free_to_wait() {
+        // D3-Chess: White cannot win. Black's king is held on b8 by the b-pawns, one of
+        // them standing in front of it, and Black runs out of moves (stalemate) before
+        // White can bring a man to check: dead only by the tempo count. Neither condition
+        // of the class holds (no heavy piece; a pawn stopped by the enemy king).
+        let tempo = "1k6/1P5p/BP3p2/1P6/8/8/5PKP/8 b - - 0 1";
+        assert_eq!(class(tempo, Color::White), None);
+        // The same with rooks for both sides is claimed only without the king block.
+        let rooks = "1k5r/1P5p/BP3p2/1P6/8/8/5PKP/R7 b - - 0 1";
+        assert_eq!(class(rooks, Color::White), None);
+        let kings_free = "3k3r/1P5p/BP3p2/1P6/8/8/5PKP/R7 b - - 0 1";
+        assert_eq!(class(kings_free, Color::White), Some(AliveClass::Unlocked));
+        assert_eq!(searched(kings_free), Deadness::Alive);
+        // Six men: the smallest endings go to the searches.
+        assert_eq!(
+            class("r3k3/p7/8/8/8/8/P7/R3K3 w - - 0 1", Color::White),
+            None
+        );
+    }
+
+    #[test]
+    fn forced_play_is_left_to_the_searches() {
+        // K+R v K, Black to move, not in check: its king's only move takes the rook, so
+        // White cannot win (dead only by that one forced capture).
+        let forced = "k7/1R6/8/8/8/8/8/7K b - - 0 1";
+        let pos = Position::from_fen(forced).unwrap();
+        assert_eq!(
+            conditions(&pos, Color::White),
+            Some(AliveClass::PawnlessHeavy)
+        );
+        assert_eq!(class(forced, Color::White), None);
+        assert_eq!(searched(forced), Deadness::Dead);
+        // One square further the king has a quiet step and the class applies.
+        let free = "k7/2R5/8/8/8/8/8/7K b - - 0 1";
+        assert_eq!(class(free, Color::White), Some(AliveClass::PawnlessHeavy));
+        assert_eq!(searched(free), Deadness::Alive);
+        // D3-Chess: in check, the only move takes the rook.
+        let check = "Rk6/8/2K5/8/8/8/8/8 b - - 0 1";
+        let pos = Position::from_fen(check).unwrap();
+        assert_eq!(
+            conditions(&pos, Color::White),
+            Some(AliveClass::PawnlessHeavy)
+        );
+        assert_eq!(class(check, Color::White), None);
+        // D3-Chess: Black's rook pinned, its king without a square; every White move mates
+        // or stalemates: Black cannot win, dead only because of the pin.
+        let pinned = "7k/5Qr1/4QQQ1/4QQ2/8/8/P7/K7 w - - 0 1";
+        let pos = Position::from_fen(pinned).unwrap();
+        assert_eq!(conditions(&pos, Color::Black), Some(AliveClass::Unlocked));
+        assert_eq!(class(pinned, Color::Black), None);
+    }
+}
