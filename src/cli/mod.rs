@@ -162,7 +162,6 @@ const EXAMPLES_PERFT: &str = "Examples:
   arbiter perft --suite standard.epd --max-nodes 1000000";
 
 const EXAMPLES_BENCH: &str = "Examples:
-  arbiter bench search --runs 5
   arbiter bench laws --runs 7
   arbiter bench import --import-games 1000000 --import-check
   arbiter bench synth --games 1000000 --players 20000 --seed 1 -o synth.pgn.zst --truth truth.csv";

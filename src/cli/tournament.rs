@@ -17,7 +17,6 @@ use std::path::{Path, PathBuf};
 const EXAMPLES: &str = "Examples:
   arbiter tournament --trf open2025.trf
   arbiter tournament --trf open2025.trf --tiebreaks BH-C1,BH,SB,WIN --format csv -o standings.csv
-  arbiter tournament --trf rr.trf --rules 2024 --html rr.html
   arbiter tournament --db games.sqlite --event 'Tata Steel Masters' --year 2024 --trf-out tata.trf";
 
 #[derive(Args, Debug)]
