@@ -40,29 +40,16 @@ impl From<PersonError> for AppError {
     }
 }
 
-fn existing(db: &Path) -> Result<()> {
-    if db.exists() {
-        Ok(())
-    } else {
-        Err(AppError::usage(format!(
-            "{}: no such database",
-            db.display()
-        )))
-    }
-}
-
 pub fn run(args: &PlayersArgs) -> Result {
     let mut out = io::stdout().lock();
     if let Some(path) = &args.apply_aliases {
         // The file first: a bad one touches no database.
         let aliases = Aliases::load(path).map_err(PersonError::Alias)?;
-        existing(&args.db)?;
-        let mut conn = crate::db::open(&args.db)?;
+        let mut conn = crate::db::open_existing(&args.db)?;
         let (_, done) = persons::apply_aliases(&mut conn, aliases)?;
         applied(&mut out, path, &done)?;
         return Ok(Outcome::Success);
     }
-    existing(&args.db)?;
     let conn = crate::db::open_read_only(&args.db)?;
     if args.suggest {
         suggest(&mut out, &persons::evidence(&conn)?)?;
