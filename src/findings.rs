@@ -127,6 +127,8 @@ catalogue! {
         NULL_MOVE "pgn.null-move" Warning "—" "`--` or `Z0`; kept as a null move";
         ANNOTATION_SYMBOL "pgn.annotation-symbol" Info "—" "an Informant-style symbol (`+-`, `=/+`, `N`, `RR`, `∞`, …) read as its NAG, which export writes as `$n`";
         UNSUPPORTED_VARIANT "pgn.unsupported-variant" Error "—" "a `Variant` tag other than standard chess or Chess960 (the game goes to quarantine)";
+        TAG_LINE_BREAK "pgn.tag-line-break" Warning "—" "a tag value runs over a line end (`[White \"Foo` then `Bar\"]`); the two lines are read as one tag, joined by a space";
+        GLUED_RESULT "pgn.glued-result" Info "—" "a termination marker written against the last move (`h6*`, `e41-0`); read as the move and the marker";
     }
     replay Replay {
         FEN_INVALID "setup.invalid-fen" Error "—" "the FEN tag is not a legal position (the message says what is wrong)";
@@ -227,7 +229,7 @@ mod tests {
             entry("pgn.malformed-tag").unwrap().severities,
             [Severity::Warning, Severity::Error]
         );
-        assert_eq!(CATALOGUE.len(), 29 + 20 + 14 + 8);
+        assert_eq!(CATALOGUE.len(), 31 + 20 + 14 + 8);
     }
 
     #[test]

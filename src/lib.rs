@@ -10,6 +10,7 @@ pub mod export;
 pub mod findings;
 pub mod game;
 pub mod identity;
+pub mod interrupt;
 pub mod laws;
 pub mod pgn;
 pub mod pipeline;

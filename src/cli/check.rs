@@ -15,7 +15,9 @@ use std::time::Instant;
 /// Input and reporting options shared by `check` and `import`.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
-    /// PGN files (plain, gzip, bzip2, zstd or xz, recognised by content); `-` for stdin.
+    /// PGN files (plain, gzip, bzip2, zstd or xz, recognised by content); `-` for stdin. A
+    /// folder is walked for files named *.pgn, *.pgn.gz, *.pgn.zst, *.pgn.bz2 or *.pgn.xz,
+    /// in name order, hidden files and folders skipped.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Accept only standard SAN (no repairs).
@@ -131,9 +133,14 @@ impl InputArgs {
         Some(options)
     }
 
+    /// The files to read: the inputs as given, each folder replaced by its PGN files.
+    pub fn inputs(&self) -> Vec<PathBuf> {
+        crate::pipeline::source::expand_inputs(&self.files)
+    }
+
     pub fn run_options(&self) -> RunOptions {
         RunOptions {
-            inputs: self.files.clone(),
+            inputs: self.inputs(),
             work: WorkOptions {
                 mode: if self.strict {
                     SanMode::Strict

@@ -44,6 +44,17 @@ pub fn run(args: &EpdArgs) -> Result {
                 continue;
             }
         };
+        if !record.is_test() {
+            // Any move would "solve" it: a position without bm or am is no test.
+            writeln!(
+                out,
+                "{}: skipped: {} has no bm or am operation",
+                args.suite.display(),
+                record.id
+            )?;
+            bad += 1;
+            continue;
+        }
         searcher.clear();
         let result = searcher.search(&record.position, &[], limits);
         nodes += result.nodes;

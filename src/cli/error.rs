@@ -89,6 +89,8 @@ pub enum AppError {
     BrokenPipe,
     /// Anything else a module reports as text: exit 2.
     Other(String),
+    /// Ctrl-C stopped the command; the message says what was kept: exit 130.
+    Interrupted(String),
 }
 
 pub type Result<T = Outcome> = std::result::Result<T, AppError>;
@@ -114,6 +116,7 @@ impl AppError {
         match self {
             AppError::BrokenPipe => 0,
             AppError::Failed(_) => 1,
+            AppError::Interrupted(_) => crate::interrupt::EXIT_STATUS,
             _ => 2,
         }
     }
@@ -122,7 +125,10 @@ impl AppError {
 impl fmt::Display for AppError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AppError::Usage(m) | AppError::Failed(m) | AppError::Other(m) => f.write_str(m),
+            AppError::Usage(m)
+            | AppError::Failed(m)
+            | AppError::Other(m)
+            | AppError::Interrupted(m) => f.write_str(m),
             AppError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             AppError::Stream(e) => write!(f, "{e}"),
             AppError::Db(e) => write!(f, "{e}"),
@@ -162,6 +168,22 @@ pub fn is_broken_pipe(e: &io::Error) -> bool {
         };
     }
     false
+}
+
+/// A database error met by a command still written with `io::Result`, whose row loop
+/// writes to standard output and so hands its write errors back inside a
+/// `rusqlite::Error`: a closed output pipe stays a broken pipe, so that the command ends
+/// quietly (`players | head`); anything else is named by the database's path. Flattening
+/// both into text was why `players | head` said "Broken pipe" and exited 2.
+pub fn db_io_error(db: &Path, e: rusqlite::Error) -> io::Error {
+    if let rusqlite::Error::ToSqlConversionFailure(inner) = &e
+        && inner
+            .downcast_ref::<io::Error>()
+            .is_some_and(is_broken_pipe)
+    {
+        return io::Error::from(io::ErrorKind::BrokenPipe);
+    }
+    io::Error::other(format!("{}: {e}", db.display()))
 }
 
 impl From<io::Error> for AppError {
@@ -275,6 +297,12 @@ pub fn exit_code(result: Result) -> ExitCode {
     match result {
         Ok(outcome) => ExitCode::from(outcome.code()),
         Err(AppError::BrokenPipe) => ExitCode::SUCCESS,
+        Err(e) if crate::interrupt::requested() && !matches!(e, AppError::Interrupted(_)) => {
+            // The command stopped at Ctrl-C (an export at its next write): its output file,
+            // if any, was removed with its temporary name.
+            eprintln!("arbiter: interrupted (Ctrl-C); no output file is left behind");
+            ExitCode::from(crate::interrupt::EXIT_STATUS)
+        }
         Err(e) => {
             eprintln!("arbiter: {e}");
             ExitCode::from(e.code())
@@ -295,6 +323,18 @@ mod tests {
         assert_eq!(wrapped.kind(), io::ErrorKind::Other);
         assert!(matches!(AppError::from(wrapped), AppError::BrokenPipe));
         assert_eq!(AppError::BrokenPipe.code(), 0);
+    }
+
+    #[test]
+    fn a_closed_pipe_inside_a_database_error_stays_a_closed_pipe() {
+        let pipe = io::Error::from(io::ErrorKind::BrokenPipe);
+        let e = rusqlite::Error::ToSqlConversionFailure(Box::new(pipe));
+        let io = db_io_error(Path::new("x.sqlite"), e);
+        assert!(matches!(AppError::from(io), AppError::BrokenPipe));
+        let e = rusqlite::Error::InvalidQuery;
+        let io = db_io_error(Path::new("x.sqlite"), e);
+        assert!(io.to_string().starts_with("x.sqlite: "), "{io}");
+        assert!(!matches!(AppError::from(io), AppError::BrokenPipe));
     }
 
     #[test]

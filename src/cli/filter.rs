@@ -5,8 +5,8 @@
 //! ones.
 
 use crate::db::select::{
-    Filter, ResultValue, parse_code, parse_date, parse_eco, parse_edition, parse_opening,
-    parse_result, parse_severity, parse_tc_class,
+    Filter, ResultValue, check_date_range, check_where, parse_code, parse_date, parse_eco,
+    parse_edition, parse_opening, parse_result, parse_severity, parse_tc_class,
 };
 use clap::Args;
 
@@ -85,6 +85,37 @@ pub struct FilterArgs {
     /// `e` (events), e.g. "g.white_title = 'GM'".
     #[arg(long = "where", value_name = "SQL")]
     pub where_sql: Option<String>,
+    /// Say more: with a --where that SQLite refuses, the whole statement it was tried in;
+    /// with `ratings`, every group or set of players in a message, not the first ten.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+}
+
+/// Checks what the selection flags' own parsers cannot see alone, once the command line is
+/// read and before the command runs: `--date-from` after `--date-to`, and a `--where`
+/// condition SQLite refuses (one short line; `-v` adds the statement). A usage error, as
+/// for any bad value. `matches` is the whole command line's; the selection flags are the
+/// innermost subcommand's, when it has them.
+pub fn check_selection(matches: &clap::ArgMatches) -> Result<(), String> {
+    let mut m = matches;
+    while let Some((_, sub)) = m.subcommand() {
+        m = sub;
+    }
+    let text = |id: &str| m.try_get_one::<String>(id).ok().flatten();
+    if let (Some(from), Some(to)) = (text("date_from"), text("date_to")) {
+        check_date_range(from, to)?;
+    }
+    if let Some(sql) = text("where_sql")
+        && let Err(e) = check_where(sql)
+    {
+        let verbose = m.try_get_one::<bool>("verbose").ok().flatten() == Some(&true);
+        return Err(if verbose {
+            format!("--where {sql:?}: {}\n  in: {}", e.message, e.statement)
+        } else {
+            format!("--where {sql:?}: {} (-v shows the statement)", e.message)
+        });
+    }
+    Ok(())
 }
 
 impl FilterArgs {

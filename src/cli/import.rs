@@ -27,23 +27,28 @@ pub struct ImportArgs {
 
 pub fn run_import(args: &ImportArgs) -> Result {
     let start = Instant::now();
+    let options = args.input.run_options();
+    // What can be checked without the database is checked first, so that a mistyped input
+    // or a bad alias file leaves no new database (nor lock file) behind.
+    no_input_readable(&options.inputs)?;
+    let aliases = match &args.aliases {
+        None => None,
+        Some(path) => match crate::identity::aliases::Aliases::load(path) {
+            Ok(a) => Some(a),
+            Err(e) => return Err(AppError::Other(format!("{e}; nothing imported"))),
+        },
+    };
     // Taken before the database is opened: a second import of it stops here, and never
     // mistakes the first one's committed batches for an interrupted run's.
     let _lock = crate::db::lock_for_import(&args.db)?;
     let mut conn = open(&args.db)?;
-    let rules = match &args.aliases {
+    let rules = match aliases {
         None => None,
-        Some(path) => {
-            let applied = crate::identity::aliases::Aliases::load(path)
-                .map_err(crate::db::persons::PersonError::Alias)
-                .and_then(|a| crate::db::persons::apply_aliases(&mut conn, a));
-            match applied {
-                Ok((rules, _)) => Some(rules),
-                Err(e) => return Err(AppError::Other(format!("{e}; nothing imported"))),
-            }
-        }
+        Some(aliases) => match crate::db::persons::apply_aliases(&mut conn, aliases) {
+            Ok((rules, _)) => Some(rules),
+            Err(e) => return Err(AppError::Other(format!("{e}; nothing imported"))),
+        },
     };
-    let options = args.input.run_options();
     let settings = serde_json::json!({
         "san": if args.input.strict { "strict" } else { "lenient" },
         "laws": if args.input.no_laws { "off".to_string() } else { format!("{:?}", args.input.laws) },
@@ -106,5 +111,33 @@ pub fn run_import(args: &ImportArgs) -> Result {
     }
     writeln!(out, "database   {}", args.db.display())?;
     out.flush()?;
+    if summary.interrupted {
+        // Every delivered batch is committed, and the files not read to their end keep
+        // their resume points.
+        return Err(AppError::Interrupted(format!(
+            "interrupted: {} games stored; run the same command to resume",
+            counts.stored
+        )));
+    }
     Ok(outcome(&summary))
+}
+
+/// An error when not one of the inputs can be opened (a mistyped name): the import would
+/// store nothing. With some readable, the others are reported by the run, as always.
+fn no_input_readable(inputs: &[PathBuf]) -> Result<()> {
+    let mut problems = Vec::new();
+    for path in inputs {
+        if path.as_os_str() == "-" {
+            return Ok(());
+        }
+        match std::fs::File::open(path).and_then(|f| f.metadata()) {
+            Ok(m) if !m.is_dir() => return Ok(()),
+            Ok(_) => problems.push(format!("{}: a folder holding no PGN file", path.display())),
+            Err(e) => problems.push(format!("cannot open {}: {e}", path.display())),
+        }
+    }
+    Err(AppError::Other(format!(
+        "{}; nothing imported, no database opened",
+        problems.join("; ")
+    )))
 }

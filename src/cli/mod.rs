@@ -87,8 +87,18 @@ pub fn run() -> std::process::ExitCode {
     {
         args.truncate(2);
     }
-    let cli = match Cli::try_parse_from(args) {
-        Ok(c) => c,
+    use clap::{CommandFactory, FromArgMatches};
+    let cli = match Cli::command()
+        .try_get_matches_from(args)
+        .and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)))
+    {
+        Ok((cli, matches)) => {
+            // Checks across flags (a reversed date range, a `--where` SQLite refuses).
+            if let Err(message) = filter::check_selection(&matches) {
+                return error::exit_code(Err(error::AppError::Usage(message)));
+            }
+            cli
+        }
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
             // `--help | head` must not fail either.
@@ -104,8 +114,14 @@ fn dispatch(command: Command) -> error::Result {
     use error::finish;
     match command {
         Command::Check(args) => finish(check::run_check(&args)),
-        Command::Import(args) => finish(import::run_import(&args)),
-        Command::Export(args) => finish(export::run_export(&args)),
+        Command::Import(args) => {
+            crate::interrupt::install();
+            finish(import::run_import(&args))
+        }
+        Command::Export(args) => {
+            crate::interrupt::install();
+            finish(export::run_export(&args))
+        }
         Command::Perft(args) => finish(perft::run(&args)),
         Command::Bench(args) => finish(bench::run(&args)),
         Command::Dead(args) => finish(dead::run(&args)),

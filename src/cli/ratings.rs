@@ -78,9 +78,6 @@ pub struct RatingsArgs {
     /// player out can take an opponent under N).
     #[arg(long, value_name = "N", value_parser = positive_count, allow_negative_numbers = true)]
     pub min_games: Option<u32>,
-    /// List every group or set of players in a message, not the first ten.
-    #[arg(short, long)]
-    pub verbose: bool,
     #[arg(long, value_enum, default_value = "lawful")]
     pub result_source: ResultSourceArg,
     /// Do not store the run in the database.
@@ -219,7 +216,7 @@ pub fn run(args: &RatingsArgs) -> Result {
         } else {
             History::Drop
         },
-        verbose: args.verbose,
+        verbose: args.select.verbose,
     };
     let started = std::time::Instant::now();
     let report = system::rate(system, values, &cx)?;

@@ -38,10 +38,11 @@ pub fn run_shards(
     dir: &Path,
     check: CheckSink,
 ) -> io::Result<Summary> {
-    let names = shard_names(&input.files, shards.name.as_deref())
+    let options = input.run_options();
+    let names = shard_names(&options.inputs, shards.name.as_deref())
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-    let mut sink = ParquetSink::create(check, dir, &input.files, names)?;
-    let summary = run(&input.run_options(), &mut sink)?;
+    let mut sink = ParquetSink::create(check, dir, &options.inputs, names)?;
+    let summary = run(&options, &mut sink)?;
     sink.check.finish()?;
     Ok(summary)
 }

@@ -415,11 +415,12 @@ fn h2h(args: &H2hArgs) -> Result {
         )));
     };
     let report = Report::new(d, &stats, &dir, 1);
+    let shown = |id| crate::identity::names::visible(dir.person_name(id)).into_owned();
     let text = format!(
         "head-to-head: {} against {} (scores from {}'s side)\n\n{}",
-        dir.person_name(a),
-        dir.person_name(b),
-        dir.person_name(a),
+        shown(a),
+        shown(b),
+        shown(a),
         report.text()
     );
     write_report(&report, &args.out, format, text)?;
@@ -473,7 +474,10 @@ fn openings(args: &OpeningsArgs) -> Result {
                 ]
             })
             .collect();
-        let mut out = format!("{}: openings\n", report.player);
+        let mut out = format!(
+            "{}: openings\n",
+            crate::identity::names::visible(&report.player)
+        );
         table(
             &[
                 "opening",

@@ -92,9 +92,90 @@ pub fn parse_code(text: &str) -> Result<String, String> {
 
 /// `--date-from`, `--date-to`: YYYY, YYYY.MM or YYYY.MM.DD.
 pub fn parse_date(text: &str) -> Result<String, String> {
-    date_key(text, 0, 0)
-        .map(|_| text.trim().to_owned())
-        .ok_or_else(|| format!("{text:?} is not a date (want YYYY, YYYY.MM or YYYY.MM.DD)"))
+    const WANT: &str = "want YYYY, YYYY.MM or YYYY.MM.DD";
+    let not_a_date = || format!("{text:?} is not a date ({WANT})");
+    let parts: Vec<&str> = text.trim().split(['.', '-', '/']).map(str::trim).collect();
+    let number = |p: &str| {
+        (!p.is_empty() && p.len() <= 4 && p.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| p.parse::<i64>().ok())
+            .flatten()
+    };
+    if parts.len() > 3 {
+        return Err(not_a_date());
+    }
+    let year = number(parts[0]).ok_or_else(not_a_date)?;
+    if let Some(m) = parts.get(1) {
+        let month = number(m).ok_or_else(not_a_date)?;
+        if !(1..=12).contains(&month) {
+            return Err(format!(
+                "{text:?} is not a date: there is no month {month} ({WANT})"
+            ));
+        }
+        if let Some(d) = parts.get(2) {
+            let day = number(d).ok_or_else(not_a_date)?;
+            let days = days_in_month(year, month);
+            if !(1..=days).contains(&day) {
+                return Err(format!(
+                    "{text:?} is not a date: month {month} of {year} has {days} days ({WANT})"
+                ));
+            }
+        }
+    }
+    Ok(text.trim().to_owned())
+}
+
+/// Days in a month of the Gregorian calendar (month 1-12).
+fn days_in_month(year: i64, month: i64) -> i64 {
+    match month {
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// A usage error when `--date-from` comes after `--date-to` (both as `parse_date` checked
+/// them): no game could be selected. `2020.05` to `2020` is a range (May to December).
+pub fn check_date_range(from: &str, to: &str) -> Result<(), String> {
+    match (date_key(from, 0, 0), date_key(to, 99, 99)) {
+        (Some(a), Some(b)) if a > b => Err(format!(
+            "--date-from {from} is after --date-to {to}: no game can be in that range"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Why SQLite refuses a `--where` condition: its own short message, and the whole statement
+/// it was tried in (shown with `-v`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WhereError {
+    pub message: String,
+    pub statement: String,
+}
+
+/// Checks a `--where` condition before anything runs: it is compiled (never run) in the
+/// selection's statement against an empty database of the current schema in memory. The
+/// error is SQLite's message alone, without the long internal statement.
+pub fn check_where(sql: &str) -> Result<(), WhereError> {
+    let statement = format!(
+        "SELECT g.id FROM {} WHERE ({sql})",
+        games_from(crate::db::SCHEMA_VERSION)
+    );
+    let conn = crate::db::open(std::path::Path::new(":memory:")).map_err(|e| WhereError {
+        message: e.to_string(),
+        statement: statement.clone(),
+    })?;
+    match conn.prepare(&statement) {
+        Ok(_) => Ok(()),
+        Err(rusqlite::Error::SqlInputError { msg, .. }) => Err(WhereError {
+            message: msg,
+            statement,
+        }),
+        Err(e) => Err(WhereError {
+            message: e.to_string(),
+            statement,
+        }),
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -593,6 +674,62 @@ pub fn opening_columns(version: i64) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn impossible_dates_are_refused_naming_the_value() {
+        for ok in [
+            "2020",
+            "2020.02",
+            "2020.02.29",
+            "2000.02.29",
+            "1999.12.31",
+            " 2012.06 ",
+        ] {
+            assert!(parse_date(ok).is_ok(), "{ok}");
+        }
+        let e = parse_date("2020.13.45").unwrap_err();
+        assert!(
+            e.contains("\"2020.13.45\"") && e.contains("no month 13"),
+            "{e}"
+        );
+        let e = parse_date("2020.02.30").unwrap_err();
+        assert!(
+            e.contains("\"2020.02.30\"") && e.contains("has 29 days"),
+            "{e}"
+        );
+        let e = parse_date("1900.02.29").unwrap_err();
+        assert!(e.contains("has 28 days"), "{e}");
+        for bad in [
+            "2020.00",
+            "2020.04.31",
+            "2020.1.1.1",
+            "20200",
+            "yesterday",
+            "2020..01",
+            "",
+        ] {
+            assert!(parse_date(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_reversed_date_range_is_refused() {
+        let e = check_date_range("2020", "2019").unwrap_err();
+        assert!(e.contains("2020") && e.contains("2019"), "{e}");
+        assert!(check_date_range("2020.06", "2020.05.31").is_err());
+        assert!(check_date_range("2020.05", "2020").is_ok());
+        assert!(check_date_range("2020", "2020.01").is_ok());
+        assert!(check_date_range("2019", "2020").is_ok());
+    }
+
+    #[test]
+    fn a_bad_where_is_one_short_line_and_a_good_one_passes() {
+        assert!(check_where("g.white_title = 'GM' AND pw.name LIKE 'C%'").is_ok());
+        let e = check_where("g.nosuch = 1").unwrap_err();
+        assert_eq!(e.message, "no such column: g.nosuch");
+        assert!(e.statement.contains("FROM games g") && e.statement.contains("g.nosuch = 1"));
+        assert!(check_where("1); DROP TABLE games; --").is_err());
+    }
 
     #[test]
     fn combines_with_and_and_numbers_parameters() {

@@ -93,6 +93,20 @@ pub fn parser(offered: &'static [Format]) -> impl clap::builder::TypedValueParse
     })
 }
 
+/// Whether the file name has an extension under its compression suffix (`f.xlsx`, not `f`).
+fn has_extension(path: &Path) -> bool {
+    let Some(name) = path.file_name() else {
+        return false;
+    };
+    let name = name.to_string_lossy().to_ascii_lowercase();
+    let name = [".gz", ".zst", ".bz2", ".xz"]
+        .iter()
+        .find_map(|c| name.strip_suffix(c))
+        .unwrap_or(&name);
+    name.rsplit_once('.')
+        .is_some_and(|(stem, _)| !stem.is_empty())
+}
+
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -197,8 +211,9 @@ pub fn choose(
         }
         (Some(f), _, _) => f,
         (None, Some(n), _) => n,
-        (None, None, Some(path)) if default == Format::Text => {
-            // Text is for the screen: a file must say what it holds.
+        (None, None, Some(path)) if default == Format::Text || has_extension(path) => {
+            // Text is for the screen: a file must say what it holds; and an extension that
+            // names another format (`.xlsx`, `.txt`) is not written over with this one.
             return Err(FormatError::Unnamed {
                 path: path.display().to_string(),
                 offered: offered.to_vec(),
@@ -324,5 +339,12 @@ mod tests {
         ));
         // The flag decides when the name says nothing.
         assert_eq!(pick(Some(Format::Csv), Some("board.out")), Ok(Format::Csv));
+        // A name without an extension takes the command's default; one with an extension
+        // that names another format is refused.
+        let findings = [Format::Csv, Format::Jsonl, Format::Parquet];
+        let named = |p: &str| choose(None, Some(Path::new(p)), &findings, Format::Jsonl);
+        assert_eq!(named("findings"), Ok(Format::Jsonl));
+        assert_eq!(named("/dev/stdout"), Ok(Format::Jsonl));
+        assert!(matches!(named("f.xlsx"), Err(FormatError::Unnamed { .. })));
     }
 }

@@ -257,6 +257,9 @@ impl<W: Write> Finish for &mut W {
 
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // Ctrl-C stops the export at its next write; dropping the output removes the
+        // temporary file (`TempFile`), as for any export that fails part way.
+        crate::interrupt::check()?;
         match &mut self.encoder {
             Some(w) => w.write(buf),
             None => Err(io::Error::other("output already finished")),
@@ -264,6 +267,7 @@ impl Write for Output {
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        crate::interrupt::check()?;
         match &mut self.encoder {
             Some(w) => w.write_all(buf),
             None => Err(io::Error::other("output already finished")),

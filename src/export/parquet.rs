@@ -300,6 +300,8 @@ impl ParquetFormat {
     }
 
     fn flush_batch(&mut self) -> Result<(), ExportError> {
+        // Ctrl-C stops the export here; the part's temporary file goes with it.
+        crate::interrupt::check().map_err(ExportError::Io)?;
         if self.rows == 0 {
             return Ok(());
         }

@@ -50,9 +50,61 @@ pub fn parse_fide_id(value: &str) -> Option<i64> {
     v.parse::<i64>().ok().filter(|&n| n > 0)
 }
 
+/// A name as a text table shows it: characters that would not be seen (control and format
+/// characters such as U+200B, a zero-width space) escaped the way `players` shows a
+/// spelling, which is Rust's `{:?}` (`\u{200b}`), and without its quotes. Two spellings
+/// that look alike but differ in what cannot be seen then look different. Everything else,
+/// quotes, backslashes and accents included, is shown as it is.
+pub fn visible(name: &str) -> std::borrow::Cow<'_, str> {
+    let debug = format!("{name:?}");
+    let inner = &debug[1..debug.len() - 1];
+    if inner == name {
+        return std::borrow::Cow::Borrowed(name);
+    }
+    // Undo only the escapes `{:?}` adds to what is visible anyway: `\"` and `\\`.
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some(next @ ('"' | '\\')) => out.push(next),
+                Some(next) => {
+                    out.push('\\');
+                    out.push(next);
+                }
+                None => out.push('\\'),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    if out == name {
+        std::borrow::Cow::Borrowed(name)
+    } else {
+        std::borrow::Cow::Owned(out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn invisible_characters_are_escaped_as_players_shows_them() {
+        assert_eq!(visible("Carlsen,\u{200b}Magnus"), "Carlsen,\\u{200b}Magnus");
+        assert_eq!(visible("Tab\there"), "Tab\\there");
+        assert_eq!(visible("A\u{feff}"), "A\\u{feff}");
+        // What is seen stays as it is: quotes, backslashes, accents, apostrophes.
+        for name in [
+            "O'Brien, \"Pat\"",
+            "Ljubojevi\u{107}, Ljubomir",
+            "C:\\x",
+            "Carlsen, Magnus",
+        ] {
+            assert_eq!(visible(name), name);
+            assert!(matches!(visible(name), std::borrow::Cow::Borrowed(_)));
+        }
+    }
 
     /// Pairs that the safe normalisation must merge, and pairs it must keep apart.
     #[test]

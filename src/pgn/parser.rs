@@ -15,8 +15,8 @@ use super::finding::{Finding, Severity, code};
 use super::model::{Comment, Game, Marker, MoveNode, Pos, SanToken, Tags};
 use super::split::RawGame;
 use super::token::{
-    annotation_symbol_nag, comment_end, common_san, is_delimiter, is_move_like, marker_at,
-    tag_name_len, token_len, value_end,
+    annotation_symbol_nag, closes_tag, comment_end, common_san, glued_marker, is_delimiter,
+    is_move_like, marker_at, tag_name_len, tag_value_open, token_len, value_end,
 };
 use crate::findings::severity;
 
@@ -461,6 +461,9 @@ impl<'a> GameParser<'a> {
                     self.i = eol - rest.len();
                 }
                 Err(_) => {
+                    if self.broken_tag(line, eol, at) {
+                        continue;
+                    }
                     if let Some((name, value)) = lenient_tag(line) {
                         self.push_tag(name, value, at);
                         self.finding(
@@ -486,6 +489,57 @@ impl<'a> GameParser<'a> {
                 }
             }
         }
+    }
+
+    /// A tag line whose quoted value runs on to the next line, which ends the tag
+    /// (`[White "Foo` then `Bar"]`, as the splitter keeps them in one game: `token::
+    /// closes_tag`): the two lines are read as one, joined by a space, with a finding.
+    /// Returns false, having read nothing, when `line` is not such a tag.
+    #[cold]
+    fn broken_tag(&mut self, line: &[u8], eol: usize, at: Pos) -> bool {
+        if !tag_value_open(line) {
+            return false;
+        }
+        let next_start = match self.b.get(eol..) {
+            Some([b'\r', b'\n', ..]) => eol + 2,
+            Some([b'\n' | b'\r', ..]) => eol + 1,
+            _ => return false,
+        };
+        let next_end = self.end_of_line(next_start);
+        let next = &self.b[next_start..next_end];
+        let first = next.iter().position(|&b| b != b' ' && b != b'\t');
+        let Some(first) = first else { return false };
+        if !closes_tag(&next[first..]) {
+            return false;
+        }
+        let head = line.trim_ascii_end();
+        let mut joined = Vec::with_capacity(head.len() + 1 + next.len());
+        joined.extend_from_slice(head);
+        joined.push(b' ');
+        joined.extend_from_slice(next[first..].trim_ascii_end());
+        let read = match tag_pair(&joined) {
+            Ok((rest, (name, value))) if rest.iter().all(|&b| is_space(b)) => {
+                Some((name.to_vec(), value.into_owned()))
+            }
+            _ => lenient_tag(&joined).map(|(name, value)| (name.to_vec(), value.to_vec())),
+        };
+        let Some((name, value)) = read else {
+            return false;
+        };
+        self.push_tag(&name, &value, at);
+        self.finding(
+            code::TAG_LINE_BREAK,
+            severity(code::TAG_LINE_BREAK),
+            at,
+            None,
+            Some(shown(head)),
+            "the tag value runs over a line end; the two lines were read as one, joined by a space"
+                .into(),
+        );
+        self.i = next_end;
+        self.line += 1;
+        self.line_start = next_start;
+        true
     }
 
     /// Decode a tag's name and value from file bytes and append it.
@@ -776,6 +830,34 @@ impl<'a> GameParser<'a> {
                         self.attach_nag(&mut cur, nag, at, token);
                         continue;
                     }
+                    if let Some((move_len, marker)) = glued_marker(token) {
+                        // `h6*`: the move, then the marker as if a space stood between.
+                        let shown_token = shown(token);
+                        self.move_token_len(&mut cur, start, move_len, at);
+                        let at = self.pos_at(start + move_len);
+                        self.i = start + len;
+                        self.finding(
+                            code::GLUED_RESULT,
+                            severity(code::GLUED_RESULT),
+                            at,
+                            None,
+                            Some(shown_token),
+                            "termination marker written against the last move; read as the move and the marker".into(),
+                        );
+                        if stack.is_empty() {
+                            result = Some((marker, at));
+                        } else {
+                            self.finding(
+                                code::RESULT_IN_VARIATION,
+                                severity(code::RESULT_IN_VARIATION),
+                                at,
+                                None,
+                                Some(marker.as_str().into()),
+                                "termination marker inside a variation; ignored".into(),
+                            );
+                        }
+                        continue;
+                    }
                     self.move_token(&mut cur, start, at);
                 }
             }
@@ -853,6 +935,11 @@ impl<'a> GameParser<'a> {
 
     fn move_token(&mut self, cur: &mut Frame, start: usize, at: Pos) {
         let len = token_len(&self.b[start..]).max(1);
+        self.move_token_len(cur, start, len, at);
+    }
+
+    /// The move token `b[start..start + len]`.
+    fn move_token_len(&mut self, cur: &mut Frame, start: usize, len: usize, at: Pos) {
         let end = start + len;
         let token = &self.b[start..end];
         self.i = end;
@@ -1142,7 +1229,8 @@ impl<'a> GameParser<'a> {
     }
 }
 
-/// Standard chess and Chess960 under the names real files use for them.
+/// Standard chess and Chess960 under the names real files use for them (`Regular` is
+/// kokopu's name for standard chess, and it reads `Standard` and `Regular` alike).
 pub fn is_supported_variant(name: &str) -> bool {
     let key: String = name
         .chars()
@@ -1152,6 +1240,7 @@ pub fn is_supported_variant(name: &str) -> bool {
     matches!(
         key.as_str(),
         "" | "standard"
+            | "regular"
             | "normal"
             | "chess"
             | "fromposition"
@@ -1527,6 +1616,46 @@ mod tests {
     }
 
     #[test]
+    fn a_tag_value_broken_over_a_line_end_is_one_tag_with_a_finding() {
+        let text = "[Event \"E\"]\n[White \"Foo \r\n  Bar\"]\n[Black \"B\"]\n\n1. e4 e5 *\n";
+        let g = parse(text);
+        assert_eq!(g.tag("White"), Some("Foo Bar"));
+        assert_eq!(g.tag("Black"), Some("B"));
+        assert_eq!(g.moves.len(), 2);
+        let f: Vec<_> = g
+            .findings
+            .iter()
+            .filter(|f| f.severity != Severity::Info)
+            .collect();
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].code, code::TAG_LINE_BREAK);
+        assert_eq!((f[0].line, f[0].column), (2, 1));
+        assert!(!g.is_rejected());
+        // The line joined to the tag is counted: the first move is on line 6.
+        assert_eq!(g.moves[0].pos.line, 6);
+    }
+
+    #[test]
+    fn a_result_glued_to_the_last_move_is_the_move_and_the_marker() {
+        for (text, marker, moves) in [
+            ("1. e4 h6*", Marker::Unknown, 2),
+            (
+                "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#1-0",
+                Marker::WhiteWins,
+                7,
+            ),
+            ("1. d4 d51/2-1/2", Marker::Draw, 2),
+        ] {
+            let g = parse(text);
+            assert_eq!(g.result, Some(marker), "{text}");
+            assert_eq!(g.moves.len(), moves, "{text}");
+            assert!(g.has_finding(code::GLUED_RESULT), "{text}");
+            assert!(!g.has_finding(code::UNREADABLE_TOKEN), "{text}");
+            assert!(!g.has_finding(code::MISSING_RESULT_MARKER), "{text}");
+        }
+    }
+
+    #[test]
     fn variants() {
         for ok in [
             "Standard",
@@ -1534,6 +1663,7 @@ mod tests {
             "chess 960",
             "Fischerandom",
             "From Position",
+            "Regular",
         ] {
             assert!(
                 !parse(&format!("[Variant \"{ok}\"]\n1. e4 *")).is_rejected(),

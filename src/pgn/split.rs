@@ -8,7 +8,9 @@ use std::io::{self, Read};
 use memchr::{memchr, memchr2};
 
 use super::finding::{Finding, Severity, code};
-use super::token::{comment_end, ends_with_marker, starts_movetext, tag_name_len};
+use super::token::{
+    closes_tag, comment_end, ends_with_marker, starts_movetext, tag_name_len, tag_value_open,
+};
 use crate::findings::severity;
 
 /// A search for either of two bytes, built once: `memchr2` sets its search up again on
@@ -126,6 +128,11 @@ struct LineScanner {
     in_comment: bool,
     /// The last token outside comments in the movetext was a termination marker.
     terminated: bool,
+    /// The last line was a tag line whose quoted value is still open at its end
+    /// ([`tag_value_open`]): a value broken over a line end. A next line that closes it
+    /// ([`closes_tag`]) belongs to the tag section; without this, the section ended there
+    /// and the tags after it became a game of their own, with no Event and no moves.
+    open_value: bool,
     /// Finds `{` or `;`.
     comment: Pair,
 }
@@ -149,10 +156,12 @@ impl LineScanner {
             return Action::Same;
         }
         let Some(first) = line.iter().position(|&b| b != b' ' && b != b'\t') else {
+            self.open_value = false;
             return Action::Same;
         };
         let text = &line[first..];
         if text[0] == b'[' {
+            self.open_value = tag_value_open(text);
             // Within a tag section, only a tag name seen before starts another game: a blank
             // line inside the section (ChessBase writes one) does not, and a missing blank
             // line before the next `[Event` does not merge two games.
@@ -193,6 +202,10 @@ impl LineScanner {
             return Action::Game;
         }
         match self.state {
+            State::Tags if std::mem::take(&mut self.open_value) && closes_tag(text) => {
+                // The rest of a tag value broken over the line end (the parser joins it).
+                Action::Same
+            }
             State::Tags => {
                 self.state = State::Movetext;
                 self.scan_movetext(text);
@@ -453,6 +466,7 @@ impl<R: Read> Splitter<R> {
                 late_event: None,
                 in_comment: false,
                 terminated: false,
+                open_value: false,
                 comment: Pair::new(b'{', b';'),
             },
             line_ends: Pair::new(b'\n', b'\r'),
@@ -935,6 +949,32 @@ pub(crate) mod tests {
                 assert_eq!(tag_name_key(&line), tag_name_key_bytewise(&line));
             }
         }
+    }
+
+    #[test]
+    fn a_tag_value_broken_over_a_line_end_stays_in_its_game() {
+        // The Black tag and the moves after the broken White tag were a game of their own.
+        let input = b"[Event \"E\"]\n[White \"Foo\nBar\"]\n[Black \"B\"]\n\n1. e4 e5 1-0\n\n\
+                      [Event \"F\"]\n[White \"W\"]\n\n1. d4 *\n";
+        let games = texts(input);
+        assert_eq!(games.len(), 2, "{games:?}");
+        assert!(games[0].contains("[Black \"B\"]") && games[0].contains("1. e4"));
+        assert!(games[1].starts_with("[Event \"F\"]"));
+        // CR LF line ends, and a broken first tag.
+        let input = b"[Event \"Open\r\nCup\"]\r\n[White \"W\"]\r\n\r\n1. e4 *\r\n";
+        assert_eq!(split_bytes(input).0.len(), 1);
+        // An unclosed value followed by a tag line, or by movetext, ends as before.
+        let input = b"[Event \"E]\n[White \"W\"]\n\n1. e4 *\n";
+        assert_eq!(split_bytes(input).0.len(), 1);
+        let input = b"[White \"Foo\n1. e4 *\n\n[Event \"F\"]\n1. d4 *\n";
+        assert_eq!(split_bytes(input).0.len(), 2);
+    }
+
+    #[test]
+    fn a_marker_glued_to_the_last_move_ends_the_game() {
+        // Without the marker seen, the tagless game after it was taken into the first.
+        let input = b"1. e4 e5 2. Nf3 Nc6*\n1. d4 d5 1/2-1/2\n";
+        assert_eq!(split_bytes(input).0.len(), 2);
     }
 
     #[test]

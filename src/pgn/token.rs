@@ -350,17 +350,61 @@ pub fn marker_at(bytes: &[u8]) -> Option<(Marker, usize)> {
     }
 }
 
-/// Does the (trimmed) text end with a termination marker standing as its own token?
+/// The termination markers, as written.
+const MARKERS: [(&[u8], Marker); 4] = [
+    (b"1-0", Marker::WhiteWins),
+    (b"0-1", Marker::BlackWins),
+    (b"1/2-1/2", Marker::Draw),
+    (b"*", Marker::Unknown),
+];
+
+/// Does the (trimmed) text end with a termination marker standing as its own token, or
+/// glued to the last move ([`glued_marker`])?
 pub fn ends_with_marker(text: &[u8]) -> bool {
-    for m in [&b"1-0"[..], b"0-1", b"1/2-1/2", b"*"] {
+    for (m, _) in MARKERS {
         if let Some(before) = text.strip_suffix(m) {
             return match before.last() {
                 None => true,
-                Some(&b) => is_delimiter(b) || b == b'.',
+                Some(&b) if is_delimiter(b) || b == b'.' => true,
+                Some(_) => {
+                    let start = before
+                        .iter()
+                        .rposition(|&b| is_delimiter(b) || b == b'.')
+                        .map_or(0, |p| p + 1);
+                    is_move_like(&before[start..])
+                }
             };
         }
     }
     false
+}
+
+/// A token that is a move with a termination marker written against it (`h6*`, `e41-0`,
+/// `Qxf7#1-0`): the move's length and the marker. kokopu reads these as the move and the
+/// marker; a token that is a move by itself never is one.
+pub fn glued_marker(token: &[u8]) -> Option<(usize, Marker)> {
+    MARKERS.iter().find_map(|&(m, marker)| {
+        let before = token.strip_suffix(m)?;
+        (!before.is_empty() && is_move_like(before)).then_some((before.len(), marker))
+    })
+}
+
+/// Does a tag line (starting at its `[`) leave a quoted value open at its end: an odd
+/// number of quotes? The splitter and the parser then take the next line as the rest of
+/// the value when [`closes_tag`] says it ends the tag (a value broken over two lines).
+pub fn tag_value_open(line: &[u8]) -> bool {
+    memchr::memchr_iter(b'"', line).count() % 2 == 1
+}
+
+/// Is this line (not a tag line itself) the end of a tag whose value was broken over the
+/// line end: does it end with `"]`, blanks aside?
+pub fn closes_tag(line: &[u8]) -> bool {
+    let mut end = line.len();
+    while end > 0 && is_space(line[end - 1]) {
+        end -= 1;
+    }
+    let line = &line[..end];
+    line.ends_with(b"\"]") && line.first().is_some_and(|&b| b != b'[')
 }
 
 /// Could a line starting with this text begin a game with no tags? A move number
@@ -616,7 +660,17 @@ mod tests {
         assert_eq!(marker_at(b"1-0x"), None);
         assert!(ends_with_marker(b"56.Kc1 1/2-1/2"));
         assert!(ends_with_marker(b"*"));
-        assert!(!ends_with_marker(b"Kc11-0"));
+        // A marker glued to the last move ends the game too (kokopu reads it so).
+        assert!(ends_with_marker(b"Kc11-0"));
+        assert!(ends_with_marker(b"1... h6*"));
+        assert!(!ends_with_marker(b"Rd1-0"));
+        assert_eq!(glued_marker(b"h6*"), Some((2, Marker::Unknown)));
+        assert_eq!(glued_marker(b"Qxf7#1-0"), Some((5, Marker::WhiteWins)));
+        assert_eq!(glued_marker(b"e41/2-1/2"), Some((2, Marker::Draw)));
+        assert_eq!(glued_marker(b"O-O0-1"), Some((3, Marker::BlackWins)));
+        assert_eq!(glued_marker(b"1-0"), None);
+        assert_eq!(glued_marker(b"Rd1-0"), None);
+        assert_eq!(glued_marker(b"x*"), None);
         assert!(!ends_with_marker(b"1/2-1/2----"));
     }
 

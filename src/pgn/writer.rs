@@ -352,6 +352,9 @@ mod tests {
         for input in [
             &include_bytes!("../../fuzz/regressions/pgn-clean-pgn-reads-back-as-two-games.bin")[..],
             &include_bytes!("../../fuzz/regressions/pgn-two-tags-on-a-line-repeat-a-name.bin")[..],
+            // A tag value broken over a line end, a result glued to the last move.
+            &include_bytes!("../../fuzz/seeds/pgn/broken-tag.pgn")[..],
+            &include_bytes!("../../fuzz/seeds/pgn/glued-result.pgn")[..],
         ] {
             raws.extend(crate::pgn::split_bytes(input).0);
         }
@@ -368,7 +371,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(accepted, 3);
+        assert_eq!(accepted, 3 + 2 + 3);
     }
 
     #[test]

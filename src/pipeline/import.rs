@@ -142,7 +142,12 @@ impl ImportSink {
             .ok_or_else(|| io::Error::other("game outside an import"))
     }
 
-    pub fn finish(self) -> io::Result<ImportCounts> {
+    pub fn finish(mut self) -> io::Result<ImportCounts> {
+        if self.current.is_some() {
+            // A file the run stopped in (Ctrl-C): what was delivered of it is committed
+            // with its progress, so the next run resumes right after it.
+            self.commit()?;
+        }
         if let Some(f) = self.findings {
             f.finish()?;
         }

@@ -11,8 +11,9 @@ use rayon::prelude::*;
 use std::io;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::thread;
+use std::time::Duration;
 
 /// Games per batch, and the most bytes a batch may hold before it is sent anyway. A batch's
 /// parsed games and replays (about 10 kB a game) should stay in the cache until they are
@@ -25,6 +26,9 @@ const BATCH_BYTES: usize = 4 << 20;
 /// as one batch was worked on one core: with the ramp its first games are split among
 /// the workers, and large files lose nothing (five more batches each).
 const FIRST_BATCH_GAMES: usize = 16;
+
+/// How often the driver, waiting for the reader, looks whether Ctrl-C was pressed.
+const INTERRUPT_POLL: Duration = Duration::from_millis(100);
 
 /// Where processed games go, one at a time, in input order, on one thread.
 pub trait Sink {
@@ -186,7 +190,11 @@ pub fn run(options: &RunOptions, sink: &mut (dyn Sink + Send)) -> io::Result<Sum
     });
     let result = drive(&rx, &pool, options, sink, &progress);
     drop(rx);
-    let _ = reader.join();
+    // After Ctrl-C the reader may be waiting in a read (stdin): it is left to end with the
+    // process. Otherwise it ends at its next send, if not already done.
+    if !result.as_ref().is_ok_and(|s| s.interrupted) {
+        let _ = reader.join();
+    }
     let mut summary = result?;
     summary.bytes = progress.bytes();
     progress.finish();
@@ -428,7 +436,18 @@ fn drive(
     let keep = sink.keeps();
     // The scope waits for every spawned batch, also when the sink fails part way.
     pool.in_place_scope(|scope| -> io::Result<()> {
-        for message in rx.iter() {
+        loop {
+            // Ctrl-C (when the command catches it, `interrupt::install`) stops the reading
+            // here: what was handed to the workers is still delivered below.
+            let message = match rx.recv_timeout(INTERRUPT_POLL) {
+                _ if crate::interrupt::requested() => {
+                    summary.interrupted = true;
+                    break;
+                }
+                Ok(message) => message,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             let event = match message {
                 Message::Batch(name, raws) => {
                     let Some(last) = raws.last() else { continue };

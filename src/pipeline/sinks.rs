@@ -189,6 +189,11 @@ mod tests {
         "+- ",
         "\\} ",
         "\u{1}",
+        // A tag value broken over a line end, and results glued to a move.
+        "[White \"Foo\n",
+        "Bar\"]\n",
+        "h6*",
+        "e41-0 ",
     ];
 
     fn rejected_games(bytes: &[u8]) -> Vec<Vec<u8>> {

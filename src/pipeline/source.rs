@@ -1,6 +1,7 @@
 //! Opening an input: a path or `-` for stdin. Compression is recognised by its magic bytes,
 //! never by the file name; the raw (compressed) bytes consumed are counted so a progress bar
-//! can compare them with the file size.
+//! can compare them with the file size. A folder given as an input is walked for PGN files
+//! first ([`expand_inputs`]), as ripgrep walks one.
 
 use std::fmt;
 use std::fs::File;
@@ -133,6 +134,67 @@ impl fmt::Debug for Source {
     }
 }
 
+/// The file name endings a folder's walk takes as PGN, compared without regard to case. The
+/// name only chooses the files; what a file holds is still recognised by its magic bytes.
+pub const PGN_SUFFIXES: &[&str] = &[".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2", ".pgn.xz"];
+
+/// Does a folder's walk take a file of this name?
+pub fn is_pgn_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    PGN_SUFFIXES
+        .iter()
+        .any(|suffix| lower.len() > suffix.len() && lower.ends_with(suffix))
+}
+
+/// The inputs as given, with each folder replaced by the PGN files under it
+/// ([`PGN_SUFFIXES`]), as ripgrep walks one: sorted by name within each folder (so the
+/// order, and an import's resume points, never depend on the file system), hidden files
+/// and folders (a name starting with `.`) and symbolic links skipped, sub-folders walked in
+/// place. Each file is then an input of its own, reported on its own. A folder that cannot
+/// be read, or holds no PGN file at all, stays in the list: opening it reports why.
+pub fn expand_inputs(inputs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let is_dir = input.as_os_str() != "-" && input.is_dir();
+        if !is_dir {
+            out.push(input.clone());
+            continue;
+        }
+        let before = out.len();
+        if walk(input, &mut out).is_err() || out.len() == before {
+            out.truncate(before);
+            out.push(input.clone());
+        }
+    }
+    out
+}
+
+/// Appends the PGN files under `dir` in walk order; an unreadable sub-folder is appended
+/// itself, so that it is reported.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+    let mut entries: Vec<(std::ffi::OsString, std::fs::FileType)> = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        entries.push((entry.file_name(), entry.file_type()?));
+    }
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, kind) in entries {
+        let text = name.to_string_lossy();
+        if text.starts_with('.') || kind.is_symlink() {
+            continue;
+        }
+        let path = dir.join(&name);
+        if kind.is_dir() {
+            if walk(&path, out).is_err() {
+                out.push(path);
+            }
+        } else if kind.is_file() && is_pgn_name(&text) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
 /// Open a path, or stdin when the path is `-`.
 pub fn open(path: &Path) -> Result<Source, SourceError> {
     if path.as_os_str() == "-" {
@@ -142,7 +204,18 @@ pub fn open(path: &Path) -> Result<Source, SourceError> {
         path: path.to_owned(),
         source,
     })?;
-    let size = file.metadata().ok().map(|m| m.len());
+    let metadata = file.metadata().ok();
+    if metadata.as_ref().is_some_and(|m| m.is_dir()) {
+        // Only a folder whose walk found nothing gets here (`expand_inputs`).
+        return Err(SourceError::Open {
+            path: path.to_owned(),
+            source: io::Error::other(format!(
+                "a folder holding no PGN file (names ending in {})",
+                PGN_SUFFIXES.join(", ")
+            )),
+        });
+    }
+    let size = metadata.map(|m| m.len());
     Source::from_reader(&path.display().to_string(), size, file)
 }
 
@@ -304,6 +377,63 @@ mod tests {
         let mut s = Source::from_reader("t", None, io::Cursor::new(data)).unwrap();
         let mut out = Vec::new();
         assert!(s.read_to_end(&mut out).is_err());
+    }
+
+    #[test]
+    fn a_folder_is_walked_for_pgn_files_in_sorted_order_skipping_hidden_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for name in [
+            "b.pgn",
+            "a.PGN",
+            "c.pgn.gz",
+            "d.pgn.zst",
+            "e.pgn.bz2",
+            "f.pgn.xz",
+            "notes.txt",
+            "g.gz",
+            ".hidden.pgn",
+            "sub/z.pgn",
+            "sub/.x/y.pgn",
+            ".git/h.pgn",
+            "empty/readme",
+        ] {
+            let path = root.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, TEXT).unwrap();
+        }
+        let expanded = expand_inputs(&[PathBuf::from("-"), root.to_owned()]);
+        let names: Vec<String> = expanded
+            .iter()
+            .map(|p| match p.strip_prefix(root) {
+                Ok(rel) => rel.display().to_string(),
+                Err(_) => p.display().to_string(),
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "-",
+                "a.PGN",
+                "b.pgn",
+                "c.pgn.gz",
+                "d.pgn.zst",
+                "e.pgn.bz2",
+                "f.pgn.xz",
+                "sub/z.pgn"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_folder_without_pgn_files_stays_an_input_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "x").unwrap();
+        let expanded = expand_inputs(&[dir.path().to_owned()]);
+        assert_eq!(expanded, [dir.path().to_owned()]);
+        let err = open(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("a folder holding no PGN file"), "{err}");
+        assert!(!err.contains("Is a directory"), "{err}");
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub struct Summary {
     /// empty file, text that is not PGN).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub files_without_games: Vec<String>,
+    /// Ctrl-C stopped the run: the counts cover the games delivered before it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 impl Summary {

@@ -18,6 +18,12 @@ pub struct EpdRecord {
 
 impl EpdRecord {
     /// Does playing `m` solve this record?
+    /// Does the record test anything: has it a `bm` or an `am`? A position alone is not a
+    /// test; a suite runner skips it rather than count it passed.
+    pub fn is_test(&self) -> bool {
+        !self.best.is_empty() || !self.avoid.is_empty()
+    }
+
     pub fn is_solved_by(&self, m: Move) -> bool {
         (self.best.is_empty() || self.best.contains(&m)) && !self.avoid.contains(&m)
     }
@@ -150,6 +156,14 @@ mod tests {
         assert_eq!(r.id, "a;b");
         assert_eq!(r.avoid.len(), 2);
         assert!(!r.is_solved_by(r.avoid[1]));
+    }
+
+    #[test]
+    fn a_position_without_bm_or_am_is_no_test() {
+        let r = parse_line(r#"4k3/8/8/8/8/8/8/4K3 w - - id "bare";"#, 3).unwrap();
+        assert!(!r.is_test());
+        let r = parse_line("4k3/8/8/8/8/8/8/3QK3 w - - am Qd7;", 4).unwrap();
+        assert!(r.is_test());
     }
 
     #[test]

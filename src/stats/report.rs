@@ -9,6 +9,7 @@ use super::performance::{Performance, PerformanceInput, wilson};
 use super::row::format_date_key;
 use crate::db::directory::Directory;
 use crate::export::table::{Cell, Column, Kind};
+use crate::identity::names::visible;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -512,8 +513,15 @@ fn score(v: f64) -> String {
     }
 }
 
-/// An aligned table: the first column left-aligned, the others right-aligned.
+/// An aligned table: the first column left-aligned, the others right-aligned. Characters
+/// that would not be seen are escaped as `players` shows them (`identity::names::visible`),
+/// so two names that look alike but differ in what cannot be seen look different here too.
 pub fn table(header: &[&str], rows: &[Vec<String>], out: &mut String) {
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| visible(c).into_owned()).collect())
+        .collect();
+    let rows = &rows;
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for r in rows {
         for (w, c) in widths.iter_mut().zip(r) {
@@ -610,7 +618,7 @@ impl Report {
     /// The readable dossier.
     pub fn text(&self) -> String {
         let mut out = String::new();
-        let _ = write!(out, "{}", self.player);
+        let _ = write!(out, "{}", visible(&self.player));
         if let Some(f) = self.fide_id {
             let _ = write!(out, "  (FIDE {f})");
         }
@@ -618,7 +626,7 @@ impl Report {
         let spellings: Vec<String> = self
             .spellings
             .iter()
-            .map(|s| format!("{} ({})", s.key, s.games))
+            .map(|s| format!("{} ({})", visible(&s.key), s.games))
             .collect();
         let _ = writeln!(out, "spellings: {}", spellings.join(", "));
         let _ = writeln!(
