@@ -2,6 +2,9 @@
 //! values that agree with Ordo 1.2.6 (run separately, see docs/RATINGS.md), the stored run, and
 //! the bad-input exits.
 
+mod common;
+
+use common::corpus;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -10,14 +13,6 @@ const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
 
 fn arbiter(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("run arbiter")
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("ARBITER_CORPUS").map(PathBuf::from);
-    if dir.is_none() {
-        eprintln!("ARBITER_CORPUS not set: skipping corpus tests");
-    }
-    dir
 }
 
 fn imported(dir: &Path, pgn: &Path) -> PathBuf {
