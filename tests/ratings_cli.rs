@@ -2,6 +2,9 @@
 //! values that agree with Ordo 1.2.6 (run separately, see docs/RATINGS.md), the stored run, and
 //! the bad-input exits.
 
+mod common;
+
+use common::corpus;
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -10,14 +13,6 @@ const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
 
 fn arbiter(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("run arbiter")
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("ARBITER_CORPUS").map(PathBuf::from);
-    if dir.is_none() {
-        eprintln!("ARBITER_CORPUS not set: skipping corpus tests");
-    }
-    dir
 }
 
 fn imported(dir: &Path, pgn: &Path) -> PathBuf {
@@ -461,4 +456,108 @@ fn a_compressed_csv_list_is_csv() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(!pq.exists());
+}
+
+/// `--anchor` resolves a name as every command does: `#ID`, the other name order, a surname
+/// that names one person; a surname of two persons lists them with ids and games, and a name
+/// of nobody the closest spellings, both usage errors.
+#[test]
+fn anchor_names_resolve_like_stats_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pgn = String::new();
+    let games = [
+        ("Carlsen, Magnus", "Caruana, Fabiano", "1-0"),
+        ("Caruana, Fabiano", "Carlsen, Henrik", "1/2-1/2"),
+        ("Carlsen, Henrik", "Carlsen, Magnus", "0-1"),
+        ("Caruana, Fabiano", "Carlsen, Magnus", "1/2-1/2"),
+        ("Carlsen, Henrik", "Caruana, Fabiano", "0-1"),
+        ("Carlsen, Magnus", "Carlsen, Henrik", "1/2-1/2"),
+    ];
+    for (i, (white, black, result)) in games.iter().enumerate() {
+        pgn.push_str(&format!(
+            "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.{:02}\"]\n[Round \"{}\"]\n\
+             [White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n\n",
+            i + 1,
+            i + 1
+        ));
+    }
+    let file = dir.path().join("a.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let db = imported(dir.path(), &file);
+    let db = db.to_str().unwrap();
+    let csv = dir.path().join("a.csv");
+    let anchored = |anchor: &str| {
+        arbiter(&[
+            "ratings",
+            "--db",
+            db,
+            "--system",
+            "pool",
+            "--no-store",
+            "--anchor",
+            anchor,
+            "-o",
+            csv.to_str().unwrap(),
+        ])
+    };
+    // "First Last" finds "Last, First"; the anchored person is held at the rating.
+    let out = anchored("Magnus Carlsen=2800");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = csv_ratings(&csv);
+    let magnus = rows.iter().find(|r| r.0 == "Carlsen, Magnus").unwrap();
+    assert_eq!(magnus.1, 2800.0);
+    // A surname that names one person.
+    let out = anchored("Caruana=2750");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = csv_ratings(&csv);
+    assert_eq!(
+        rows.iter().find(|r| r.0 == "Caruana, Fabiano").unwrap().1,
+        2750.0
+    );
+    // Two persons: both listed with ids and games; before, one was picked silently.
+    let out = anchored("Carlsen=2800");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--anchor Carlsen=2800: \"Carlsen\" names 2 persons"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Carlsen, Magnus  games 4"), "{stderr}");
+    assert!(stderr.contains("Carlsen, Henrik  games 4"), "{stderr}");
+    // #ID from that list.
+    let id = stderr
+        .lines()
+        .find(|l| l.contains("Carlsen, Henrik"))
+        .and_then(|l| l.trim().strip_prefix('#'))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap()
+        .to_owned();
+    let out = anchored(&format!("#{id}=2600"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = csv_ratings(&csv);
+    assert_eq!(
+        rows.iter().find(|r| r.0 == "Carlsen, Henrik").unwrap().1,
+        2600.0
+    );
+    // Nobody: the closest spellings.
+    let out = anchored("Carlsne, Magnus=2800");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no person is called \"Carlsne, Magnus\""),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Carlsen, Magnus"), "{stderr}");
 }

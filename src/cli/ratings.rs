@@ -5,10 +5,9 @@
 
 use super::error::{AppError, Outcome, PathContext, Result};
 use super::filter::FilterArgs;
-use crate::export::csv::CsvFormat;
-use crate::export::jsonl::JsonlFormat;
+use crate::db::directory::Directory;
+use crate::export::format::{self, Format};
 use crate::export::output::Output;
-use crate::export::parquet::{ParquetFormat, Target};
 use crate::export::table::{Cell, Column, Kind, TableFormat};
 use crate::stats::ratings::RatingRow;
 use crate::stats::ratings::encounters;
@@ -29,13 +28,8 @@ pub enum ResultSourceArg {
     Recorded,
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FormatArg {
-    Text,
-    Csv,
-    Jsonl,
-    Parquet,
-}
+/// The formats of the list.
+const FORMATS: [Format; 4] = [Format::Text, Format::Csv, Format::Jsonl, Format::Parquet];
 
 fn system_names() -> PossibleValuesParser {
     PossibleValuesParser::new(
@@ -71,12 +65,15 @@ pub struct RatingsArgs {
     #[arg(long, value_parser = system_names())]
     pub system: String,
     /// Output file; the extension, under a compression suffix (.gz, .zst, .bz2, .xz), picks
-    /// the format (.txt, .csv, .jsonl, .parquet).
+    /// the format (.csv, .jsonl, .parquet).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// Output format [default: from the extension, else text].
-    #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
+    #[arg(long, value_parser = format::parser(&FORMATS))]
+    pub format: Option<Format>,
+    /// CSV: write cells unchanged (no `'` before cells a spreadsheet would run as formulas).
+    #[arg(long)]
+    pub csv_raw: bool,
     /// Rate only players with at least N games in the selection (repeatedly: leaving a
     /// player out can take an opponent under N).
     #[arg(long, value_name = "N", value_parser = positive_count, allow_negative_numbers = true)]
@@ -166,31 +163,6 @@ impl From<RateError> for AppError {
     }
 }
 
-/// The format of `-o FILE`: its extension under a compression suffix.
-fn format_of(path: &Path) -> Result<FormatArg> {
-    let name = path.to_string_lossy().to_ascii_lowercase();
-    let (bare, compressed) = match [".gz", ".zst", ".bz2", ".xz"]
-        .iter()
-        .find_map(|c| name.strip_suffix(c))
-    {
-        Some(bare) => (bare, true),
-        None => (name.as_str(), false),
-    };
-    let format = match Path::new(bare).extension().and_then(|e| e.to_str()) {
-        Some("csv") => FormatArg::Csv,
-        Some("jsonl") | Some("json") | Some("ndjson") => FormatArg::Jsonl,
-        Some("parquet") => FormatArg::Parquet,
-        _ => FormatArg::Text,
-    };
-    if format == FormatArg::Parquet && compressed {
-        return Err(AppError::usage(format!(
-            "{}: Parquet compresses its own pages; name the file .parquet",
-            path.display()
-        )));
-    }
-    Ok(format)
-}
-
 pub fn run(args: &RatingsArgs) -> Result {
     let Some(system) = system::find(&args.system) else {
         return Err(AppError::usage(format!(
@@ -200,14 +172,8 @@ pub fn run(args: &RatingsArgs) -> Result {
     };
     let values = &args.settings.values;
     system::check_settings(system, values).map_err(RateError::from)?;
-    let format = match (args.format, &args.output) {
-        (Some(f), _) => f,
-        (None, Some(p)) => format_of(p)?,
-        (None, None) => FormatArg::Text,
-    };
-    if format == FormatArg::Parquet && args.output.is_none() {
-        return Err(AppError::usage("Parquet needs a file: -o FILE.parquet"));
-    }
+    let format = format::choose(args.format, args.output.as_deref(), &FORMATS, Format::Text)
+        .map_err(|e| AppError::usage(e.to_string()))?;
     let source = match args.result_source {
         ResultSourceArg::Lawful => ResultSource::Lawful,
         ResultSourceArg::Recorded => ResultSource::Recorded,
@@ -226,9 +192,13 @@ pub fn run(args: &RatingsArgs) -> Result {
             (None, Selection::from_encounters(e))
         }
         None => {
-            let conn = open(&args.db, args.no_store)?;
-            let filter = args.select.select(&conn, true)?;
-            let selection = select::select(&conn, &filter, source)?;
+            // Only a stored run writes: a run with --no-store reads.
+            let conn = if args.no_store {
+                crate::db::open_read_only(&args.db)?
+            } else {
+                crate::db::open_existing(&args.db)?
+            };
+            let selection = select::select(&conn, &args.select.select(&conn, true)?, source)?;
             (Some(conn), selection)
         }
     };
@@ -256,6 +226,7 @@ pub fn run(args: &RatingsArgs) -> Result {
         &selection.names,
         format,
         args.output.as_deref(),
+        args.csv_raw,
     )?;
     let mut err = io::stderr().lock();
     for line in &report.summary {
@@ -281,29 +252,17 @@ pub fn run(args: &RatingsArgs) -> Result {
     Ok(Outcome::Success)
 }
 
-/// The database: read-only when nothing is stored, else opened for writing (and migrated).
-fn open(path: &Path, no_store: bool) -> Result<rusqlite::Connection> {
-    if no_store {
-        return Ok(crate::db::open_read_only(path)?);
-    }
-    Ok(crate::db::open_existing(path)?)
-}
-
-/// The persons `--anchor NAME=RATING` holds, as indices of the selection.
-/// A name resolves as everywhere (`db::directory`: `#ID`, spellings, name order, initials,
-/// surname); rows read from `--encounters` files have no database, so their names are
-/// matched as written.
+/// The persons `--anchor NAME=RATING` holds, as indices of the selection: NAME resolved as
+/// every command resolves a person (`#ID`, any spelling, the other name order, a surname);
+/// from Parquet rows, which have no persons, by the exact name.
 fn anchors(
     system: &dyn system::System,
     values: &Values,
     selection: &Selection,
     conn: Option<&rusqlite::Connection>,
 ) -> Result<Vec<(u32, f64)>> {
-    let directory = match conn {
-        Some(c) => Some(crate::db::directory::Directory::load(c)?),
-        None => None,
-    };
     let mut out = Vec::new();
+    let mut directory = None;
     for p in system
         .params()
         .iter()
@@ -311,33 +270,49 @@ fn anchors(
     {
         for text in values.list(p) {
             let (name, rating) = system::parse_anchor(p, text).map_err(RateError::from)?;
-            let found = match (&directory, conn) {
-                (Some(dir), Some(c)) => {
-                    let id = dir
-                        .resolve(c, name)
-                        .map_err(|e| AppError::usage(format!("--anchor {text}: {e}")))?;
-                    selection.index_of_person(id).into_iter().collect()
+            let index = match conn {
+                Some(conn) => {
+                    let dir = match &directory {
+                        Some(d) => d,
+                        None => directory.insert(Directory::load(conn)?),
+                    };
+                    let person = dir
+                        .resolve(conn, name)
+                        .map_err(|e| anchor_error(text, AppError::from(e)))?;
+                    selection.index_of_person(person).ok_or_else(|| {
+                        AppError::usage(format!(
+                            "--anchor {text}: #{person} {} has no rated game in the selection",
+                            dir.person_name(person)
+                        ))
+                    })?
                 }
-                _ => selection.index_by_name(name),
-            };
-            let index = match found.as_slice() {
-                [i] => *i,
-                [] => {
-                    return Err(AppError::usage(format!(
-                        "--anchor {text}: no person named {name} in the selection"
-                    )));
-                }
-                _ => {
-                    return Err(AppError::usage(format!(
-                        "--anchor {text}: {name} names {} persons in the selection",
-                        found.len()
-                    )));
-                }
+                None => match selection.index_by_name(name).as_slice() {
+                    [i] => *i,
+                    [] => {
+                        return Err(AppError::usage(format!(
+                            "--anchor {text}: no player named {name:?} in the rows read"
+                        )));
+                    }
+                    found => {
+                        return Err(AppError::usage(format!(
+                            "--anchor {text}: {name:?} names {} players in the rows read",
+                            found.len()
+                        )));
+                    }
+                },
             };
             out.push((index, rating));
         }
     }
     Ok(out)
+}
+
+/// A resolver's refusal, said of the flag.
+fn anchor_error(text: &str, e: AppError) -> AppError {
+    match e {
+        AppError::Usage(m) => AppError::Usage(format!("--anchor {text}: {m}")),
+        e => e,
+    }
 }
 
 const COLUMNS: [Column; 9] = [
@@ -407,56 +382,42 @@ fn cells<'a>(r: &RatingRow, names: &'a [String]) -> [Cell<'a>; 9] {
 fn write_list(
     rows: &[RatingRow],
     names: &[String],
-    format: FormatArg,
+    format: Format,
     path: Option<&Path>,
+    csv_raw: bool,
 ) -> Result<()> {
-    let opened = |p: Option<&Path>| -> Result<Output> {
-        match p {
-            Some(p) => Output::open(Some(p)).with_path(p),
-            None => Ok(Output::open(None)?),
-        }
-    };
-    let mut table: Box<dyn TableFormat> = match format {
-        FormatArg::Text => {
-            let mut out = opened(path)?;
+    if format == Format::Text {
+        let mut out = match path {
+            Some(p) => Output::open(Some(p)).with_path(p)?,
+            None => Output::open(None)?,
+        };
+        writeln!(
+            out,
+            "{:>5}  {:<32} {:>8} {:>7} {:>6} {:>7}",
+            "rank", "player", "rating", "error", "games", "score"
+        )?;
+        for r in rows {
+            let rating = r.rating.map_or("-".into(), |x| {
+                format!("{}{x:.1}", r.bound.map(String::from).unwrap_or_default())
+            });
             writeln!(
                 out,
                 "{:>5}  {:<32} {:>8} {:>7} {:>6} {:>7}",
-                "rank", "player", "rating", "error", "games", "score"
+                r.rank.map_or("-".into(), |k| k.to_string()),
+                names[r.player as usize],
+                rating,
+                r.error.map_or("-".into(), |e| format!("{e:.1}")),
+                r.games,
+                r.score
             )?;
-            for r in rows {
-                let rating = r.rating.map_or("-".into(), |x| {
-                    format!("{}{x:.1}", r.bound.map(String::from).unwrap_or_default())
-                });
-                writeln!(
-                    out,
-                    "{:>5}  {:<32} {:>8} {:>7} {:>6} {:>7}",
-                    r.rank.map_or("-".into(), |k| k.to_string()),
-                    names[r.player as usize],
-                    rating,
-                    r.error.map_or("-".into(), |e| format!("{e:.1}")),
-                    r.games,
-                    r.score
-                )?;
-            }
-            return Ok(out.finish()?);
         }
-        FormatArg::Csv => Box::new(CsvFormat::new(opened(path)?, false)),
-        FormatArg::Jsonl => Box::new(JsonlFormat::new(opened(path)?)),
-        FormatArg::Parquet => {
-            let Some(path) = path else {
-                return Err(AppError::usage("Parquet needs a file: -o FILE.parquet"));
-            };
-            Box::new(ParquetFormat::create(Target::File(path.to_owned())).map_err(io::Error::from)?)
-        }
-    };
-    let run = || -> std::result::Result<(), crate::export::ExportError> {
-        table.begin(&COLUMNS)?;
-        for r in rows {
-            table.row(&cells(r, names))?;
-        }
-        table.finish()
-    };
-    run().map_err(io::Error::from)?;
+        return Ok(out.finish()?);
+    }
+    let mut table: Box<dyn TableFormat> = format::open_table(format, path, csv_raw)?;
+    table.begin(&COLUMNS)?;
+    for r in rows {
+        table.row(&cells(r, names))?;
+    }
+    table.finish()?;
     Ok(())
 }

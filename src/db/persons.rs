@@ -282,9 +282,11 @@ pub fn reassign(conn: &Connection, rules: &PersonRules) -> Result<Reassigned, Pe
     for orphan in orphans {
         if let Some(joined) = went.get(&orphan).filter(|to| to.len() == 1) {
             let to = *joined.iter().next().unwrap_or(&orphan);
+            // The history first: a run that rated the joined person too keeps neither the
+            // merged person's list row nor its history (its own track, rated apart).
             for sql in [
-                include_str!("sql/repoint_ratings.sql"),
                 include_str!("sql/repoint_rating_history.sql"),
+                include_str!("sql/repoint_ratings.sql"),
             ] {
                 ratings_moved += conn.prepare_cached(sql)?.execute(params![orphan, to])? as u64;
             }
@@ -452,7 +454,18 @@ mod tests {
             games: 3,
             skipped: 0,
         };
-        crate::db::ratings::store_run(conn, &run, &ratings, &[]).unwrap()
+        let history: Vec<crate::db::ratings::HistoryRecord> = rows
+            .iter()
+            .map(|&(player_id, rating)| crate::db::ratings::HistoryRecord {
+                player_id,
+                period: format!("2024-0{}", player_id % 9 + 1),
+                games: 3,
+                rating,
+                rd: None,
+                volatility: None,
+            })
+            .collect();
+        crate::db::ratings::store_run(conn, &run, &ratings, &history).unwrap()
     }
 
     fn persons_named(conn: &Connection, name: &str) -> i64 {
@@ -491,7 +504,18 @@ mod tests {
         assert_eq!(persons_named(&conn, "Adams,Mi"), 0);
         // Carlsen,M's rating of run 1 is now Carlsen, Magnus's; Adams,Mi's of run 2 collided
         // with Adams, Michael's own and was dropped.
-        assert_eq!((done.ratings_moved, done.ratings_dropped), (1, 1));
+        // (Each with its history row: the one moved, the other dropped, never mixed into
+        // the history of the person that run rated apart.)
+        assert_eq!((done.ratings_moved, done.ratings_dropped), (2, 2));
+        let history = |run: i64, p: i64| -> i64 {
+            conn.query_row(
+                "SELECT count(*) FROM rating_history WHERE run_id = ?1 AND player_id = ?2",
+                params![run, p],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        assert_eq!((history(run1, magnus), history(run2, adams)), (1, 1));
         let rating = |run: i64, p: i64| -> Option<f64> {
             conn.query_row(
                 "SELECT rating FROM ratings WHERE run_id = ?1 AND player_id = ?2",

@@ -369,73 +369,118 @@ pub fn pairs(evidence: &Evidence) -> Vec<Suggestion> {
         if !persons.contains_key(person) {
             continue;
         }
-        same.entry(normalise(name))
-            .or_default()
-            .entry(*person)
-            .or_insert_with(|| name.clone());
+        let put = |map: &mut BTreeMap<String, BTreeMap<i64, String>>, key: String| {
+            map.entry(key)
+                .or_default()
+                .entry(*person)
+                .or_insert_with(|| name.clone());
+        };
+        put(&mut same, normalise(name));
+        put(&mut folded, fold_accents(name));
         let (form, comma) = first_last(name);
         order
             .entry(form)
             .or_default()
             .entry(*person)
             .or_insert_with(|| (name.clone(), comma));
-        folded
-            .entry(fold_accents(name))
-            .or_default()
-            .entry(*person)
-            .or_insert_with(|| name.clone());
         if let Some(k) = surname_initial(name) {
             initials.entry(k).or_default().insert(*person);
         }
     }
-    let mut out: Vec<Suggestion> = Vec::new();
-    let mut done: HashSet<(i64, i64)> = HashSet::new();
-    let key = |a: i64, b: i64| (a.min(b), a.max(b));
-    // The person the pair keeps: the FIDE one, else the one with more games, else the older id.
-    let order_pair = |a: i64, b: i64| -> (i64, i64) {
+    // "First Last" against "Last, First": only pairs across the comma.
+    let across: BTreeMap<String, BTreeMap<i64, String>> = order
+        .into_iter()
+        .filter(|(_, g)| g.values().any(|v| v.1) && g.values().any(|v| !v.1))
+        .map(|(k, g)| (k, g.into_iter().map(|(p, (n, _))| (p, n)).collect()))
+        .collect();
+    let mut p = Pairing {
+        persons,
+        done: HashSet::new(),
+        out: Vec::new(),
+    };
+    p.same_spelling(&same);
+    p.full_name(
+        &across,
+        Reason::OtherOrder,
+        "the same name in the other order",
+    );
+    p.full_name(&folded, Reason::Accents, "the same name but for accents");
+    p.surname_initial(&initials);
+    p.out
+}
+
+/// The pairs found so far, each pair of persons once.
+struct Pairing<'a> {
+    persons: &'a HashMap<i64, PersonEvidence>,
+    done: HashSet<(i64, i64)>,
+    out: Vec<Suggestion>,
+}
+
+/// Every two members of a group, once.
+fn each_two(ids: &[i64]) -> impl Iterator<Item = (i64, i64)> + '_ {
+    ids.iter()
+        .enumerate()
+        .flat_map(move |(i, &a)| ids[i + 1..].iter().map(move |&b| (a, b)))
+}
+
+impl Pairing<'_> {
+    fn key(a: i64, b: i64) -> (i64, i64) {
+        (a.min(b), a.max(b))
+    }
+
+    /// The pair in order: the person it keeps first (the FIDE one, else the one with more
+    /// games, else the older id).
+    fn ordered(&self, a: i64, b: i64) -> (i64, i64) {
         let rank = |p: &PersonEvidence| (p.fide.is_none(), -p.games, p.id);
-        if rank(&persons[&a]) <= rank(&persons[&b]) {
+        if rank(&self.persons[&a]) <= rank(&self.persons[&b]) {
             (a, b)
         } else {
             (b, a)
         }
-    };
-    let games = |p: &PersonEvidence| {
+    }
+
+    fn both_fide(&self, a: i64, b: i64) -> bool {
+        self.persons[&a].fide.is_some() && self.persons[&b].fide.is_some()
+    }
+
+    /// `#12 340 games 2001-2024, FIDE id 1503014`.
+    fn describe(&self, id: i64) -> String {
+        let p = &self.persons[&id];
         let years = p
             .years
             .map_or("undated".to_owned(), |(a, b)| format!("{a}-{b}"));
         let fide = p
             .fide
             .map_or("no FIDE id".to_owned(), |f| format!("FIDE id {f}"));
-        format!("#{} {} games {years}, {fide}", p.id, p.games)
-    };
-    let both_fide = |a: &PersonEvidence, b: &PersonEvidence| a.fide.is_some() && b.fide.is_some();
+        format!("#{id} {} games {years}, {fide}", p.games)
+    }
 
-    for (spelling, group) in &same {
-        let ids: Vec<i64> = group.keys().copied().collect();
-        for (i, &a) in ids.iter().enumerate() {
-            for &b in &ids[i + 1..] {
-                let (c, v) = order_pair(a, b);
-                let (pc, pv) = (&persons[&c], &persons[&v]);
-                done.insert(key(c, v));
+    /// One spelling under two persons: which one has the FIDE id.
+    fn same_spelling(&mut self, groups: &BTreeMap<String, BTreeMap<i64, String>>) {
+        for (spelling, group) in groups {
+            let ids: Vec<i64> = group.keys().copied().collect();
+            for (a, b) in each_two(&ids) {
+                let (c, v) = self.ordered(a, b);
+                self.done.insert(Self::key(c, v));
                 let mut why = vec![format!(
                     "the same spelling {spelling:?}: {}; {}",
-                    games(pc),
-                    games(pv)
+                    self.describe(c),
+                    self.describe(v)
                 )];
-                let line = if both_fide(pc, pv) {
+                let line = if self.both_fide(c, v) {
                     why.push("two FIDE ids are two persons: not suggested".into());
                     None
-                } else if pc.fide.is_some() {
-                    why.push(format!(
-                        "only #{c} has a FIDE id (a FideId tag); this line joins the spelling without one to it"
-                    ));
-                    Some((group[&c].clone(), group[&v].clone()))
                 } else {
-                    why.push("told apart by an earlier alias file".into());
+                    why.push(if self.persons[&c].fide.is_some() {
+                        format!(
+                            "only #{c} has a FIDE id (a FideId tag); this line joins the spelling without one to it"
+                        )
+                    } else {
+                        "told apart by an earlier alias file".into()
+                    });
                     Some((group[&c].clone(), group[&v].clone()))
                 };
-                out.push(Suggestion {
+                self.out.push(Suggestion {
                     reason: Reason::SameSpelling,
                     canonical: c,
                     variant: v,
@@ -445,69 +490,54 @@ pub fn pairs(evidence: &Evidence) -> Vec<Suggestion> {
             }
         }
     }
-    let mut full_name = |groups: &BTreeMap<String, BTreeMap<i64, String>>,
-                         reason: Reason,
-                         what: &str,
-                         out: &mut Vec<Suggestion>| {
+
+    /// One full name under two persons (in the other order, or but for accents).
+    fn full_name(
+        &mut self,
+        groups: &BTreeMap<String, BTreeMap<i64, String>>,
+        reason: Reason,
+        what: &str,
+    ) {
         for group in groups.values() {
             let ids: Vec<i64> = group.keys().copied().collect();
-            for (i, &a) in ids.iter().enumerate() {
-                for &b in &ids[i + 1..] {
-                    if !done.insert(key(a, b)) {
-                        continue;
-                    }
-                    let (c, v) = order_pair(a, b);
-                    let (pc, pv) = (&persons[&c], &persons[&v]);
-                    if both_fide(pc, pv) {
-                        continue;
-                    }
-                    out.push(Suggestion {
-                        reason,
-                        canonical: c,
-                        variant: v,
-                        why: vec![
-                            format!("{what} ({:?} / {:?})", group[&c], group[&v]),
-                            games(pc),
-                            games(pv),
-                        ],
-                        line: Some((group[&c].clone(), group[&v].clone())),
-                    });
-                }
-            }
-        }
-    };
-    // "First Last" against "Last, First": only pairs across the comma.
-    let across: BTreeMap<String, BTreeMap<i64, String>> = order
-        .into_iter()
-        .filter(|(_, g)| g.values().any(|v| v.1) && g.values().any(|v| !v.1))
-        .map(|(k, g)| (k, g.into_iter().map(|(p, (n, _))| (p, n)).collect()))
-        .collect();
-    full_name(
-        &across,
-        Reason::OtherOrder,
-        "the same name in the other order",
-        &mut out,
-    );
-    full_name(
-        &folded,
-        Reason::Accents,
-        "the same name but for accents",
-        &mut out,
-    );
-
-    for ((surname, initial), ids) in &initials {
-        let ids: Vec<i64> = ids.iter().copied().collect();
-        for (i, &a) in ids.iter().enumerate() {
-            for &b in &ids[i + 1..] {
-                if done.contains(&key(a, b)) {
+            for (a, b) in each_two(&ids) {
+                if !self.done.insert(Self::key(a, b)) || self.both_fide(a, b) {
                     continue;
                 }
-                let (c, v) = order_pair(a, b);
-                let (pc, pv) = (&persons[&c], &persons[&v]);
-                if both_fide(pc, pv) || !given_names_fit(&pc.name, &pv.name) {
-                    continue; // two FIDE ids are two persons; Rodney is not Ronaldo
+                let (c, v) = self.ordered(a, b);
+                self.out.push(Suggestion {
+                    reason,
+                    canonical: c,
+                    variant: v,
+                    why: vec![
+                        format!("{what} ({:?} / {:?})", group[&c], group[&v]),
+                        self.describe(c),
+                        self.describe(v),
+                    ],
+                    line: Some((group[&c].clone(), group[&v].clone())),
+                });
+            }
+        }
+    }
+
+    /// Same surname and first initial, given names that fit, common years or events, close
+    /// average ratings.
+    fn surname_initial(&mut self, groups: &BTreeMap<(String, char), BTreeSet<i64>>) {
+        for ((surname, initial), ids) in groups {
+            let ids: Vec<i64> = ids.iter().copied().collect();
+            for (a, b) in each_two(&ids) {
+                if self.done.contains(&Self::key(a, b)) || self.both_fide(a, b) {
+                    continue; // two FIDE ids are two persons
                 }
-                let mut why = vec![format!("surname {surname:?}, initial {initial:?}")];
+                let (c, v) = self.ordered(a, b);
+                let (pc, pv) = (&self.persons[&c], &self.persons[&v]);
+                if !given_names_fit(&pc.name, &pv.name) {
+                    continue; // Rodney is not Ronaldo
+                }
+                let mut why = vec![
+                    format!("surname {surname:?}, initial {initial:?}"),
+                    format!("#{c} {} games, #{v} {} games", pc.games, pv.games),
+                ];
                 let overlap = match (pc.years, pv.years) {
                     (Some((a0, a1)), Some((b0, b1))) => {
                         why.push(format!("years {a0}-{a1} and {b0}-{b1}"));
@@ -519,32 +549,28 @@ pub fn pairs(evidence: &Evidence) -> Vec<Suggestion> {
                 if shared > 0 {
                     why.push(format!("{shared} shared events"));
                 }
-                if let (Some(x), Some(y)) = (pc.elo, pv.elo) {
-                    why.push(format!("average Elo {x:.0} and {y:.0}"));
-                }
                 let close_elo = match (pc.elo, pv.elo) {
-                    (Some(x), Some(y)) => (x - y).abs() <= 150.0,
+                    (Some(x), Some(y)) => {
+                        why.push(format!("average Elo {x:.0} and {y:.0}"));
+                        (x - y).abs() <= 150.0
+                    }
                     _ => true,
                 };
                 if !(overlap || shared > 0) || !close_elo {
                     continue;
                 }
-                done.insert(key(c, v));
-                why.insert(
-                    1,
-                    format!("#{c} {} games, #{v} {} games", pc.games, pv.games),
-                );
-                out.push(Suggestion {
+                let line = Some((pc.name.clone(), pv.name.clone()));
+                self.done.insert(Self::key(c, v));
+                self.out.push(Suggestion {
                     reason: Reason::SurnameInitial,
                     canonical: c,
                     variant: v,
                     why,
-                    line: Some((pc.name.clone(), pv.name.clone())),
+                    line,
                 });
             }
         }
     }
-    out
 }
 
 /// Persons to join into one: the pairs that link them (the evidence), and the alias lines

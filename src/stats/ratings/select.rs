@@ -255,7 +255,7 @@ impl Selection {
             .map(|i| i as u32)
     }
 
-    /// The index of the person of this exact name, if exactly one plays in the selection.
+    /// The indices of the persons of this exact name (Parquet rows have no person ids).
     pub fn index_by_name(&self, name: &str) -> Vec<u32> {
         self.names
             .iter()
