@@ -66,7 +66,9 @@ fn pass(data: &[u8], options: &WorkOptions) -> (usize, usize, usize) {
 
 /// A stopwatch of this thread's CPU time where Linux tells it (`/proc/thread-self/schedstat`,
 /// nanoseconds on the CPU), else of wall time: on a busy host the CPU time is the figure
-/// that compares.
+/// that compares. The kernel brings that sum up to date at its scheduler ticks, so it is
+/// good to a few milliseconds: enough for the master games' hundreds of milliseconds, not
+/// for a small file.
 struct Clock {
     cpu: Option<u64>,
     wall: Instant,
@@ -126,8 +128,8 @@ pub fn run(args: &LawsBenchArgs, runs: usize) -> Result {
     let (r, l) = (median(t_replay), median(t_laws));
     writeln!(
         out,
-        "{games} games, {plies} plies, {} MB, one thread, median of {runs} interleaved runs, {}",
-        data.len() / 1_000_000,
+        "{games} games, {plies} plies, {:.1} MB, one thread, median of {runs} interleaved runs, {}",
+        data.len() as f64 / 1e6,
         if thread_cpu_ns().is_some() {
             "the thread's CPU time"
         } else {
