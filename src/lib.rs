@@ -13,5 +13,6 @@ pub mod identity;
 pub mod laws;
 pub mod pgn;
 pub mod pipeline;
+pub mod positions;
 pub mod search;
 pub mod stats;

@@ -23,7 +23,14 @@ pub struct ImportArgs {
     /// spellings included (docs/IDENTITY.md).
     #[arg(long, value_name = "FILE")]
     pub aliases: Option<PathBuf>,
+    /// Leave the position index out (`arbiter search` then scans these games until
+    /// `arbiter index` indexes them).
+    #[arg(long)]
+    pub no_position_index: bool,
 }
+
+/// Position-index rows a bucket may have before an import merges them (`db::positions::compact`).
+const COMPACT_ROWS: i64 = 8;
 
 pub fn run_import(args: &ImportArgs) -> Result {
     let start = Instant::now();
@@ -60,9 +67,14 @@ pub fn run_import(args: &ImportArgs) -> Result {
     sink.findings = findings;
     sink.quarantine = quarantine;
     sink.print_errors = !args.input.quiet;
+    sink.index_positions = !args.no_position_index;
     let mut summary = run(&options, &mut sink)?;
     let files = std::mem::take(&mut sink.files);
     let counts = sink.finish()?;
+    // Each commit added a row per bucket of the position index: merge them when many.
+    if !args.no_position_index {
+        crate::db::positions::compact(&open(&args.db)?, COMPACT_ROWS)?;
+    }
     // Games skipped by a resume were read from the file too.
     summary.games += counts.resumed;
     let elapsed = start.elapsed();

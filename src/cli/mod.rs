@@ -20,6 +20,7 @@ pub mod openings;
 pub mod perft;
 pub mod players;
 pub mod ratings;
+pub mod search;
 pub mod shards;
 pub mod stats;
 pub mod uci;
@@ -75,6 +76,10 @@ pub enum Command {
     Ratings(Box<ratings::RatingsArgs>),
     /// Speak UCI on stdin/stdout: arbiter's engine for a GUI or a match runner.
     Uci(uci::UciArgs),
+    /// Games that reached a position, material, pattern, pawn structure or move sequence.
+    Search(Box<search::SearchArgs>),
+    /// Build the position index for games stored without it (resumable, with progress).
+    Index(search::IndexArgs),
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error; a closed output pipe is 0.
@@ -116,6 +121,8 @@ fn dispatch(command: Command) -> error::Result {
         Command::Stats(args) => finish(stats::run(&args)),
         Command::Ratings(args) => finish(ratings::run(&args)),
         Command::Uci(args) => finish(uci::run(&args)),
+        Command::Search(args) => finish(search::run(&args)),
+        Command::Index(args) => finish(search::run_index(&args)),
     }
 }
 

@@ -7,6 +7,7 @@ pub mod duplicates;
 pub mod encode;
 pub mod open;
 pub mod persons;
+pub mod positions;
 pub mod record;
 pub mod upgrade;
 pub mod writer;

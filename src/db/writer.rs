@@ -52,6 +52,8 @@ pub struct Writer {
     /// The id the next stored game gets: read when a transaction begins (another writer may
     /// have added games between two), then counted up.
     next_game_id: i64,
+    /// Stored games' position-index entries, written before each commit.
+    positions: super::positions::IndexBuffer,
 }
 
 /// Identity of a source file.
@@ -86,6 +88,7 @@ impl Writer {
             in_batch: false,
             counts: BatchCounts::default(),
             next_game_id: 1,
+            positions: Default::default(),
         })
     }
 
@@ -342,6 +345,9 @@ impl Writer {
                 c.tc_class,
             ])?;
         self.counts.stored += 1;
+        if let Some(entry) = &g.positions {
+            self.positions.push(&self.conn, id, entry.clone())?;
+        }
         // Each list's statement is looked up only when there is something to insert: the
         // lookup hashes the statement's text.
         if !c.extra.is_empty() {
@@ -429,6 +435,7 @@ impl Writer {
         last_game: u64,
     ) -> rusqlite::Result<()> {
         self.ensure_batch()?;
+        self.positions.flush(&self.conn)?;
         let c = std::mem::take(&mut self.counts);
         self.conn
             .prepare_cached(include_str!("sql/update_import_progress.sql"))?
@@ -448,6 +455,7 @@ impl Writer {
 
     pub fn finish_import(&mut self, import_id: i64) -> rusqlite::Result<()> {
         if self.in_batch {
+            self.positions.flush(&self.conn)?;
             self.conn.execute_batch("COMMIT")?;
             self.in_batch = false;
         }
