@@ -161,7 +161,8 @@ pub fn run_index(args: &IndexArgs) -> Result {
     let conn = open(&args.db)?;
     let start = std::time::Instant::now();
     let quiet = args.quiet;
-    let n = crate::db::positions::build(&conn, |done, total| {
+    let step = crate::db::positions::BUILD_STEP;
+    let n = crate::db::positions::build(&conn, step, |done, total| {
         if !quiet {
             eprint!("\rindexed {done} of {total} games");
         }

@@ -165,16 +165,20 @@ pub fn for_each_tail(conn: &Connection, mut each: impl FnMut(u32, &Tail)) -> rus
 /// Games per committed step of `build`.
 pub const BUILD_STEP: i64 = 16_384;
 
-/// Indexes every game the index does not cover, one committed step of `BUILD_STEP` ids at a
+/// Indexes every game the index does not cover, one committed step of `step` ids at a
 /// time (a killed run keeps its finished steps and goes on from there), the games of a step
 /// replayed in parallel. `progress(done, total)` after each step. Returns the games indexed.
-pub fn build(conn: &Connection, mut progress: impl FnMut(u64, u64)) -> rusqlite::Result<u64> {
+pub fn build(
+    conn: &Connection,
+    step: i64,
+    mut progress: impl FnMut(u64, u64),
+) -> rusqlite::Result<u64> {
     let total = unindexed_games(conn)?;
     let mut done = 0u64;
     for (a, b) in unindexed(conn)? {
         let mut lo = a;
         while lo <= b {
-            let hi = (lo + BUILD_STEP - 1).min(b);
+            let hi = (lo + step.max(1) - 1).min(b);
             let mut stmt = conn.prepare_cached(
                 "SELECT id, start_fen, variant, moves FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
             )?;
