@@ -419,3 +419,78 @@ fn bad_queries_are_located_usage_errors() {
         );
     }
 }
+
+#[test]
+fn export_position_round_trips_through_pgn_and_parquet() {
+    let (dir, db) = database();
+    let d = db.to_str().unwrap();
+    let pgn = dir.path().join("found.pgn");
+    let out = arbiter(&[
+        "export",
+        "-q",
+        "--db",
+        d,
+        "--position",
+        AFTER_NF6,
+        "-o",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 2);
+    assert_eq!(
+        text.matches("{arbiter: position matched at ply 4}").count(),
+        2,
+        "{text}"
+    );
+    // The exported games, imported again, reach the position at the same ply.
+    let again = dir.path().join("again.sqlite");
+    import(&again, &[pgn.to_str().unwrap()], &[]);
+    assert_eq!(searched(&again, &[AFTER_NF6]), [(1, 4), (2, 4)]);
+    // Parquet: the selected games with their match_ply column.
+    let parquet = dir.path().join("found.parquet");
+    let out = arbiter(&[
+        "export",
+        "-q",
+        "--db",
+        d,
+        "--format",
+        "parquet",
+        "--mirror",
+        "--position",
+        AFTER_E4,
+        "-o",
+        parquet.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let reader = SerializedFileReader::new(std::fs::File::open(&parquet).unwrap()).unwrap();
+    let mut rows = Vec::new();
+    for row in reader.get_row_iter(None).unwrap() {
+        let row = row.unwrap();
+        let mut id = 0;
+        let mut ply = -1;
+        for (name, field) in row.get_column_iter() {
+            match (name.as_str(), field) {
+                ("id", parquet::record::Field::Long(v)) => id = *v,
+                ("match_ply", parquet::record::Field::Long(v)) => ply = *v,
+                _ => {}
+            }
+        }
+        rows.push((id, ply));
+    }
+    assert_eq!(rows, [(1, 1), (3, 1), (4, 1), (7, 4), (8, 1)]);
+    // A bad query is a usage error here too.
+    let out = arbiter(&["export", "--db", d, "--material", "KRXKR"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -110,6 +110,12 @@ pub struct ExportArgs {
     /// PGN: add judgement NAGs to analysed moves: $6 inaccuracy, $2 mistake, $4 blunder.
     #[arg(long)]
     pub annotate: bool,
+    /// Only the games that reached this position (FEN or EPD; docs/POSITIONS.md); PGN marks
+    /// the matching ply with a comment, the table formats get a `match_ply` column.
+    #[arg(long, value_name = "FEN")]
+    pub position: Option<String>,
+    #[command(flatten)]
+    pub query: super::search::QueryArgs,
     #[command(flatten)]
     pub select: FilterArgs,
 }
@@ -263,6 +269,14 @@ pub fn run_export(args: &ExportArgs) -> io::Result<i32> {
         Ok(p) => p,
         Err(e) => return usage(&e),
     };
+    let query = match args.query.query(args.position.as_deref()) {
+        Ok(q) => q,
+        Err(e) => return usage(&e.to_string()),
+    };
+    let mut selection = selection;
+    if !query.is_empty() {
+        selection.add("match_ply");
+    }
     // Read-only, so a database on read-only media or in a read-only folder exports too.
     let conn = match crate::db::open_read_only(&args.db) {
         Ok(c) => c,
@@ -285,7 +299,7 @@ pub fn run_export(args: &ExportArgs) -> io::Result<i32> {
             args.db.display()
         );
     }
-    match export(args, &conn, selection, partition, version) {
+    match export(args, &conn, selection, partition, version, &query) {
         Ok(()) => Ok(0),
         Err(e) if e.is_broken_pipe() => Ok(0),
         Err(ExportError::Io(e)) if e.kind() == io::ErrorKind::InvalidInput => usage(&e.to_string()),
@@ -299,8 +313,20 @@ fn export(
     selection: Selection,
     partition: Vec<&'static str>,
     version: i64,
+    query: &crate::positions::Query,
 ) -> Result<(), ExportError> {
-    let filter = args.filter();
+    let mut filter = args.filter();
+    // A position query: its games, found first (`export::positions::search`), and their
+    // matching plies, which the rows carry to the writers.
+    let matched: Option<std::collections::HashMap<i64, u32>> = if query.is_empty() {
+        None
+    } else {
+        let found = crate::export::positions::search(conn, query, &filter)?;
+        let ids: Vec<String> = found.hits.iter().map(|h| h.id.to_string()).collect();
+        let old = filter.sql.take().unwrap_or_else(|| "1".to_owned());
+        filter.sql = Some(format!("({old}) AND g.id IN ({})", ids.join(",")));
+        Some(found.hits.iter().map(|h| (h.id, h.ply)).collect())
+    };
     // The output is opened (a temporary file created) before any query runs.
     let mut parquet = None;
     let mut output = None;
@@ -352,7 +378,14 @@ fn export(
     for_each_game(conn, &filter, &order, |row| {
         n += 1;
         progress.game(n);
-        writer.game(row)
+        match &matched {
+            Some(plies) => {
+                let mut row = row.clone();
+                row.match_ply = plies.get(&row.id).copied();
+                writer.game(&row)
+            }
+            None => writer.game(row),
+        }
     })?;
     progress.finish();
     writer.finish()?;
