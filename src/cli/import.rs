@@ -29,9 +29,6 @@ pub struct ImportArgs {
     pub no_position_index: bool,
 }
 
-/// Position-index rows a bucket may have before an import merges them (`db::positions::compact`).
-const COMPACT_ROWS: i64 = 8;
-
 pub fn run_import(args: &ImportArgs) -> Result {
     let start = Instant::now();
     // Taken before the database is opened: a second import of it stops here, and never
@@ -71,9 +68,13 @@ pub fn run_import(args: &ImportArgs) -> Result {
     let mut summary = run(&options, &mut sink)?;
     let files = std::mem::take(&mut sink.files);
     let counts = sink.finish()?;
-    // Each commit added a row per bucket of the position index: merge them when many.
+    // Games an earlier, killed import stored before their index rows were written.
     if !args.no_position_index {
-        crate::db::positions::compact(&open(&args.db)?, COMPACT_ROWS)?;
+        let conn = open(&args.db)?;
+        let step = crate::db::positions::BUILD_STEP;
+        if crate::db::positions::unindexed_games(&conn)? > 0 {
+            crate::db::positions::build(&conn, step, |_, _| {})?;
+        }
     }
     // Games skipped by a resume were read from the file too.
     summary.games += counts.resumed;

@@ -17,9 +17,9 @@ pub struct IndexBuffer {
     games: Vec<(u32, GameEntry)>,
 }
 
-/// Buffered games are written out when there are this many, within the same transaction
-/// (memory: about 25 keys a game).
-pub const FLUSH_GAMES: usize = 32_768;
+/// Buffered games are written out when there are this many (memory: about 25 keys and a
+/// tail record a game: some 80 MB at the peak of a flush).
+pub const FLUSH_GAMES: usize = 65_536;
 
 impl IndexBuffer {
     pub fn len(&self) -> usize {

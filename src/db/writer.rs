@@ -435,7 +435,6 @@ impl Writer {
         last_game: u64,
     ) -> rusqlite::Result<()> {
         self.ensure_batch()?;
-        self.positions.flush(&self.conn)?;
         let c = std::mem::take(&mut self.counts);
         self.conn
             .prepare_cached(include_str!("sql/update_import_progress.sql"))?
@@ -453,9 +452,30 @@ impl Writer {
         Ok(())
     }
 
+    /// Writes the position-index rows of the games stored so far, in a transaction of their
+    /// own. The index's rows are held back across commits and files (one row per bucket
+    /// per `positions::FLUSH_GAMES` games, not per commit: each row costs its key and
+    /// offsets again); games a killed import stored without them are indexed later
+    /// (`db::positions::build`), and searched by replay meanwhile.
+    pub fn flush_positions(&mut self) -> rusqlite::Result<()> {
+        if self.positions.is_empty() {
+            return Ok(());
+        }
+        if self.in_batch {
+            return self.positions.flush(&self.conn);
+        }
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        match self.positions.flush(&self.conn) {
+            Ok(()) => self.conn.execute_batch("COMMIT"),
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                Err(e)
+            }
+        }
+    }
+
     pub fn finish_import(&mut self, import_id: i64) -> rusqlite::Result<()> {
         if self.in_batch {
-            self.positions.flush(&self.conn)?;
             self.conn.execute_batch("COMMIT")?;
             self.in_batch = false;
         }

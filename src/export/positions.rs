@@ -167,18 +167,35 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
             }
         })?;
     }
-    let mut stmt = conn.prepare("SELECT id FROM games ORDER BY id")?;
-    let ids: Vec<i64> = stmt
-        .query_map([], |r| r.get::<_, i64>(0))?
-        .filter_map(Result::ok)
-        .filter(|id| !pruned.contains(id) && selection.as_ref().is_none_or(|s| s.contains(id)))
-        .collect();
-    found.unindexed = holes
-        .iter()
-        .map(|&(a, b)| (b - a + 1) as u64)
-        .sum::<u64>()
-        .min(ids.len() as u64);
-    verify(conn, &matcher, &ids, &mut found)?;
+    // One pass over the table (a statement per game cost a fifth of a scan), the games
+    // matched in parallel by chunks.
+    let mut stmt = conn.prepare("SELECT id, start_fen, variant, moves FROM games ORDER BY id")?;
+    let mut rows = stmt.query([])?;
+    let mut chunk: Vec<(i64, Option<String>, String, Vec<u8>)> = Vec::with_capacity(4096);
+    let flush = |chunk: &mut Vec<(i64, Option<String>, String, Vec<u8>)>, found: &mut Found| {
+        found.replayed += chunk.len() as u64;
+        let hits: Vec<Hit> = chunk
+            .par_iter()
+            .filter_map(|(id, fen, variant, blob)| {
+                let ply = match_game(&matcher, fen.as_deref(), variant, blob)?;
+                Some(Hit { id: *id, ply })
+            })
+            .collect();
+        found.hits.extend(hits);
+        chunk.clear();
+    };
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        if pruned.contains(&id) || selection.as_ref().is_some_and(|s| !s.contains(&id)) {
+            continue;
+        }
+        chunk.push((id, r.get(1)?, r.get(2)?, r.get(3)?));
+        if chunk.len() == 4096 {
+            flush(&mut chunk, &mut found);
+        }
+    }
+    flush(&mut chunk, &mut found);
+    found.unindexed = holes.iter().map(|&(a, b)| (b - a + 1) as u64).sum::<u64>();
     found.hits.sort_by_key(|h| h.id);
     Ok(found)
 }

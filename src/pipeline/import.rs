@@ -145,7 +145,8 @@ impl ImportSink {
             .ok_or_else(|| io::Error::other("game outside an import"))
     }
 
-    pub fn finish(self) -> io::Result<ImportCounts> {
+    pub fn finish(mut self) -> io::Result<ImportCounts> {
+        self.writer.flush_positions().map_err(sql)?;
         if let Some(f) = self.findings {
             f.finish()?;
         }
