@@ -110,9 +110,8 @@ pub enum SearchFormat {
 const EXAMPLES: &str = "Examples:
   arbiter search --db games.sqlite 'rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6' --min-elo 2400 --from 2015
   arbiter search --db games.sqlite --material KRPKR --mirror --held 10 --format csv -o rook-endings.csv
-  arbiter search --db games.sqlite --pawns 'abdfgh/abefgh' --mirror
-  arbiter search --db games.sqlite --sequence 'Bxh7+ Kxh7 Ng5+'
-  arbiter search --db games.sqlite --tree 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'";
+  arbiter search --db games.sqlite --tree 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+(--pawns 'abdfgh/abefgh', --sequence 'Bxh7+ Kxh7 Ng5+', --pattern …: docs/POSITIONS.md)";
 
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES)]
@@ -147,7 +146,8 @@ pub struct SearchArgs {
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
-  arbiter index --db games.sqlite")]
+  arbiter index --db games.sqlite
+  arbiter index -q --db old.sqlite && arbiter search --db old.sqlite --material KRPKR")]
 pub struct IndexArgs {
     #[arg(long, default_value = "arbiter.sqlite")]
     pub db: PathBuf,
