@@ -14,5 +14,6 @@ pub mod interrupt;
 pub mod laws;
 pub mod pgn;
 pub mod pipeline;
+pub mod positions;
 pub mod search;
 pub mod stats;

@@ -108,6 +108,12 @@ pub struct ExportArgs {
     /// PGN: add judgement NAGs to analysed moves: $6 inaccuracy, $2 mistake, $4 blunder.
     #[arg(long)]
     pub annotate: bool,
+    /// Only the games that reached this position (FEN or EPD; docs/POSITIONS.md); PGN marks
+    /// the matching ply with a comment, the table formats get a `match_ply` column.
+    #[arg(long, value_name = "FEN")]
+    pub position: Option<String>,
+    #[command(flatten)]
+    pub query: super::search::QueryArgs,
     #[command(flatten)]
     pub select: FilterArgs,
 }
@@ -258,12 +264,22 @@ pub fn run_export(args: &ExportArgs) -> Result {
         None => Selection::default_with(args.uci),
     };
     let partition = args.partition_columns().map_err(AppError::usage)?;
+    let query = args
+        .query
+        .query(args.position.as_deref())
+        .map_err(|e| AppError::usage(e.to_string()))?;
+    let mut selection = selection;
+    if !query.is_empty() {
+        selection.add("match_ply");
+    }
     // Read-only, so a database on read-only media or in a read-only folder exports too.
     let conn = crate::db::open_read_only(&args.db)?;
     let version = schema_version(&conn)?;
     // Every record unless `--unique`.
     let filter = args.select.select(&conn, false)?;
-    match export(args, format, &conn, &filter, selection, partition, version) {
+    match export(
+        args, format, &conn, &filter, selection, partition, version, &query,
+    ) {
         Ok(()) => Ok(Outcome::Success),
         Err(ExportError::Io(e)) if e.kind() == io::ErrorKind::InvalidInput => {
             Err(AppError::usage(e.to_string()))
@@ -280,7 +296,19 @@ fn export(
     selection: Selection,
     partition: Vec<&'static str>,
     version: i64,
+    query: &crate::positions::Query,
 ) -> std::result::Result<(), ExportError> {
+    // A position query: its games, found first (`export::positions::search`), and their
+    // matching plies, which the rows carry to the writers.
+    let mut filter = filter.clone();
+    let matched: Option<std::collections::HashMap<i64, u32>> = if query.is_empty() {
+        None
+    } else {
+        let found = crate::export::positions::search(conn, query, &filter)?;
+        filter.ids = Some(found.hits.iter().map(|h| h.id).collect());
+        Some(found.hits.iter().map(|h| (h.id, h.ply)).collect())
+    };
+    let filter = &filter;
     // The output is opened (a temporary file created) before any query runs.
     let mut parquet = None;
     let mut output = None;
@@ -332,7 +360,14 @@ fn export(
     for_each_game(conn, filter, &order, |row| {
         n += 1;
         progress.game(n);
-        writer.game(row)
+        match &matched {
+            Some(plies) => {
+                let mut row = row.clone();
+                row.match_ply = plies.get(&row.id).copied();
+                writer.game(&row)
+            }
+            None => writer.game(row),
+        }
     })?;
     progress.finish();
     writer.finish()?;

@@ -23,6 +23,10 @@ pub struct ImportArgs {
     /// spellings included (docs/IDENTITY.md).
     #[arg(long, value_name = "FILE")]
     pub aliases: Option<PathBuf>,
+    /// Leave the position index out (`arbiter search` then scans these games until
+    /// `arbiter index` indexes them).
+    #[arg(long)]
+    pub no_position_index: bool,
 }
 
 pub fn run_import(args: &ImportArgs) -> Result {
@@ -65,9 +69,18 @@ pub fn run_import(args: &ImportArgs) -> Result {
     sink.findings = findings;
     sink.quarantine = quarantine;
     sink.print_errors = !args.input.quiet;
+    sink.index_positions = !args.no_position_index;
     let mut summary = run(&options, &mut sink)?;
     let files = std::mem::take(&mut sink.files);
     let counts = sink.finish()?;
+    // Games an earlier, killed import stored before their index rows were written.
+    if !args.no_position_index {
+        let conn = open(&args.db)?;
+        let step = crate::db::positions::BUILD_STEP;
+        if crate::db::positions::unindexed_games(&conn)? > 0 {
+            crate::db::positions::build(&conn, step, |_, _| {})?;
+        }
+    }
     // Games skipped by a resume were read from the file too.
     summary.games += counts.resumed;
     let elapsed = start.elapsed();

@@ -21,6 +21,7 @@ pub mod openings;
 pub mod perft;
 pub mod players;
 pub mod ratings;
+pub mod search;
 pub mod shards;
 pub mod show;
 pub mod stats;
@@ -80,6 +81,10 @@ pub enum Command {
     Tournament(Box<tournament::TournamentArgs>),
     /// Speak UCI on stdin/stdout: arbiter's engine for a GUI or a match runner.
     Uci(uci::UciArgs),
+    /// Games that reached a position, material, pattern, pawn structure or move sequence.
+    Search(Box<search::SearchArgs>),
+    /// Build the position index for games stored without it (resumable, with progress).
+    Index(search::IndexArgs),
 }
 
 /// Exit codes: 0 success, 1 a check failed, 2 usage or I/O error; a closed output pipe is 0.
@@ -138,6 +143,8 @@ fn dispatch(command: Command) -> error::Result {
         Command::Ratings(args) => finish(ratings::run(&args)),
         Command::Uci(args) => finish(uci::run(&args)),
         Command::Tournament(args) => finish(tournament::run(&args)),
+        Command::Search(args) => finish(search::run(&args)),
+        Command::Index(args) => finish(search::run_index(&args)),
     }
 }
 

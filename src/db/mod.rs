@@ -9,6 +9,7 @@ pub mod duplicates;
 pub mod encode;
 pub mod open;
 pub mod persons;
+pub mod positions;
 pub mod ratings;
 pub mod record;
 pub mod select;

@@ -104,6 +104,9 @@ pub struct GameRecord {
     pub columns: Columns,
     /// The clocks as stored (`encode::encode_clocks`), `None` when the game had none.
     pub clocks_blob: Option<Vec<u8>>,
+    /// What the game adds to the position index, made on the worker; `None` when the
+    /// import does not index positions (`import --no-position-index`).
+    pub positions: Option<crate::positions::index::GameEntry>,
 }
 
 /// Tags stored in their own columns of `games` rather than in `tags`.

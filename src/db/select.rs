@@ -185,6 +185,8 @@ pub struct Filter {
     pub player: Vec<String>,
     /// Persons (players.id) on either side; several mean any of them.
     pub persons: Vec<i64>,
+    /// Only these games (a position search's matches); None: no restriction.
+    pub ids: Option<Vec<i64>>,
     /// White's and Black's person (players.id), resolved from `white` and `black`.
     pub white_person: Option<i64>,
     pub black_person: Option<i64>,
@@ -354,6 +356,18 @@ impl Filter {
                 vals.extend(person_values(p));
             }
             push(&format!("({})", any.join(" OR ")), vals, &mut conds);
+        }
+        if let Some(ids) = &self.ids {
+            // One bound value however many games: a JSON array read by json_each.
+            let list = format!(
+                "[{}]",
+                ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
+            );
+            push(
+                "g.id IN (SELECT value FROM json_each(?))",
+                vec![Value::Text(list)],
+                &mut conds,
+            );
         }
         if !self.persons.is_empty() {
             let marks = vec!["?"; self.persons.len()].join(", ");

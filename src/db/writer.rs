@@ -52,6 +52,8 @@ pub struct Writer {
     /// The id the next stored game gets: read when a transaction begins (another writer may
     /// have added games between two), then counted up.
     next_game_id: i64,
+    /// Stored games' position-index entries, written before each commit.
+    positions: super::positions::IndexBuffer,
 }
 
 /// Identity of a source file.
@@ -86,6 +88,7 @@ impl Writer {
             in_batch: false,
             counts: BatchCounts::default(),
             next_game_id: 1,
+            positions: Default::default(),
         })
     }
 
@@ -342,6 +345,9 @@ impl Writer {
                 c.tc_class,
             ])?;
         self.counts.stored += 1;
+        if let Some(entry) = &g.positions {
+            self.positions.push(&self.conn, id, entry.clone())?;
+        }
         // Each list's statement is looked up only when there is something to insert: the
         // lookup hashes the statement's text.
         if !c.extra.is_empty() {
@@ -444,6 +450,28 @@ impl Writer {
         self.conn.execute_batch("COMMIT")?;
         self.in_batch = false;
         Ok(())
+    }
+
+    /// Writes the position-index rows of the games stored so far, in a transaction of their
+    /// own. The index's rows are held back across commits and files (one row per bucket
+    /// per `positions::FLUSH_GAMES` games, not per commit: each row costs its key and
+    /// offsets again); games a killed import stored without them are indexed later
+    /// (`db::positions::build`), and searched by replay meanwhile.
+    pub fn flush_positions(&mut self) -> rusqlite::Result<()> {
+        if self.positions.is_empty() {
+            return Ok(());
+        }
+        if self.in_batch {
+            return self.positions.flush(&self.conn);
+        }
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        match self.positions.flush(&self.conn) {
+            Ok(()) => self.conn.execute_batch("COMMIT"),
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                Err(e)
+            }
+        }
     }
 
     pub fn finish_import(&mut self, import_id: i64) -> rusqlite::Result<()> {

@@ -73,6 +73,8 @@ pub struct ExportRow {
     /// White, Black accuracy; per side inaccuracies, mistakes, blunders.
     pub accuracy: [Option<f64>; 2],
     pub judgements: Option<[[u32; 3]; 2]>,
+    /// With a position query (`export --position` …): the first ply at which it matches.
+    pub match_ply: Option<u32>,
 }
 
 impl ExportRow {
@@ -177,6 +179,7 @@ impl ExportRow {
             }),
             accuracy: analysis.map_or([None, None], |a| a.accuracy),
             judgements: analysis.map(|a| a.counts),
+            match_ply: None,
             tags,
         })
     }
@@ -448,6 +451,7 @@ fn read_game(
         evals,
         accuracy: analysis.map_or([None, None], |a| a.0),
         judgements: analysis.map(|a| a.1),
+        match_ply: None,
     };
     if version >= 2 {
         // arbiter's own classification first, the file's tags where it made none.

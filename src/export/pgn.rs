@@ -251,6 +251,17 @@ pub fn to_pgn_game(row: &ExportRow, options: PgnOptions) -> Game {
         node.san = token(to_san(&pos, m).as_str());
         pos.play_unchecked(m);
     }
+    // A position query's first matching ply (`export --position`, docs/POSITIONS.md).
+    if let Some(ply) = row.match_ply {
+        let mark = comment(format!("arbiter: position matched at ply {ply}"));
+        match (ply as usize)
+            .checked_sub(1)
+            .and_then(|i| game.moves.get_mut(i))
+        {
+            Some(node) => node.annotations_mut().comments_after.push(mark),
+            None => game.leading_comments.push(mark),
+        }
+    }
     let analysed = !row.evals.is_empty();
     let ours = analysed && options.evals != Evals::File;
     let drop_file_evals = analysed && options.evals == Evals::Ours;

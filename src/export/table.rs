@@ -371,6 +371,13 @@ static GAME_COLUMNS: &[GameColumn] = &[
         |r| Cell::Text(Cow::Owned(uci_text(r))),
         false
     ),
+    col!(
+        "match_ply",
+        Int,
+        "with a position query (--position, --material …): the first ply at which the game matches, 0 the start",
+        |r| Cell::opt_int(r.match_ply.map(i64::from)),
+        false
+    ),
 ];
 
 /// A column name that is not in the catalogue.
@@ -409,6 +416,15 @@ impl Selection {
                 .map(|(i, _)| i)
                 .collect(),
         )
+    }
+
+    /// Adds a column by name, when it is not there yet (`match_ply` with a position query).
+    pub fn add(&mut self, name: &str) {
+        if let Some(i) = GAME_COLUMNS.iter().position(|c| c.column.name == name)
+            && !self.0.contains(&i)
+        {
+            self.0.push(i);
+        }
     }
 
     /// `a,b,c` in the order given.

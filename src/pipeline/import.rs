@@ -41,6 +41,8 @@ pub struct ImportSink {
     pub findings: Option<FindingsFile>,
     pub quarantine: Option<Quarantine>,
     pub print_errors: bool,
+    /// Whether the workers make each game's position-index entry (`positions::index`).
+    pub index_positions: bool,
     /// Progress of the batches written since the last commit: (last byte, last game).
     uncommitted: Option<(u64, u64)>,
     uncommitted_games: usize,
@@ -111,6 +113,7 @@ impl ImportSink {
             findings: None,
             quarantine: None,
             print_errors: false,
+            index_positions: true,
             uncommitted: None,
             uncommitted_games: 0,
             last_commit: Instant::now(),
@@ -148,6 +151,7 @@ impl ImportSink {
             // with its progress, so the next run resumes right after it.
             self.commit()?;
         }
+        self.writer.flush_positions().map_err(sql)?;
         if let Some(f) = self.findings {
             f.finish()?;
         }
@@ -228,7 +232,11 @@ impl Sink for ImportSink {
     }
 
     fn keeps(&self) -> Keep {
-        Keep::Record
+        if self.index_positions {
+            Keep::RecordIndexed
+        } else {
+            Keep::Record
+        }
     }
 
     fn wants(&mut self, name: &str, raw: &RawGame) -> bool {

@@ -42,6 +42,7 @@ pub fn record(
     analysis: Option<&GameAnalysis>,
     findings: &[Finding],
     opening: Option<OpeningRecord>,
+    index_positions: bool,
 ) -> GameRecord {
     let mut comments = Vec::new();
     for c in &game.leading_comments {
@@ -93,6 +94,8 @@ pub fn record(
         opening,
         // The replay's moves are legal from its start, so they pack; were one not, the 2-byte
         // layout keeps it as played (both layouts decode).
+        positions: index_positions
+            .then(|| crate::positions::index::game_entry(&replay.start, &replay.moves)),
         moves_blob: pack_replayed(&replay.start, &replay.moves)
             .unwrap_or_else(|_| encode_moves(&replay.moves)),
     }

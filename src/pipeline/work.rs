@@ -31,6 +31,9 @@ pub enum Keep {
     Findings,
     /// Also the database record of every accepted game, made on the worker (`import`).
     Record,
+    /// The record with the game's position-index entry (`import`, unless
+    /// `--no-position-index`).
+    RecordIndexed,
 }
 
 /// What the sink gets of one game after the workers are done with it.
@@ -72,7 +75,7 @@ pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
     let rejected = findings.iter().any(|f| f.severity == Severity::Error);
     // A stored game is named by its opening from the keys the Laws' walk computes anyway;
     // a game the Laws do not walk, by the names' own walk (`identity::openings`).
-    let book = (keep == Keep::Record && !rejected && !replay.chess960).then(Book::get);
+    let book = (keep != Keep::Findings && !rejected && !replay.chess960).then(Book::get);
     let mut first_keys = FirstKeys::default();
     let verdict = match options.laws {
         Some(opts) if !rejected && replay.complete => {
@@ -124,7 +127,7 @@ pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
             b.classify(&replay.start, &replay.moves)
         }
     });
-    let record = (keep == Keep::Record && !rejected).then(|| {
+    let record = (keep != Keep::Findings && !rejected).then(|| {
         Box::new(record(
             &game,
             &replay,
@@ -132,6 +135,7 @@ pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
             analysis.as_ref(),
             &findings,
             opening,
+            keep == Keep::RecordIndexed,
         ))
     });
     Processed {

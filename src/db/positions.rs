@@ -1,0 +1,306 @@
+//! The position index's rows (docs/POSITIONS.md, `positions::index` for the layouts):
+//! appended by the import's writer in the transaction of the games they index, built for
+//! older games by `arbiter index` (one committed step at a time, so a killed run resumes),
+//! and read by searches.
+
+use crate::db::encode::{decode_moves, start_position};
+use crate::positions::index::{
+    GameEntry, TAIL_BYTES, Tail, bucket_games, bucket_of, build_buckets, decode_bucket,
+    encode_pairs, game_entry,
+};
+use rayon::prelude::*;
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// Games an import has written and not yet indexed: ids ascending and consecutive.
+#[derive(Debug, Default)]
+pub struct IndexBuffer {
+    games: Vec<(u32, GameEntry)>,
+}
+
+/// Buffered games are written out when there are this many (memory: about 25 keys and a
+/// tail record a game: some 80 MB at the peak of a flush).
+pub const FLUSH_GAMES: usize = 65_536;
+
+impl IndexBuffer {
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// Adds game `id`; a gap in the ids (a game written without an entry) writes the games
+    /// before it first, so that each written range covers every id in it.
+    pub fn push(&mut self, conn: &Connection, id: i64, entry: GameEntry) -> rusqlite::Result<()> {
+        let id = id as u32;
+        if self.games.last().is_some_and(|(last, _)| *last + 1 != id) {
+            self.flush(conn)?;
+        }
+        self.games.push((id, entry));
+        if self.games.len() >= FLUSH_GAMES {
+            self.flush(conn)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the buffered games' rows (inside the caller's transaction).
+    pub fn flush(&mut self, conn: &Connection) -> rusqlite::Result<()> {
+        let games = std::mem::take(&mut self.games);
+        write_range(conn, &games)
+    }
+}
+
+/// Writes the rows of consecutive games.
+fn write_range(conn: &Connection, games: &[(u32, GameEntry)]) -> rusqlite::Result<()> {
+    let (Some(first), Some(last)) = (games.first(), games.last()) else {
+        return Ok(());
+    };
+    let first_game = first.0;
+    let keys: Vec<(u32, &[u64])> = games.iter().map(|(g, e)| (*g, &e.keys[..])).collect();
+    let mut stmt = conn.prepare_cached(include_str!("sql/insert_position_keys.sql"))?;
+    for (bucket, blob) in build_buckets(first_game, &keys) {
+        stmt.execute(params![bucket, first_game, blob])?;
+    }
+    let mut records = Vec::with_capacity(games.len() * TAIL_BYTES);
+    for (g, e) in games {
+        if let Some(t) = &e.tail {
+            t.encode(*g, &mut records);
+        }
+    }
+    conn.prepare_cached(include_str!("sql/insert_position_tails.sql"))?
+        .execute(params![first_game, last.0, records])?;
+    Ok(())
+}
+
+/// Whether the database has the index's tables (schema version 5 on).
+pub fn has_tables(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE name = 'position_tails'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n > 0)
+}
+
+/// Ranges of game ids (inclusive) the index does not cover, in order.
+pub fn unindexed(conn: &Connection) -> rusqlite::Result<Vec<(i64, i64)>> {
+    let (lo, hi): (Option<i64>, Option<i64>) =
+        conn.query_row("SELECT min(id), max(id) FROM games", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+    let (Some(lo), Some(hi)) = (lo, hi) else {
+        return Ok(Vec::new());
+    };
+    let mut covered: Vec<(i64, i64)> = Vec::new();
+    if has_tables(conn)? {
+        let mut stmt =
+            conn.prepare("SELECT first_game, last_game FROM position_tails ORDER BY first_game")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        for r in rows {
+            covered.push(r?);
+        }
+    }
+    let mut holes = Vec::new();
+    let mut next = lo;
+    for (a, b) in covered {
+        if a > next {
+            holes.push((next, (a - 1).min(hi)));
+        }
+        next = next.max(b + 1);
+    }
+    if next <= hi {
+        holes.push((next, hi));
+    }
+    holes.retain(|(a, b)| a <= b);
+    Ok(holes)
+}
+
+/// How many games the index does not cover.
+pub fn unindexed_games(conn: &Connection) -> rusqlite::Result<u64> {
+    let mut n = 0;
+    for (a, b) in unindexed(conn)? {
+        n += conn.query_row(
+            "SELECT count(*) FROM games WHERE id BETWEEN ?1 AND ?2",
+            params![a, b],
+            |r| r.get::<_, i64>(0),
+        )? as u64;
+    }
+    Ok(n)
+}
+
+/// The games whose indexed positions (up to `INDEX_PLIES`) may include `key` (a fingerprint
+/// may collide: the caller replays them), ascending.
+pub fn games_with_key(conn: &Connection, key: u64) -> rusqlite::Result<Vec<u32>> {
+    let (bucket, fp) = bucket_of(key);
+    let mut stmt = conn.prepare_cached(
+        "SELECT row & 4294967295, entries FROM position_keys WHERE row BETWEEN ?1 << 32 AND (?1 << 32) | 4294967295",
+    )?;
+    let mut rows = stmt.query([bucket])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let first: i64 = r.get(0)?;
+        let blob = r.get_ref(1)?.as_blob()?;
+        bucket_games(first as u32, blob, fp, &mut out);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// Calls `each` with every stored tail record.
+pub fn for_each_tail(conn: &Connection, mut each: impl FnMut(u32, &Tail)) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare_cached("SELECT records FROM position_tails")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let blob = r.get_ref(0)?.as_blob()?;
+        for rec in blob.chunks_exact(TAIL_BYTES) {
+            let (g, t) = Tail::decode(rec);
+            each(g, &t);
+        }
+    }
+    Ok(())
+}
+
+/// Games per committed step of `build`.
+pub const BUILD_STEP: i64 = 16_384;
+
+/// Indexes every game the index does not cover, one committed step of `step` ids at a
+/// time (a killed run keeps its finished steps and goes on from there), the games of a step
+/// replayed in parallel. `progress(done, total)` after each step. Returns the games indexed.
+pub fn build(
+    conn: &Connection,
+    step: i64,
+    mut progress: impl FnMut(u64, u64),
+) -> rusqlite::Result<u64> {
+    let total = unindexed_games(conn)?;
+    let mut done = 0u64;
+    for (a, b) in unindexed(conn)? {
+        let mut lo = a;
+        while lo <= b {
+            let hi = (lo + step.max(1) - 1).min(b);
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, start_fen, variant, moves FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
+            )?;
+            let rows: Vec<(i64, Option<String>, String, Vec<u8>)> = stmt
+                .query_map(params![lo, hi], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+            let entries: Vec<(u32, GameEntry)> = rows
+                .par_iter()
+                .map(|(id, fen, variant, blob)| {
+                    let entry = start_position(fen.as_deref(), variant == "chess960")
+                        .ok()
+                        .and_then(|start| {
+                            decode_moves(&start, blob)
+                                .ok()
+                                .map(|m| game_entry(&start, &m))
+                        })
+                        // A game that does not decode has no positions to find.
+                        .unwrap_or_default();
+                    (*id as u32, entry)
+                })
+                .collect();
+            conn.execute_batch("BEGIN IMMEDIATE")?;
+            let write = || -> rusqlite::Result<()> {
+                // Ids in the step without a game are covered too: the range is written whole.
+                let mut all = entries;
+                if all.first().is_none_or(|(g, _)| *g as i64 != lo) {
+                    all.insert(0, (lo as u32, GameEntry::default()));
+                }
+                if all.last().is_some_and(|(g, _)| (*g as i64) < hi) {
+                    all.push((hi as u32, GameEntry::default()));
+                }
+                write_range(conn, &all)
+            };
+            match write() {
+                Ok(()) => conn.execute_batch("COMMIT")?,
+                Err(e) => {
+                    let _ = conn.execute_batch("ROLLBACK");
+                    return Err(e);
+                }
+            }
+            done += rows.len() as u64;
+            progress(done, total);
+            lo = hi + 1;
+        }
+    }
+    Ok(done)
+}
+
+/// When some bucket has more than `max_rows` rows, rewrites the key table with one row per
+/// bucket, in one transaction: each import commit adds a row per bucket, each row costs its
+/// key and offsets again, and rows added in the middle of the table split its pages (half
+/// empty). The new table is written in key order, so its pages are full. Returns whether it
+/// rewrote.
+pub fn compact(conn: &Connection, max_rows: i64) -> rusqlite::Result<bool> {
+    let most: Option<i64> = conn.query_row(
+        "SELECT max(n) FROM (SELECT count(*) AS n FROM position_keys GROUP BY row >> 32)",
+        [],
+        |r| r.get(0),
+    )?;
+    if most.is_none_or(|n| n <= max_rows) {
+        return Ok(false);
+    }
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let run = || -> rusqlite::Result<()> {
+        conn.execute_batch(
+            "CREATE TABLE position_keys_new (row INTEGER PRIMARY KEY, entries BLOB NOT NULL)",
+        )?;
+        let mut read = conn.prepare("SELECT row, entries FROM position_keys ORDER BY row")?;
+        let mut insert =
+            conn.prepare("INSERT INTO position_keys_new (row, entries) VALUES (?1, ?2)")?;
+        let mut rows = read.query([])?;
+        let mut current: Option<(i64, u32)> = None;
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut put = |bucket: i64, first: u32, pairs: &mut Vec<(u32, u32)>| {
+            let blob = encode_pairs(first, pairs);
+            pairs.clear();
+            insert.execute(params![bucket << 32 | i64::from(first), blob])
+        };
+        while let Some(r) = rows.next()? {
+            let row: i64 = r.get(0)?;
+            let (bucket, first) = (row >> 32, (row & 0xFFFF_FFFF) as u32);
+            match current {
+                Some((b, f)) if b == bucket => current = Some((b, f.min(first))),
+                Some((b, f)) => {
+                    put(b, f, &mut pairs)?;
+                    current = Some((bucket, first));
+                }
+                None => current = Some((bucket, first)),
+            }
+            decode_bucket(first, r.get_ref(1)?.as_blob()?, &mut pairs);
+        }
+        if let Some((b, f)) = current {
+            put(b, f, &mut pairs)?;
+        }
+        drop(rows);
+        conn.execute_batch(
+            "DROP TABLE position_keys; ALTER TABLE position_keys_new RENAME TO position_keys",
+        )
+    };
+    match run() {
+        Ok(()) => {
+            conn.execute_batch("COMMIT")?;
+            Ok(true)
+        }
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+/// The index's size: bytes of its two tables (`dbstat`), when SQLite has that table.
+pub fn index_bytes(conn: &Connection) -> Option<i64> {
+    conn.query_row(
+        "SELECT sum(pgsize) FROM dbstat WHERE name IN ('position_keys', 'position_tails', 'position_keys')",
+        [],
+        |r| r.get::<_, Option<i64>>(0),
+    )
+    .optional()
+    .ok()
+    .flatten()
+    .flatten()
+}

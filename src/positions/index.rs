@@ -1,0 +1,463 @@
+//! The position index (docs/POSITIONS.md): what a game adds to it, made on the import's
+//! workers, and the byte layouts stored by `db::positions`.
+//!
+//! - The keys (Art. 9.2.2, `Position::repetition_key`) of every position a game reaches up
+//!   to ply `INDEX_PLIES`, in buckets by the key's top `BUCKET_BITS` bits (rows of one bucket are merged by
+//!   `db::positions::compact`); each bucket row
+//!   holds entries sorted by the key's next 32 bits (its fingerprint), each with its games
+//!   as delta varints. A fingerprint can collide: every candidate is replayed.
+//! - Per game, a 26-byte tail record for the positions after `INDEX_PLIES`: the order in
+//!   which the 16 home pawns left their squares, and material and castling rights at the
+//!   index's last ply and at the end. Pawns never come back home, material never grows
+//!   but by promotion and rights are never regained, so a position lies between the two;
+//!   games that pass are replayed.
+
+use super::query::{Counts, counts};
+use crate::chess::{CastlingSide, Color, Move, Position, Square};
+use crate::game::keys::code;
+use crate::positions::matcher::board_of;
+
+/// Positions up to this ply are in the key index; later ones are found through the tails.
+/// Chosen from the master games' figures (docs/POSITIONS.md).
+pub const INDEX_PLIES: usize = 24;
+/// Bucket rows: the key's top bits.
+pub const BUCKET_BITS: u32 = 12;
+pub const TAIL_BYTES: usize = 26;
+
+/// What one game adds to the index.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GameEntry {
+    /// Distinct keys of the positions up to `INDEX_PLIES`, sorted.
+    pub keys: Vec<u64>,
+    /// The tail record without the game id, when the game goes beyond `INDEX_PLIES`.
+    pub tail: Option<Tail>,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tail {
+    /// Home squares (0-7 White's a2-h2, 8-15 Black's a7-h7) in the order their pawns left,
+    /// 4 bits each, the first in the low bits.
+    pub order: u64,
+    /// How many had left at `INDEX_PLIES`, and at the end.
+    pub left_at_index: u8,
+    pub left_at_end: u8,
+    pub material_at_index: [Counts; 2],
+    pub material_at_end: [Counts; 2],
+    pub castling_at_index: u8,
+    pub castling_at_end: u8,
+    /// A promotion after `INDEX_PLIES` (pieces may then grow in number).
+    pub promoted: bool,
+    /// The game did not start from the standard position: no pruning by pawns or material.
+    pub custom_start: bool,
+}
+
+/// Home squares of the 16 pawns, in `Tail::order`'s numbering.
+fn home_square(i: usize) -> usize {
+    if i < 8 { 8 + i } else { 48 + i - 8 }
+}
+
+/// The home square's number in `Tail::order`, if `sq` is one.
+fn home_index(sq: usize) -> Option<usize> {
+    match sq {
+        8..=15 => Some(sq - 8),
+        48..=55 => Some(sq - 40),
+        _ => None,
+    }
+}
+
+/// Which home pawns are gone from a board (bit i: `home_square(i)`).
+pub fn home_left(board: &[u8; 64]) -> u16 {
+    let mut left = 0u16;
+    for i in 0..16 {
+        let pawn = if i < 8 { 1 } else { 7 };
+        if board[home_square(i)] != pawn {
+            left |= 1 << i;
+        }
+    }
+    left
+}
+
+pub fn castling_bits(pos: &Position) -> u8 {
+    let mut bits = 0;
+    for (c, color) in Color::ALL.into_iter().enumerate() {
+        for (s, side) in CastlingSide::ALL.into_iter().enumerate() {
+            if pos.castling().rook(color, side).is_some() {
+                bits |= 1 << (2 * c + s);
+            }
+        }
+    }
+    bits
+}
+
+/// A game's entry: legal `moves` from `start`.
+pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
+    let mut pos = *start;
+    let mut keys = Vec::with_capacity(INDEX_PLIES + 1);
+    keys.push(pos.repetition_key());
+    let custom_start = *start != Position::new();
+    let mut left = home_left(&board_of(&pos));
+    let mut tail = Tail {
+        custom_start,
+        ..Tail::default()
+    };
+    let mut order = 0u64;
+    let mut n_left = left.count_ones() as u8;
+    for (i, &m) in moves.iter().enumerate() {
+        let ply = i + 1;
+        let promotion = m.promotion_role().is_some();
+        pos.play_unchecked(m);
+        if ply <= INDEX_PLIES {
+            keys.push(pos.repetition_key());
+        }
+        if ply == INDEX_PLIES {
+            tail.material_at_index = counts(&board_of(&pos));
+            tail.castling_at_index = castling_bits(&pos);
+        }
+        if ply > INDEX_PLIES && promotion {
+            tail.promoted = true;
+        }
+        // A home pawn leaves by moving or by being taken: only the move's squares change.
+        for sq in [m.from().index(), m.to().index()] {
+            if let Some(i) = home_index(sq)
+                && left & (1 << i) == 0
+            {
+                let pawn = if i < 8 { 1 } else { 7 };
+                let now = pos.piece_at(Square::new(sq as u8)).map_or(0, code);
+                if now != pawn {
+                    left |= 1 << i;
+                    if n_left < 16 {
+                        order |= (i as u64) << (4 * u64::from(n_left));
+                    }
+                    n_left += 1;
+                }
+            }
+        }
+        if ply == INDEX_PLIES {
+            tail.left_at_index = n_left;
+        }
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    if moves.len() <= INDEX_PLIES {
+        return GameEntry { keys, tail: None };
+    }
+    tail.order = order;
+    tail.left_at_end = n_left;
+    let end = board_of(&pos);
+    tail.material_at_end = counts(&end);
+    tail.castling_at_end = castling_bits(&pos);
+    GameEntry {
+        keys,
+        tail: Some(tail),
+    }
+}
+
+fn pack_counts(c: &[Counts; 2], out: &mut Vec<u8>) {
+    let n: Vec<u8> = c.iter().flatten().map(|&x| x.min(15)).collect();
+    for pair in n.chunks(2) {
+        out.push(pair[0] | pair[1] << 4);
+    }
+}
+
+fn unpack_counts(b: &[u8]) -> [Counts; 2] {
+    let mut n = [0u8; 10];
+    for (i, &x) in b.iter().enumerate().take(5) {
+        n[2 * i] = x & 15;
+        n[2 * i + 1] = x >> 4;
+    }
+    [
+        [n[0], n[1], n[2], n[3], n[4]],
+        [n[5], n[6], n[7], n[8], n[9]],
+    ]
+}
+
+impl Tail {
+    /// The stored record: game id, then the fields (`TAIL_BYTES` in all).
+    pub fn encode(&self, game: u32, out: &mut Vec<u8>) {
+        out.extend_from_slice(&game.to_le_bytes());
+        out.extend_from_slice(&self.order.to_le_bytes());
+        out.push(self.left_at_index);
+        out.push(self.left_at_end);
+        pack_counts(&self.material_at_index, out);
+        pack_counts(&self.material_at_end, out);
+        out.push(self.castling_at_index | self.castling_at_end << 4);
+        out.push(u8::from(self.promoted) | u8::from(self.custom_start) << 1);
+    }
+
+    pub fn decode(b: &[u8]) -> (u32, Tail) {
+        let game = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let mut o = [0u8; 8];
+        o.copy_from_slice(&b[4..12]);
+        let tail = Tail {
+            order: u64::from_le_bytes(o),
+            left_at_index: b[12],
+            left_at_end: b[13],
+            material_at_index: unpack_counts(&b[14..19]),
+            material_at_end: unpack_counts(&b[19..24]),
+            castling_at_index: b[24] & 15,
+            castling_at_end: b[24] >> 4,
+            promoted: b[25] & 1 != 0,
+            custom_start: b[25] & 2 != 0,
+        };
+        (game, tail)
+    }
+
+    /// Whether a position with these home pawns gone, material and castling rights may come
+    /// after `INDEX_PLIES` in this game (`castling`: None when the query ignores rights).
+    pub fn may_hold(&self, left: u16, material: &[Counts; 2], castling: Option<u8>) -> bool {
+        if self.custom_start {
+            return true;
+        }
+        let k = left.count_ones() as u8;
+        if k < self.left_at_index || k > self.left_at_end {
+            return false;
+        }
+        let mut first = 0u16;
+        for j in 0..k.min(16) {
+            first |= 1 << ((self.order >> (4 * j as u64)) & 15);
+        }
+        if first != left {
+            return false;
+        }
+        for (side, want) in material.iter().enumerate() {
+            for (role, &q) in want.iter().enumerate() {
+                let (lo, hi) = (
+                    self.material_at_end[side][role],
+                    self.material_at_index[side][role],
+                );
+                let pawn = role == 4;
+                if q > hi && (pawn || !self.promoted) {
+                    return false;
+                }
+                if q < lo && (pawn || !self.promoted) {
+                    return false;
+                }
+            }
+        }
+        if let Some(c) = castling
+            && (c & !self.castling_at_index != 0 || self.castling_at_end & !c != 0)
+        {
+            return false;
+        }
+        true
+    }
+}
+
+/// The bucket of a key, and its fingerprint inside the bucket.
+pub fn bucket_of(key: u64) -> (u32, u32) {
+    (
+        (key >> (64 - BUCKET_BITS)) as u32,
+        (key >> (64 - BUCKET_BITS - 32)) as u32,
+    )
+}
+
+pub fn put_varint(mut v: u64, out: &mut Vec<u8>) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+pub fn get_varint(b: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    let mut shift = 0;
+    loop {
+        let byte = *b.get(*at)?;
+        *at += 1;
+        v |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return Some(v);
+        }
+        shift += 7;
+        if shift > 63 {
+            return None;
+        }
+    }
+}
+
+/// One bucket row's entries: `(fingerprint, games ascending)` sorted by fingerprint, the
+/// games stored as deltas from `first_game`.
+pub fn encode_bucket(first_game: u32, entries: &[(u32, Vec<u32>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (fp, games) in entries {
+        out.extend_from_slice(&fp.to_le_bytes());
+        put_varint(games.len() as u64, &mut out);
+        let mut prev = first_game;
+        for &g in games {
+            put_varint(u64::from(g - prev), &mut out);
+            prev = g;
+        }
+    }
+    out
+}
+
+/// The games under fingerprint `fp` in a bucket row.
+pub fn bucket_games(first_game: u32, blob: &[u8], fp: u32, out: &mut Vec<u32>) {
+    let mut at = 0;
+    while at + 4 <= blob.len() {
+        let f = u32::from_le_bytes([blob[at], blob[at + 1], blob[at + 2], blob[at + 3]]);
+        at += 4;
+        let Some(n) = get_varint(blob, &mut at) else {
+            return;
+        };
+        let mut g = first_game;
+        for _ in 0..n {
+            let Some(d) = get_varint(blob, &mut at) else {
+                return;
+            };
+            g += d as u32;
+            if f == fp {
+                out.push(g);
+            }
+        }
+        if f >= fp {
+            return;
+        }
+    }
+}
+
+/// Every `(fingerprint, game)` of a bucket row.
+pub fn decode_bucket(first_game: u32, blob: &[u8], out: &mut Vec<(u32, u32)>) {
+    let mut at = 0;
+    while at + 4 <= blob.len() {
+        let f = u32::from_le_bytes([blob[at], blob[at + 1], blob[at + 2], blob[at + 3]]);
+        at += 4;
+        let Some(n) = get_varint(blob, &mut at) else {
+            return;
+        };
+        let mut g = first_game;
+        for _ in 0..n {
+            let Some(d) = get_varint(blob, &mut at) else {
+                return;
+            };
+            g += d as u32;
+            out.push((f, g));
+        }
+    }
+}
+
+/// One bucket row from `(fingerprint, game)` pairs (any order, repeats allowed).
+pub fn encode_pairs(first_game: u32, pairs: &mut [(u32, u32)]) -> Vec<u8> {
+    pairs.sort_unstable();
+    let mut entries: Vec<(u32, Vec<u32>)> = Vec::new();
+    for &(f, g) in pairs.iter() {
+        match entries.last_mut() {
+            Some((lf, games)) if *lf == f => {
+                if games.last() != Some(&g) {
+                    games.push(g);
+                }
+            }
+            _ => entries.push((f, vec![g])),
+        }
+    }
+    encode_bucket(first_game, &entries)
+}
+
+/// Groups games' keys into bucket rows: bucket → encoded entries.
+pub fn build_buckets(first_game: u32, games: &[(u32, &[u64])]) -> Vec<(u32, Vec<u8>)> {
+    let mut pairs: Vec<(u64, u32)> = Vec::new();
+    for &(g, keys) in games {
+        for &k in keys {
+            let (b, f) = bucket_of(k);
+            pairs.push(((u64::from(b) << 32) | u64::from(f), g));
+        }
+    }
+    pairs.sort_unstable();
+    let mut rows = Vec::new();
+    let mut i = 0;
+    while i < pairs.len() {
+        let bucket = (pairs[i].0 >> 32) as u32;
+        let mut entries: Vec<(u32, Vec<u32>)> = Vec::new();
+        while i < pairs.len() && (pairs[i].0 >> 32) as u32 == bucket {
+            let fp = pairs[i].0 as u32;
+            let mut games = Vec::new();
+            while i < pairs.len() && pairs[i].0 == (u64::from(bucket) << 32 | u64::from(fp)) {
+                if games.last() != Some(&pairs[i].1) {
+                    games.push(pairs[i].1);
+                }
+                i += 1;
+            }
+            entries.push((fp, games));
+        }
+        rows.push((bucket, encode_bucket(first_game, &entries)));
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::SanMode;
+
+    #[test]
+    fn tail_records_round_trip_and_bound_the_positions_after_the_index() {
+        let mut pos = Position::new();
+        let mut moves = Vec::new();
+        let line = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4 c6 cxb5 axb5 Nc3 Bb7 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4";
+        for t in line.split_whitespace() {
+            moves.push(
+                crate::chess::san::play_san(&mut pos, t, SanMode::Strict)
+                    .unwrap()
+                    .mv,
+            );
+        }
+        let e = game_entry(&Position::new(), &moves);
+        assert!(e.keys.len() <= INDEX_PLIES + 1 && e.keys.len() > 20);
+        let tail = e.tail.unwrap();
+        let mut b = Vec::new();
+        tail.encode(7, &mut b);
+        assert_eq!(b.len(), TAIL_BYTES);
+        assert_eq!(Tail::decode(&b), (7, tail));
+        // Every position after the index's last ply passes its game's own record.
+        let mut p = Position::new();
+        for (i, &m) in moves.iter().enumerate() {
+            p.play_unchecked(m);
+            if i + 1 > INDEX_PLIES {
+                let board = board_of(&p);
+                assert!(
+                    tail.may_hold(home_left(&board), &counts(&board), Some(castling_bits(&p))),
+                    "ply {}",
+                    i + 1
+                );
+            }
+        }
+        // The start position does not.
+        let start = board_of(&Position::new());
+        assert!(!tail.may_hold(home_left(&start), &counts(&start), Some(15)));
+    }
+
+    #[test]
+    fn buckets_find_their_games() {
+        let keys_a = [1u64 << 63 | 5, 77, 1 << 40];
+        let keys_b = [77u64, 3 << 62];
+        let rows = build_buckets(10, &[(10, &keys_a[..]), (12, &keys_b[..])]);
+        let find = |k: u64| {
+            let (b, f) = bucket_of(k);
+            let mut out = Vec::new();
+            for (bucket, blob) in &rows {
+                if *bucket == b {
+                    bucket_games(10, blob, f, &mut out);
+                }
+            }
+            out
+        };
+        assert_eq!(find(77), [10, 12]);
+        assert_eq!(find(3 << 62), [12]);
+        assert_eq!(find(1 << 40), [10]);
+        assert!(find(12345 << 40).is_empty());
+        // Merging rows keeps every game.
+        let (b77, _) = bucket_of(77);
+        let mut pairs = Vec::new();
+        for (bucket, blob) in &rows {
+            if *bucket == b77 {
+                decode_bucket(10, blob, &mut pairs);
+            }
+        }
+        let merged = encode_pairs(10, &mut pairs.clone());
+        let mut again = Vec::new();
+        decode_bucket(10, &merged, &mut again);
+        pairs.sort_unstable();
+        assert_eq!(again, pairs);
+    }
+}

@@ -1,0 +1,236 @@
+//! Matching a query against one game, replaying it: the first ply (0: the start position,
+//! k: after the k-th half-move) at which every form of the query holds. This is both the
+//! scan for the forms the index cannot answer and the check of the index's candidates, so
+//! every answer is a replay's answer.
+
+use super::query::{Query, counts};
+use crate::chess::{Move, Position, Square};
+use crate::game::keys::code;
+
+/// A query ready to run over games.
+#[derive(Debug, Clone)]
+pub struct Matcher {
+    query: Query,
+    /// The position's keys under the query's identity: as given, then colour-flipped.
+    targets: Vec<u64>,
+}
+
+/// A board of piece codes (`game::keys::code`), a1 = 0.
+pub type Board = [u8; 64];
+
+pub fn board_of(pos: &Position) -> Board {
+    let mut b = [0u8; 64];
+    for sq in pos.occupied() {
+        b[sq.index()] = pos.piece_at(sq).map_or(0, code);
+    }
+    b
+}
+
+/// The colour-flipped board: ranks reversed, White's pieces as Black's.
+pub fn flip_board(b: &Board) -> Board {
+    let mut f = [0u8; 64];
+    for (sq, &p) in b.iter().enumerate() {
+        f[sq ^ 56] = match p {
+            0 => 0,
+            1..=6 => p + 6,
+            _ => p - 6,
+        };
+    }
+    f
+}
+
+impl Matcher {
+    pub fn new(query: &Query) -> Matcher {
+        let targets = match &query.position {
+            Some(pos) => {
+                let mut t = vec![query.identity.key(pos)];
+                if query.identity.mirror {
+                    t.push(query.identity.key(&super::key::mirrored(pos)));
+                }
+                t
+            }
+            None => Vec::new(),
+        };
+        Matcher {
+            query: query.clone(),
+            targets,
+        }
+    }
+
+    pub fn query(&self) -> &Query {
+        &self.query
+    }
+
+    /// Whether the position-level forms (all but the sequence and the material's span) hold,
+    /// for the position as it is (`flipped` false) or its colour flip.
+    fn holds(&self, pos: &Position, board: &Board, key: u64, flipped: bool) -> bool {
+        let q = &self.query;
+        if let Some(&t) = self.targets.get(usize::from(flipped))
+            && t != key
+        {
+            return false;
+        }
+        if q.patterns.is_empty() && q.pawns.is_none() {
+            return true;
+        }
+        let (b, turn) = if flipped {
+            (flip_board(board), pos.turn().other())
+        } else {
+            (*board, pos.turn())
+        };
+        q.patterns.iter().all(|p| p.matches(&b, turn))
+            && q.pawns.as_ref().is_none_or(|p| p.matches(&b))
+    }
+
+    fn material_holds(&self, board: &Board, flipped: bool) -> bool {
+        match &self.query.material {
+            None => true,
+            Some(m) => {
+                let c = counts(board);
+                if flipped {
+                    m.mirrored().matches(&c)
+                } else {
+                    m.matches(&c)
+                }
+            }
+        }
+    }
+
+    /// The first ply at which the game (legal `moves` from `start`) matches.
+    pub fn first_match(&self, start: &Position, moves: &[Move]) -> Option<u32> {
+        let q = &self.query;
+        let held = q.held.max(1) as usize;
+        let sides: &[bool] = if q.identity.mirror {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        let needs_board = !q.patterns.is_empty() || q.pawns.is_some() || q.material.is_some();
+        let mut pos = *start;
+        let mut board = if needs_board { board_of(&pos) } else { [0; 64] };
+        // Per side: the ply where the current run of matching material began.
+        let mut run_start: [Option<usize>; 2] = [None, None];
+        // Plies where the position-level forms held, per side, waiting for their material span.
+        let mut pending: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        for ply in 0..=moves.len() {
+            if ply > 0 {
+                let m = moves[ply - 1];
+                pos.play_unchecked(m);
+                if needs_board {
+                    update_board(&mut board, &pos, m);
+                }
+            }
+            let key = if self.targets.is_empty() {
+                0
+            } else {
+                q.identity.key(&pos)
+            };
+            for &flipped in sides {
+                let s = usize::from(flipped);
+                let here = self.holds(&pos, &board, key, flipped)
+                    && q.sequence.as_ref().is_none_or(|seq| {
+                        moves.get(ply).is_some_and(|&m| seq.first_is(&pos, m))
+                            && seq.matches_at(&pos, &moves[ply..])
+                    });
+                if held == 1 {
+                    if here && self.material_holds(&board, flipped) {
+                        return Some(ply as u32);
+                    }
+                    continue;
+                }
+                if self.material_holds(&board, flipped) {
+                    let begun = *run_start[s].get_or_insert(ply);
+                    if here {
+                        pending[s].push(ply);
+                    }
+                    // The earliest pending ply whose span is complete.
+                    if let Some(&p) = pending[s].first()
+                        && p >= begun
+                        && ply + 1 - p >= held
+                    {
+                        return Some(p as u32);
+                    }
+                } else {
+                    run_start[s] = None;
+                    pending[s].clear();
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Brings a board of piece codes up to date after `m` (the position is the one after it).
+fn update_board(board: &mut Board, pos: &Position, m: Move) {
+    board[m.from().index()] = 0;
+    if m.is_castle() || m.is_en_passant() {
+        // Rare: read the ranks the move touched back from the position.
+        for sq in Square::all().filter(|s| s.rank() == m.from().rank() || s.rank() == m.to().rank())
+        {
+            board[sq.index()] = pos.piece_at(sq).map_or(0, code);
+        }
+    } else {
+        board[m.to().index()] = pos.piece_at(m.to()).map_or(0, code);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::SanMode;
+    use crate::positions::query::{parse_material, parse_sequence};
+
+    fn game(sans: &str) -> (Position, Vec<Move>) {
+        let start = Position::new();
+        let mut pos = start;
+        let mut moves = Vec::new();
+        for t in sans.split_whitespace() {
+            let m = crate::chess::san::play_san(&mut pos, t, SanMode::Strict)
+                .unwrap()
+                .mv;
+            moves.push(m);
+        }
+        (start, moves)
+    }
+
+    #[test]
+    fn transpositions_match_at_their_own_ply() {
+        let target =
+            Position::from_fen("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .unwrap();
+        let q = Query {
+            position: Some(target),
+            ..Query::default()
+        };
+        let m = Matcher::new(&q);
+        let (s, a) = game("e4 e5 Nf3 Nf6");
+        let (_, b) = game("Nf3 Nf6 e4 e5");
+        assert_eq!(m.first_match(&s, &a), Some(4));
+        assert_eq!(m.first_match(&s, &b), Some(4));
+        let (_, c) = game("e4 e5 Nf3 Nc6");
+        assert_eq!(m.first_match(&s, &c), None);
+    }
+
+    #[test]
+    fn material_held_and_sequences() {
+        let (s, g) = game("e4 d5 exd5 Qxd5 Nc3 Qa5 d4 c6 Nf3 Nf6");
+        // Even material from the start; a pawn up for White after 3.exd5 (ply 3), held one ply.
+        let q = Query {
+            material: Some(parse_material("down>=1").unwrap()),
+            held: 1,
+            ..Query::default()
+        };
+        assert_eq!(Matcher::new(&q).first_match(&s, &g), Some(3));
+        let q = Query {
+            material: Some(parse_material("down>=1").unwrap()),
+            held: 2,
+            ..Query::default()
+        };
+        assert_eq!(Matcher::new(&q).first_match(&s, &g), None);
+        let q = Query {
+            sequence: Some(parse_sequence("Qxd5 Nc3 Qa5").unwrap()),
+            ..Query::default()
+        };
+        assert_eq!(Matcher::new(&q).first_match(&s, &g), Some(3));
+    }
+}

@@ -1,0 +1,847 @@
+//! The one query parser: an exact position (FEN or EPD), a material signature or imbalance,
+//! piece-on-square patterns with wildcards (after pgn-extract's FENPattern), pawn structures
+//! and move sequences. Every form parses into a checked value, or a `QueryError` that says
+//! which option, where in its text it fails, why, and shows an example (docs/POSITIONS.md).
+
+use super::key::{Identity, parse_position};
+use crate::chess::san::Suffix;
+use crate::chess::san::parse_strict;
+use crate::chess::{Color, File, Position, Rank, San, Square};
+use std::fmt;
+
+/// What a search looks for; the forms present must all hold at the same ply (a sequence's
+/// first move is the next one), material for `held` plies from there.
+#[derive(Debug, Clone, Default)]
+pub struct Query {
+    pub position: Option<Position>,
+    pub material: Option<Material>,
+    /// Plies the material must hold for, from the matching ply on (1: that ply alone).
+    pub held: u32,
+    pub patterns: Vec<Pattern>,
+    pub pawns: Option<Pawns>,
+    pub sequence: Option<Sequence>,
+    pub identity: Identity,
+}
+
+impl Query {
+    pub fn is_empty(&self) -> bool {
+        self.position.is_none()
+            && self.material.is_none()
+            && self.patterns.is_empty()
+            && self.pawns.is_none()
+            && self.sequence.is_none()
+    }
+}
+
+/// A bad query text: the option it came from, the character where it fails (0-based), the
+/// reason, and an example of a good one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryError {
+    pub option: &'static str,
+    pub text: String,
+    pub at: usize,
+    pub reason: String,
+    pub example: &'static str,
+}
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} '{}': at character {}: {}\n  {}\n  {}^\nexample: {}",
+            self.option,
+            self.text,
+            self.at + 1,
+            self.reason,
+            self.text,
+            " ".repeat(self.at),
+            self.example
+        )
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+pub const FEN_EXAMPLE: &str = "arbiter search --db games.sqlite 'rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6'";
+pub const MATERIAL_EXAMPLE: &str = "--material KRPKR (White first), --material 'R vs mPP' (imbalance, m: a minor piece), --material 'down>=3'";
+pub const PATTERN_EXAMPLE: &str = "--pattern 'r?????k?/?????ppp/8/8/8/8/5PPP/??????K? w' (? any, ! occupied, A/a any white/black piece, [Qq] a set, * any run, digits: empty squares)";
+pub const PAWNS_EXAMPLE: &str = "--pawns 'a2 b2 d4 f2 g2 h2/a7 b7 e6 f7 g7 h7' (squares), --pawns 'abdfgh/abefgh' (files), --pawns 'abdfgh/*' (White only)";
+pub const SEQUENCE_EXAMPLE: &str = "--sequence 'Bxh7+ Kxh7 Ng5+'";
+
+fn error(
+    option: &'static str,
+    text: &str,
+    at: usize,
+    reason: impl Into<String>,
+    example: &'static str,
+) -> QueryError {
+    QueryError {
+        option,
+        text: text.to_owned(),
+        at,
+        reason: reason.into(),
+        example,
+    }
+}
+
+/// An exact position: FEN, or EPD's first four fields.
+pub fn parse_fen_query(text: &str) -> Result<Position, QueryError> {
+    parse_position(text).map_err(|reason| {
+        // The field that failed, when the reason names one.
+        let field = ["castling", "en passant", "halfmove", "fullmove", "turn"]
+            .iter()
+            .position(|f| reason.contains(f))
+            .map_or(0, |i| [2, 3, 4, 5, 1][i]);
+        let at = text
+            .split_ascii_whitespace()
+            .take(field)
+            .map(|f| f.len() + 1)
+            .sum::<usize>();
+        error("FEN", text, at.min(text.len()), reason, FEN_EXAMPLE)
+    })
+}
+
+// ---- material ------------------------------------------------------------------------
+
+/// Counts by role: queen, rook, bishop, knight, pawn.
+pub type Counts = [u8; 5];
+const VALUES: [i32; 5] = [9, 5, 3, 3, 1];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Material {
+    /// Exactly this material, White's then Black's; `None`: that side is free.
+    Signature([Option<Counts>; 2]),
+    /// One side has `more` beyond the other's material and the other `less` (a minor piece
+    /// counts as bishop or knight), everything else equal; either colour.
+    Imbalance {
+        more: Counts,
+        less: Counts,
+        minors: [u8; 2],
+    },
+    /// A side (`None`: either) behind by at least this many points (Q 9, R 5, B 3, N 3, P 1).
+    Down(Option<Color>, i32),
+}
+
+impl Material {
+    /// Whether a position with these counts (`[white, black]`) matches.
+    pub fn matches(&self, counts: &[Counts; 2]) -> bool {
+        match self {
+            Material::Signature(sides) => sides
+                .iter()
+                .zip(counts)
+                .all(|(want, have)| want.is_none_or(|w| w == *have)),
+            Material::Imbalance { more, less, minors } => {
+                imbalance(counts[0], counts[1], more, less, *minors)
+                    || imbalance(counts[1], counts[0], more, less, *minors)
+            }
+            Material::Down(side, points) => {
+                let p = |c: &Counts| {
+                    c.iter()
+                        .zip(VALUES)
+                        .map(|(&n, v)| n as i32 * v)
+                        .sum::<i32>()
+                };
+                let (w, b) = (p(&counts[0]), p(&counts[1]));
+                match side {
+                    Some(Color::White) => b - w >= *points,
+                    Some(Color::Black) => w - b >= *points,
+                    None => (w - b).abs() >= *points,
+                }
+            }
+        }
+    }
+
+    /// The colour-flipped query.
+    pub fn mirrored(&self) -> Material {
+        match self {
+            Material::Signature([w, b]) => Material::Signature([*b, *w]),
+            Material::Down(Some(c), p) => Material::Down(Some(c.other()), *p),
+            other => other.clone(),
+        }
+    }
+}
+
+/// `a` has `more` than `b` and `b` has `less` than `a`, the minors of `less` as bishops or knights.
+fn imbalance(a: Counts, b: Counts, more: &Counts, less: &Counts, minors: [u8; 2]) -> bool {
+    let diff: Vec<i32> = (0..5).map(|i| a[i] as i32 - b[i] as i32).collect();
+    // minors[0]: minors on `more`'s side, minors[1]: on `less`'s side.
+    for wm in 0..=minors[0] {
+        for lm in 0..=minors[1] {
+            let mut want = [0i32; 5];
+            for i in 0..5 {
+                want[i] = more[i] as i32 - less[i] as i32;
+            }
+            want[2] += wm as i32;
+            want[3] += (minors[0] - wm) as i32;
+            want[2] -= lm as i32;
+            want[3] -= (minors[1] - lm) as i32;
+            if want.iter().zip(&diff).all(|(w, d)| w == d) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+pub fn parse_material(text: &str) -> Result<Material, QueryError> {
+    let err = |at: usize, why: &str| error("--material", text, at, why, MATERIAL_EXAMPLE);
+    let t = text.trim();
+    let lead = text.len() - text.trim_start().len();
+    if t.is_empty() {
+        return Err(err(0, "empty material"));
+    }
+    let lower = t.to_ascii_lowercase();
+    for (prefix, side) in [
+        ("white-down>=", Some(Color::White)),
+        ("black-down>=", Some(Color::Black)),
+        ("down>=", None),
+    ] {
+        if let Some(n) = lower.strip_prefix(prefix) {
+            return match n.trim().parse::<i32>() {
+                Ok(p) if (1..=39).contains(&p) => Ok(Material::Down(side, p)),
+                _ => Err(err(
+                    lead + prefix.len(),
+                    "expected points from 1 to 39 after '>='",
+                )),
+            };
+        }
+    }
+    if let Some(i) = t.find(" vs ") {
+        let (more, mm) = side_counts(&t[..i], lead, true).map_err(|(at, w)| err(at, &w))?;
+        let (less, lm) =
+            side_counts(&t[i + 4..], lead + i + 4, true).map_err(|(at, w)| err(at, &w))?;
+        if more == [0; 5] && mm == 0 || less == [0; 5] && lm == 0 {
+            return Err(err(
+                lead + i + 1,
+                "an imbalance needs material on both sides of 'vs'",
+            ));
+        }
+        return Ok(Material::Imbalance {
+            more,
+            less,
+            minors: [mm, lm],
+        });
+    }
+    if t.contains('m') {
+        return Err(err(
+            lead + t.find('m').unwrap_or(0),
+            "'m' (a minor piece) only in an imbalance: 'R vs mPP'",
+        ));
+    }
+    let sides: Vec<(usize, &str)> = if let Some(i) = t.find('/') {
+        vec![(lead, &t[..i]), (lead + i + 1, &t[i + 1..])]
+    } else if let Some(rest) = t.strip_prefix('K') {
+        match rest.find('K') {
+            Some(j) => vec![(lead + 1, &t[1..j + 1]), (lead + j + 2, &t[j + 2..])],
+            None => {
+                return Err(err(
+                    lead + t.len(),
+                    "a signature names both kings: KRPKR (White first)",
+                ));
+            }
+        }
+    } else {
+        // One side's material, either colour.
+        let (c, _) = side_counts(t, lead, false).map_err(|(at, w)| err(at, &w))?;
+        return Ok(Material::Signature([Some(c), None]));
+    };
+    let mut out = [None, None];
+    for (k, (at, s)) in sides.into_iter().enumerate() {
+        let s = s.strip_prefix('K').unwrap_or(s);
+        if s.trim() == "*" {
+            continue;
+        }
+        let (c, _) = side_counts(s, at, false).map_err(|(at, w)| err(at, &w))?;
+        out[k] = Some(c);
+    }
+    Ok(Material::Signature(out))
+}
+
+/// One side: piece letters, each with an optional count (`QR2B2N2P8`); `m` minor pieces
+/// when `minor` is allowed.
+fn side_counts(s: &str, base: usize, minor: bool) -> Result<(Counts, u8), (usize, String)> {
+    let mut c = [0u8; 5];
+    let mut minors = 0u8;
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let ch = b[i];
+        if ch == b' ' {
+            i += 1;
+            continue;
+        }
+        let slot = match ch {
+            b'Q' => Some(0),
+            b'R' => Some(1),
+            b'B' => Some(2),
+            b'N' => Some(3),
+            b'P' => Some(4),
+            b'm' if minor => None,
+            b'K' => return Err((base + i, "a king only at the start of a side: KRPKR".into())),
+            _ => {
+                return Err((
+                    base + i,
+                    format!(
+                        "'{}' is no piece letter (Q R B N P{})",
+                        ch as char,
+                        if minor { " m" } else { "" }
+                    ),
+                ));
+            }
+        };
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let n: u8 = if start == i {
+            1
+        } else {
+            match s[start..i].parse::<u8>() {
+                Ok(n) if n <= 10 => n,
+                _ => return Err((base + start, "a count is at most 10".into())),
+            }
+        };
+        match slot {
+            Some(k) => c[k] = c[k].saturating_add(n),
+            None => minors = minors.saturating_add(n),
+        }
+    }
+    if c[4] > 8 {
+        return Err((base, format!("{} pawns: at most 8 a side", c[4])));
+    }
+    let extra = c[0].saturating_sub(1)
+        + c[1].saturating_sub(2)
+        + c[2].saturating_sub(2)
+        + c[3].saturating_sub(2);
+    if !minor && extra > 8 - c[4] {
+        return Err((
+            base,
+            format!(
+                "impossible material: {extra} promoted pieces but only {} pawns gone",
+                8 - c[4]
+            ),
+        ));
+    }
+    Ok((c, minors))
+}
+
+/// Material counts of a board of piece codes (`game::keys::code`).
+pub fn counts(board: &[u8; 64]) -> [Counts; 2] {
+    let mut c = [[0u8; 5]; 2];
+    for &p in board {
+        if p == 0 {
+            continue;
+        }
+        let color = usize::from(p > 6);
+        let role = (p - 1) % 6; // pawn 0, knight 1, bishop 2, rook 3, queen 4, king 5
+        let slot = match role {
+            0 => 4,
+            1 => 3,
+            2 => 2,
+            3 => 1,
+            4 => 0,
+            _ => continue,
+        };
+        c[color][slot] += 1;
+    }
+    c
+}
+
+// ---- patterns ---------------------------------------------------------------------------
+
+/// A set of what may stand on a square: bit `code` (0: empty, `game::keys::code` of a piece).
+type Allowed = u16;
+const EMPTY: Allowed = 1;
+const ANY: Allowed = (1 << 13) - 1;
+const WHITE: Allowed = 0b111_1110;
+const BLACK: Allowed = 0b1_1111_1000_0000;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Cell {
+    One(Allowed),
+    /// Any number of squares, anything on them.
+    Run,
+}
+
+/// A board pattern: per rank from the 8th down, its cells; optionally a side to move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern {
+    ranks: Vec<Vec<Cell>>,
+    turn: Option<Color>,
+}
+
+fn piece_bit(ch: u8) -> Option<Allowed> {
+    let p = crate::chess::Piece::from_char(ch as char)?;
+    Some(1 << crate::game::keys::code(p))
+}
+
+pub fn parse_pattern(text: &str) -> Result<Pattern, QueryError> {
+    let err = |at: usize, why: String| error("--pattern", text, at, why, PATTERN_EXAMPLE);
+    let mut fields = text.split_ascii_whitespace();
+    let board = fields
+        .next()
+        .ok_or_else(|| err(0, "empty pattern".into()))?;
+    let base = text.find(board).unwrap_or(0);
+    let turn = match fields.next() {
+        None => None,
+        Some("w") => Some(Color::White),
+        Some("b") => Some(Color::Black),
+        Some(t) => {
+            return Err(err(
+                text.find(t).unwrap_or(0),
+                format!("side to move is w or b, not '{t}'"),
+            ));
+        }
+    };
+    if let Some(extra) = fields.next() {
+        return Err(err(
+            text.rfind(extra).unwrap_or(0),
+            "a pattern is a board and an optional side to move".into(),
+        ));
+    }
+    let mut ranks = Vec::new();
+    let b = board.as_bytes();
+    let mut i = 0;
+    let mut rank: Vec<Cell> = Vec::new();
+    let mut width = 0;
+    let mut run = false;
+    let mut rank_start = 0;
+    loop {
+        let end = i >= b.len();
+        if end || b[i] == b'/' {
+            if !run && width != 8 {
+                return Err(err(
+                    base + rank_start,
+                    format!("rank {} covers {width} squares, not 8", 8 - ranks.len()),
+                ));
+            }
+            if run && width > 8 {
+                return Err(err(
+                    base + rank_start,
+                    format!("rank {} covers more than 8 squares", 8 - ranks.len()),
+                ));
+            }
+            ranks.push(std::mem::take(&mut rank));
+            if ranks.len() > 8 {
+                return Err(err(base + i, "more than 8 ranks".into()));
+            }
+            width = 0;
+            run = false;
+            if end {
+                break;
+            }
+            i += 1;
+            rank_start = i;
+            continue;
+        }
+        let ch = b[i];
+        let (cell, len) = match ch {
+            b'1'..=b'8' => {
+                let n = (ch - b'0') as usize;
+                for _ in 0..n {
+                    rank.push(Cell::One(EMPTY));
+                }
+                width += n;
+                i += 1;
+                continue;
+            }
+            b'?' => (Cell::One(ANY), 1),
+            b'!' => (Cell::One(ANY & !EMPTY), 1),
+            b'A' => (Cell::One(WHITE), 1),
+            b'a' => (Cell::One(BLACK), 1),
+            b'*' => {
+                run = true;
+                (Cell::Run, 1)
+            }
+            b'[' => {
+                let close = board[i..]
+                    .find(']')
+                    .ok_or_else(|| err(base + i, "'[' without ']'".into()))?;
+                let mut set = 0;
+                for (k, &c) in b[i + 1..i + close].iter().enumerate() {
+                    set |= match c {
+                        b'.' | b'_' => EMPTY,
+                        b'A' => WHITE,
+                        b'a' => BLACK,
+                        b'!' => ANY & !EMPTY,
+                        c => piece_bit(c).ok_or_else(|| {
+                            err(
+                                base + i + 1 + k,
+                                format!(
+                                    "'{}' cannot be in a set (pieces, A, a, '.' for empty)",
+                                    c as char
+                                ),
+                            )
+                        })?,
+                    };
+                }
+                if set == 0 {
+                    return Err(err(base + i, "an empty set matches nothing".into()));
+                }
+                (Cell::One(set), close + 1)
+            }
+            c => match piece_bit(c) {
+                Some(bit) => (Cell::One(bit), 1),
+                None => {
+                    return Err(err(
+                        base + i,
+                        format!("'{}' is not a pattern symbol", c as char),
+                    ));
+                }
+            },
+        };
+        if let Cell::One(set) = cell {
+            // A pawn required on the first or last rank: no position has one.
+            let pawns = (1 << 1) | (1 << 7);
+            let r = ranks.len();
+            if (r == 0 || r == 7) && set & !pawns == 0 {
+                return Err(err(
+                    base + i,
+                    "pawns cannot stand on the first or last rank".into(),
+                ));
+            }
+            width += 1;
+        }
+        rank.push(cell);
+        i += len;
+    }
+    if ranks.len() != 8 {
+        return Err(err(
+            base + board.len(),
+            format!("{} ranks, a pattern has 8 separated by '/'", ranks.len()),
+        ));
+    }
+    Ok(Pattern { ranks, turn })
+}
+
+impl Pattern {
+    /// Whether the board (piece codes by square, a1 = 0) and side to move match.
+    pub fn matches(&self, board: &[u8; 64], turn: Color) -> bool {
+        if self.turn.is_some_and(|t| t != turn) {
+            return false;
+        }
+        self.ranks.iter().enumerate().all(|(k, cells)| {
+            let r = 7 - k;
+            rank_matches(cells, &board[r * 8..r * 8 + 8])
+        })
+    }
+}
+
+fn rank_matches(cells: &[Cell], squares: &[u8]) -> bool {
+    match cells.split_first() {
+        None => squares.is_empty(),
+        Some((Cell::One(set), rest)) => {
+            !squares.is_empty() && set & (1 << squares[0]) != 0 && rank_matches(rest, &squares[1..])
+        }
+        Some((Cell::Run, rest)) => (0..=squares.len()).any(|k| rank_matches(rest, &squares[k..])),
+    }
+}
+
+// ---- pawn structures ------------------------------------------------------------------
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PawnSide {
+    Any,
+    /// Exactly these squares (a1 = 0 bits).
+    Squares(u64),
+    /// Exactly this many pawns on each file.
+    Files([u8; 8]),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pawns(pub [PawnSide; 2]);
+
+pub fn parse_pawns(text: &str) -> Result<Pawns, QueryError> {
+    let err = |at: usize, why: String| error("--pawns", text, at, why, PAWNS_EXAMPLE);
+    let (w, b, boff) = match text.find('/') {
+        Some(i) => (&text[..i], &text[i + 1..], i + 1),
+        None => {
+            return Err(err(
+                text.len(),
+                "White's pawns, '/', Black's pawns ('*' for either side)".into(),
+            ));
+        }
+    };
+    let mut sides = [PawnSide::Any, PawnSide::Any];
+    for (k, (s, off)) in [(w, 0), (b, boff)].into_iter().enumerate() {
+        let t = s.trim();
+        let at0 = off + s.len() - s.trim_start().len();
+        if t == "*" {
+            continue;
+        }
+        let letters: Vec<(usize, u8)> = t
+            .bytes()
+            .enumerate()
+            .filter(|(_, c)| *c != b' ' && *c != b',')
+            .collect();
+        if letters.iter().any(|(_, c)| c.is_ascii_digit()) {
+            let mut set = 0u64;
+            if !letters.len().is_multiple_of(2) {
+                return Err(err(
+                    at0 + t.len(),
+                    "squares come as file and rank: d4".into(),
+                ));
+            }
+            for pair in letters.chunks(2) {
+                let (i, f) = pair[0];
+                let (_, r) = pair[1];
+                let (Some(file), Some(rank)) =
+                    (File::from_char(f as char), Rank::from_char(r as char))
+                else {
+                    return Err(err(
+                        at0 + i,
+                        format!("'{}{}' is no square", f as char, r as char),
+                    ));
+                };
+                if rank.0 == 0 || rank.0 == 7 {
+                    return Err(err(
+                        at0 + i,
+                        "pawns cannot stand on the first or last rank".into(),
+                    ));
+                }
+                set |= 1 << Square::from_coords(file, rank).index();
+            }
+            if set.count_ones() > 8 {
+                return Err(err(
+                    at0,
+                    format!("{} pawns: at most 8 a side", set.count_ones()),
+                ));
+            }
+            sides[k] = PawnSide::Squares(set);
+        } else {
+            let mut files = [0u8; 8];
+            for (i, c) in letters {
+                let f = File::from_char(c as char)
+                    .ok_or_else(|| err(at0 + i, format!("'{}' is no file (a to h)", c as char)))?;
+                files[usize::from(f.0)] += 1;
+            }
+            if files.iter().map(|&n| n as u32).sum::<u32>() > 8 {
+                return Err(err(at0, "more than 8 pawns on one side".into()));
+            }
+            sides[k] = PawnSide::Files(files);
+        }
+    }
+    if sides == [PawnSide::Any, PawnSide::Any] {
+        return Err(err(0, "both sides '*' matches every position".into()));
+    }
+    Ok(Pawns(sides))
+}
+
+impl Pawns {
+    pub fn matches(&self, board: &[u8; 64]) -> bool {
+        self.0.iter().enumerate().all(|(k, side)| {
+            let code = if k == 0 { 1 } else { 7 };
+            match side {
+                PawnSide::Any => true,
+                PawnSide::Squares(set) => {
+                    let mut have = 0u64;
+                    for (sq, &p) in board.iter().enumerate() {
+                        if p == code {
+                            have |= 1 << sq;
+                        }
+                    }
+                    have == *set
+                }
+                PawnSide::Files(files) => {
+                    let mut have = [0u8; 8];
+                    for (sq, &p) in board.iter().enumerate() {
+                        if p == code {
+                            have[sq & 7] += 1;
+                        }
+                    }
+                    have == *files
+                }
+            }
+        })
+    }
+}
+
+// ---- move sequences ---------------------------------------------------------------------
+
+/// Moves in SAN played one after the other; a `+` or `#` written must be there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sequence(pub Vec<(San, Option<Suffix>)>);
+
+pub fn parse_sequence(text: &str) -> Result<Sequence, QueryError> {
+    let mut moves = Vec::new();
+    let mut at = 0;
+    for tok in text.split_inclusive(' ') {
+        let word = tok.trim();
+        let here = at;
+        at += tok.len();
+        // Move numbers: 12. or 12... (alone or glued to the move).
+        let word = word.trim_start_matches(|c: char| c.is_ascii_digit());
+        let skipped = tok.trim().len() - word.len();
+        let word = word.trim_start_matches('.');
+        let skipped = skipped + (tok.trim().len() - skipped - word.len());
+        if word.is_empty() {
+            continue;
+        }
+        let word = word.trim_end_matches(['!', '?']);
+        match parse_strict(word) {
+            Ok(m) => moves.push(m),
+            Err(e) => {
+                return Err(error(
+                    "--sequence",
+                    text,
+                    here + skipped,
+                    format!("'{word}': {e}"),
+                    SEQUENCE_EXAMPLE,
+                ));
+            }
+        }
+    }
+    if moves.is_empty() {
+        return Err(error("--sequence", text, 0, "no move", SEQUENCE_EXAMPLE));
+    }
+    Ok(Sequence(moves))
+}
+
+impl Sequence {
+    /// Whether the moves from ply `from` on (`moves[from]` is the first) are this sequence,
+    /// `pos` being the position before `moves[from]`.
+    pub fn matches_at(&self, pos: &Position, moves: &[crate::chess::Move]) -> bool {
+        if moves.len() < self.0.len() {
+            return false;
+        }
+        let mut p = *pos;
+        for ((san, suffix), &m) in self.0.iter().zip(moves) {
+            if !san_is(&p, san, m) {
+                return false;
+            }
+            p.play_unchecked(m);
+            match suffix {
+                Some(Suffix::Check) if !p.is_check() => return false,
+                Some(Suffix::Mate) if !p.is_checkmate() => return false,
+                _ => {}
+            }
+        }
+        true
+    }
+
+    /// Whether the first move of the sequence can be `m` (a quick test before `matches_at`).
+    pub fn first_is(&self, pos: &Position, m: crate::chess::Move) -> bool {
+        self.0.first().is_some_and(|(san, _)| san_is(pos, san, m))
+    }
+}
+
+/// Whether the legal move `m` in `pos` is written `san` (disambiguation only where written).
+fn san_is(pos: &Position, san: &San, m: crate::chess::Move) -> bool {
+    match *san {
+        San::Castle(side) => m.is_castle() && m.castling_side() == Some(side),
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            if m.is_castle() || m.to() != to || m.promotion_role() != promotion {
+                return false;
+            }
+            let Some(moving) = pos.piece_at(m.from()) else {
+                return false;
+            };
+            moving.role == role
+                && capture == (pos.is_capture(m))
+                && file.is_none_or(|f| m.from().file() == f)
+                && rank.is_none_or(|r| m.from().rank() == r)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn material_forms() {
+        let kr = parse_material("KRPKR").unwrap();
+        assert_eq!(
+            kr,
+            Material::Signature([Some([0, 1, 0, 0, 1]), Some([0, 1, 0, 0, 0])])
+        );
+        assert!(kr.matches(&[[0, 1, 0, 0, 1], [0, 1, 0, 0, 0]]));
+        assert!(!kr.matches(&[[0, 1, 0, 0, 0], [0, 1, 0, 0, 1]]));
+        assert!(kr.mirrored().matches(&[[0, 1, 0, 0, 0], [0, 1, 0, 0, 1]]));
+        let full = parse_material("QR2B2N2P8").unwrap();
+        assert!(full.matches(&[[1, 2, 2, 2, 8], [0; 5]]));
+        let imb = parse_material("R vs mPP").unwrap();
+        // White: rook; Black: knight and two pawns more; the rest equal.
+        assert!(imb.matches(&[[1, 2, 1, 1, 4], [1, 1, 1, 2, 6]]));
+        assert!(imb.matches(&[[1, 1, 2, 1, 6], [1, 2, 1, 1, 4]]));
+        assert!(!imb.matches(&[[1, 2, 1, 1, 4], [1, 1, 1, 2, 5]]));
+        let down = parse_material("down>=3").unwrap();
+        assert!(down.matches(&[[1, 2, 2, 2, 8], [1, 2, 1, 2, 8]]));
+        assert!(!down.matches(&[[1, 2, 2, 2, 8], [1, 2, 2, 2, 7]]));
+    }
+
+    #[test]
+    fn bad_material_is_located() {
+        let e = parse_material("KRXKR").unwrap_err();
+        assert_eq!(e.at, 2);
+        assert!(e.reason.contains("'X'"), "{e}");
+        assert!(e.to_string().contains("example"));
+        let e = parse_material("KQ9P8K").unwrap_err();
+        assert!(e.reason.contains("impossible"), "{e}");
+        assert!(
+            parse_material("KP9K")
+                .unwrap_err()
+                .reason
+                .contains("9 pawns")
+        );
+        assert!(parse_material("down>=x").is_err());
+    }
+
+    #[test]
+    fn patterns_with_wildcards() {
+        let p = parse_pattern("r?????k?/?????ppp/8/8/8/8/5PPP/??????K? w").unwrap();
+        let board = board_of("r5k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1");
+        assert!(p.matches(&board, Color::White));
+        assert!(!p.matches(&board, Color::Black));
+        let run = parse_pattern("*k*/*/*/*/*/*/*/*K*").unwrap();
+        assert!(run.matches(&board, Color::White));
+        let set = parse_pattern("[rq]*/*/*/*/*/*/*/*").unwrap();
+        assert!(set.matches(&board, Color::White));
+        let e = parse_pattern("P7/8/8/8/8/8/8/8").unwrap_err();
+        assert!(e.reason.contains("first or last rank"), "{e}");
+        let e = parse_pattern("8/8/8/8/8/8/8/7").unwrap_err();
+        assert!(e.reason.contains("7 squares"), "{e}");
+        let e = parse_pattern("8/8/8/8/8/8/8/7X").unwrap_err();
+        assert_eq!(e.at, 15);
+    }
+
+    #[test]
+    fn pawn_structures() {
+        let board = board_of("4k3/pp3ppp/4p3/8/3P4/8/PP3PPP/4K3 w - - 0 1");
+        assert!(parse_pawns("abdfgh/abefgh").unwrap().matches(&board));
+        assert!(parse_pawns("a2 b2 d4 f2 g2 h2/*").unwrap().matches(&board));
+        assert!(!parse_pawns("a2 b2 d4 f2 g2/*").unwrap().matches(&board));
+        assert!(
+            parse_pawns("a1/*")
+                .unwrap_err()
+                .reason
+                .contains("first or last")
+        );
+        assert!(parse_pawns("abdfgh").is_err());
+    }
+
+    #[test]
+    fn sequences() {
+        let s = parse_sequence("12. Bxh7+ Kxh7 13.Ng5+").unwrap();
+        assert_eq!(s.0.len(), 3);
+        let e = parse_sequence("Bxh7+ Kxh9").unwrap_err();
+        assert_eq!(e.at, 6);
+    }
+
+    fn board_of(fen: &str) -> [u8; 64] {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut b = [0u8; 64];
+        for sq in Square::all() {
+            b[sq.index()] = pos.piece_at(sq).map_or(0, crate::game::keys::code);
+        }
+        b
+    }
+}

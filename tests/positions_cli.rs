@@ -1,0 +1,496 @@
+//! `arbiter search` and `arbiter index` (issue 34, docs/POSITIONS.md): hand-checked answers
+//! on `testdata/positions/games.pgn` (transpositions, en passant only when legal, castling
+//! rights, every relaxation and the mirror), the oracle (every query's games are exactly
+//! those a replay of every stored game finds), index append across imports, resume of an
+//! interrupted `index` build, and bad input. With ARBITER_CORPUS set, the oracle runs on the
+//! master games too.
+
+use arbiter::chess::Position;
+use arbiter::db::encode::{decode_moves, start_position};
+use arbiter::export::filter::Filter;
+use arbiter::export::positions::{Hit, search};
+use arbiter::positions::query::{
+    parse_fen_query, parse_material, parse_pattern, parse_pawns, parse_sequence,
+};
+use arbiter::positions::{Identity, Matcher, Query};
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
+const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/positions/games.pgn");
+
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("run arbiter")
+}
+
+fn import(db: &Path, files: &[&str], extra: &[&str]) {
+    let mut args = vec!["import", "-q", "--db", db.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(files);
+    let out = arbiter(&args);
+    assert!(
+        out.status.code() != Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn database() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("p.sqlite");
+    import(&db, &[GAMES], &[]);
+    (dir, db)
+}
+
+/// `(id, ply)` of `arbiter search --format csv` with these arguments.
+fn searched(db: &Path, args: &[&str]) -> Vec<(i64, u32)> {
+    let mut all = vec!["search", "--db", db.to_str().unwrap(), "--format", "csv"];
+    all.extend_from_slice(args);
+    let out = arbiter(&all);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].parse().unwrap(), f[f.len() - 1].parse().unwrap())
+        })
+        .collect()
+}
+
+const AFTER_NF6: &str = "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+const EP: &str = "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3";
+const NO_KINGSIDE: &str = "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w Qq - 6 4";
+const E4_E5: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+
+#[test]
+fn transpositions_en_passant_castling_and_each_relaxation() {
+    let (_dir, db) = database();
+    // 1.e4 e5 2.Nf3 Nf6 and 1.Nf3 Nf6 2.e4 e5: one position, both at ply 4.
+    assert_eq!(searched(&db, &[AFTER_NF6]), [(1, 4), (2, 4)]);
+    // After 2...d5 beside the e5 pawn exd6 is legal: game 4 has the placement without it.
+    assert_eq!(searched(&db, &[EP]), [(3, 4)]);
+    assert_eq!(searched(&db, &["--ignore-ep", EP]), [(3, 4), (4, 4)]);
+    // Without the king-side rights only after 3.Rh1 Rh8 (game 5, ply 6); any rights: also
+    // after 1.Nf3 Nf6 (games 2 and 5 at ply 2).
+    assert_eq!(searched(&db, &[NO_KINGSIDE]), [(5, 6)]);
+    assert_eq!(
+        searched(&db, &["--ignore-castling", NO_KINGSIDE]),
+        [(2, 2), (5, 2)]
+    );
+    // 1.e4 e5 with White to move; 1.e3 e5 2.e4 and 1.Nf3 e6 2.Ng1 e5 3.e4 with Black.
+    assert_eq!(searched(&db, &[E4_E5]), [(1, 2)]);
+    assert_eq!(
+        searched(&db, &["--ignore-side", E4_E5]),
+        [(1, 2), (6, 3), (7, 5)]
+    );
+    // The mirror of 1.e4: ...e5 with White's pieces at home, White to move (game 7, ply 4).
+    assert_eq!(searched(&db, &[AFTER_E4]), [(1, 1), (3, 1), (4, 1), (8, 1)]);
+    assert_eq!(
+        searched(&db, &["--mirror", AFTER_E4]),
+        [(1, 1), (3, 1), (4, 1), (7, 4), (8, 1)]
+    );
+    // The other forms.
+    assert_eq!(searched(&db, &["--sequence", "Bxh7+ Kxh7 Ng5+"]), [(8, 12)]);
+    assert_eq!(searched(&db, &["--material", "KRPKR"]), [(9, 0)]);
+    assert_eq!(searched(&db, &["--material", "KRKRP"]), []);
+    assert_eq!(
+        searched(&db, &["--material", "KRKRP", "--mirror"]),
+        [(9, 0)]
+    );
+    assert_eq!(
+        searched(&db, &["--pawns", "abdfgh/abefgh", "--mirror"]),
+        [(10, 18)]
+    );
+    assert_eq!(
+        searched(&db, &["--material", "down>=3", "--held", "4"]),
+        [(8, 22)]
+    );
+    // Filters combine: the selection's games only.
+    assert_eq!(searched(&db, &[AFTER_NF6, "--white", "Beta"]), [(2, 4)]);
+    // The tree and the move orders.
+    let out = arbiter(&[
+        "search",
+        "--db",
+        db.to_str().unwrap(),
+        "--reverse-tree",
+        "--tree",
+        AFTER_NF6,
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Nxe5"), "{text}");
+    assert!(text.contains("Nc3"), "{text}");
+    assert!(
+        text.contains("e4 e5 Nf3 Nf6") && text.contains("Nf3 Nf6 e4 e5"),
+        "{text}"
+    );
+}
+
+/// Every stored game's first ply matching `query`, by replaying all of them: exact
+/// positions by the keys of every position, the other forms by the matcher.
+fn brute_force(conn: &Connection, query: &Query) -> Vec<Hit> {
+    let matcher = Matcher::new(query);
+    let targets: Vec<u64> = query
+        .position
+        .as_ref()
+        .map(|p| query.identity.targets(p))
+        .unwrap_or_default();
+    let mut stmt = conn
+        .prepare("SELECT id, start_fen, variant, moves FROM games ORDER BY id")
+        .unwrap();
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, Vec<u8>>(3)?,
+            ))
+        })
+        .unwrap();
+    let mut hits = Vec::new();
+    for row in rows {
+        let (id, fen, variant, blob) = row.unwrap();
+        let start = start_position(fen.as_deref(), variant == "chess960").unwrap();
+        let moves = decode_moves(&start, &blob).unwrap();
+        let ply = if query.material.is_none()
+            && query.patterns.is_empty()
+            && query.pawns.is_none()
+            && query.sequence.is_none()
+        {
+            let mut pos: Position = start;
+            let mut found = targets.contains(&query.identity.key(&pos)).then_some(0);
+            for (i, &m) in moves.iter().enumerate() {
+                if found.is_some() {
+                    break;
+                }
+                pos.play_unchecked(m);
+                if targets.contains(&query.identity.key(&pos)) {
+                    found = Some(i as u32 + 1);
+                }
+            }
+            found
+        } else {
+            matcher.first_match(&start, &moves)
+        };
+        if let Some(ply) = ply {
+            hits.push(Hit { id, ply });
+        }
+    }
+    hits
+}
+
+fn identity(flags: &str) -> Identity {
+    Identity {
+        ignore_side: flags.contains('s'),
+        ignore_castling: flags.contains('c'),
+        ignore_ep: flags.contains('e'),
+        mirror: flags.contains('m'),
+    }
+}
+
+/// Runs each query through the index and by brute force; returns how many matched games.
+fn oracle(db: &Path, queries: &[Query]) -> Vec<usize> {
+    let conn = Connection::open(db).unwrap();
+    queries
+        .iter()
+        .map(|q| {
+            let found = search(&conn, q, &Filter::default()).unwrap();
+            let expected = brute_force(&conn, q);
+            assert_eq!(found.hits, expected, "{q:?}");
+            expected.len()
+        })
+        .collect()
+}
+
+fn fen(q: &str, flags: &str) -> Query {
+    Query {
+        position: Some(parse_fen_query(q).unwrap()),
+        identity: identity(flags),
+        held: 1,
+        ..Query::default()
+    }
+}
+
+#[test]
+fn every_query_finds_what_a_replay_of_every_game_finds() {
+    let (_dir, db) = database();
+    let mut queries: Vec<Query> = Vec::new();
+    for f in [AFTER_NF6, EP, NO_KINGSIDE, E4_E5, AFTER_E4] {
+        for flags in ["", "s", "c", "e", "m", "scem"] {
+            queries.push(fen(f, flags));
+        }
+    }
+    let counts = oracle(&db, &queries);
+    assert!(
+        counts.iter().filter(|&&n| n > 0).count() >= 25,
+        "{counts:?}"
+    );
+}
+
+/// Positions of stored games at given plies (deep ones too) as FEN queries.
+fn positions_at(conn: &Connection, picks: &[(i64, usize)]) -> Vec<String> {
+    picks
+        .iter()
+        .filter_map(|&(id, ply)| {
+            let (fen, variant, blob): (Option<String>, String, Vec<u8>) = conn
+                .query_row(
+                    "SELECT start_fen, variant, moves FROM games WHERE id = ?1",
+                    [id],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+                .ok()?;
+            let start = start_position(fen.as_deref(), variant == "chess960").ok()?;
+            let moves = decode_moves(&start, &blob).ok()?;
+            let mut pos = start;
+            for &m in moves.iter().take(ply) {
+                pos.play_unchecked(m);
+            }
+            Some(pos.fen())
+        })
+        .collect()
+}
+
+#[test]
+fn master_games_oracle() {
+    let Ok(corpus) = std::env::var("ARBITER_CORPUS") else {
+        eprintln!("ARBITER_CORPUS not set: skipped");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("m.sqlite");
+    let files: Vec<String> = std::fs::read_dir(Path::new(&corpus).join("games/otb-pgnmentor"))
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".pgn"))
+        .collect();
+    let refs: Vec<&str> = files.iter().map(String::as_str).collect();
+    import(&db, &refs, &[]);
+    let conn = Connection::open(&db).unwrap();
+    let fens = positions_at(
+        &conn,
+        &[
+            (1, 0),
+            (5, 1),
+            (9, 10),
+            (100, 16),
+            (2000, 24),
+            (3000, 25),
+            (4000, 40),
+            (12000, 60),
+            (30000, 30),
+            (41000, 90),
+        ],
+    );
+    let mut queries: Vec<Query> = fens.iter().map(|f| fen(f, "")).collect();
+    queries.push(fen(&fens[2], "s"));
+    queries.push(fen(&fens[3], "c"));
+    queries.push(fen(&fens[4], "e"));
+    queries.push(fen(&fens[5], "m"));
+    queries.push(fen(&fens[6], "scem"));
+    let other = |f: &dyn Fn(&mut Query)| {
+        let mut q = Query {
+            held: 1,
+            ..Query::default()
+        };
+        f(&mut q);
+        q
+    };
+    queries.push(other(&|q| {
+        q.material = Some(parse_material("KRPKR").unwrap())
+    }));
+    queries.push(other(&|q| {
+        q.material = Some(parse_material("KRPKR").unwrap());
+        q.identity.mirror = true;
+        q.held = 10;
+    }));
+    queries.push(other(&|q| {
+        q.material = Some(parse_material("R vs mPP").unwrap())
+    }));
+    queries.push(other(&|q| {
+        q.material = Some(parse_material("down>=3").unwrap());
+        q.held = 20;
+    }));
+    queries.push(other(&|q| {
+        q.patterns
+            .push(parse_pattern("r?????k?/?????ppp/8/8/8/8/5PPP/??????K? w").unwrap())
+    }));
+    queries.push(other(&|q| {
+        q.pawns = Some(parse_pawns("abdfgh/abefgh").unwrap())
+    }));
+    queries.push(other(&|q| {
+        q.sequence = Some(parse_sequence("Bxh7+ Kxh7 Ng5+").unwrap())
+    }));
+    let counts = oracle(&db, &queries);
+    assert!(queries.len() >= 20);
+    eprintln!("matches per query: {counts:?}");
+    assert!(
+        counts.iter().filter(|&&n| n > 0).count() >= 18,
+        "{counts:?}"
+    );
+}
+
+#[test]
+fn the_index_is_appended_by_a_second_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(GAMES).unwrap();
+    let cut = text.find("[Event \"positions: castling").unwrap();
+    let (a, b) = (dir.path().join("a.pgn"), dir.path().join("b.pgn"));
+    std::fs::write(&a, &text[..cut]).unwrap();
+    std::fs::write(&b, &text[cut..]).unwrap();
+    let db = dir.path().join("two.sqlite");
+    import(&db, &[a.to_str().unwrap()], &[]);
+    import(&db, &[b.to_str().unwrap()], &[]);
+    let conn = Connection::open(&db).unwrap();
+    assert_eq!(arbiter::db::positions::unindexed_games(&conn).unwrap(), 0);
+    let tails: i64 = conn
+        .query_row("SELECT count(*) FROM position_tails", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(tails, 2);
+    assert_eq!(
+        searched(&db, &["--ignore-side", E4_E5]),
+        [(1, 2), (6, 3), (7, 5)]
+    );
+    assert_eq!(
+        searched(&db, &["--mirror", AFTER_E4]),
+        [(1, 1), (3, 1), (4, 1), (7, 4), (8, 1)]
+    );
+}
+
+#[test]
+fn an_interrupted_index_build_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("old.sqlite");
+    import(&db, &[GAMES], &["--no-position-index"]);
+    let conn = Connection::open(&db).unwrap();
+    assert_eq!(arbiter::db::positions::unindexed_games(&conn).unwrap(), 10);
+    // Without the index every game is replayed; the answers are the same.
+    assert_eq!(
+        searched(&db, &["--mirror", AFTER_E4]),
+        [(1, 1), (3, 1), (4, 1), (7, 4), (8, 1)]
+    );
+    // Killed after its first step of 3 games: those stay indexed.
+    let killed = std::panic::catch_unwind(|| {
+        let conn = Connection::open(&db).unwrap();
+        arbiter::db::positions::build(&conn, 3, |_, _| panic!("killed")).unwrap();
+    });
+    assert!(killed.is_err());
+    assert_eq!(arbiter::db::positions::unindexed_games(&conn).unwrap(), 7);
+    let out = arbiter(&["index", "--db", db.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("indexed 7 games"));
+    assert_eq!(arbiter::db::positions::unindexed_games(&conn).unwrap(), 0);
+    assert_eq!(
+        searched(&db, &["--mirror", AFTER_E4]),
+        [(1, 1), (3, 1), (4, 1), (7, 4), (8, 1)]
+    );
+    assert_eq!(searched(&db, &[AFTER_NF6]), [(1, 4), (2, 4)]);
+}
+
+#[test]
+fn bad_queries_are_located_usage_errors() {
+    let (_dir, db) = database();
+    let d = db.to_str().unwrap();
+    for (args, needle) in [
+        (vec!["--material", "KRXKR"], "at character 3"),
+        (vec!["--pattern", "8/8/8/8/8/8/8/P7"], "first or last rank"),
+        (vec!["--pawns", "a2 b9/*"], "no square"),
+        (vec!["--sequence", "Bxh7+ Kxh9"], "at character 7"),
+        (vec!["4k3/8/8/8/8/8/8/P3K3 w - - 0 1"], "first or last rank"),
+        (vec!["4k3/8/8/8 w"], "FEN"),
+        (vec![], "give a FEN"),
+    ] {
+        let mut all = vec!["search", "--db", d];
+        all.extend_from_slice(&args);
+        let out = arbiter(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(
+            err.contains("example") || err.contains("Examples") || needle == "FEN",
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn export_position_round_trips_through_pgn_and_parquet() {
+    let (dir, db) = database();
+    let d = db.to_str().unwrap();
+    let pgn = dir.path().join("found.pgn");
+    let out = arbiter(&[
+        "export",
+        "-q",
+        "--db",
+        d,
+        "--position",
+        AFTER_NF6,
+        "-o",
+        pgn.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 2);
+    assert_eq!(
+        text.matches("{arbiter: position matched at ply 4}").count(),
+        2,
+        "{text}"
+    );
+    // The exported games, imported again, reach the position at the same ply.
+    let again = dir.path().join("again.sqlite");
+    import(&again, &[pgn.to_str().unwrap()], &[]);
+    assert_eq!(searched(&again, &[AFTER_NF6]), [(1, 4), (2, 4)]);
+    // Parquet: the selected games with their match_ply column.
+    let parquet = dir.path().join("found.parquet");
+    let out = arbiter(&[
+        "export",
+        "-q",
+        "--db",
+        d,
+        "--format",
+        "parquet",
+        "--mirror",
+        "--position",
+        AFTER_E4,
+        "-o",
+        parquet.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let reader = SerializedFileReader::new(std::fs::File::open(&parquet).unwrap()).unwrap();
+    let mut rows = Vec::new();
+    for row in reader.get_row_iter(None).unwrap() {
+        let row = row.unwrap();
+        let mut id = 0;
+        let mut ply = -1;
+        for (name, field) in row.get_column_iter() {
+            match (name.as_str(), field) {
+                ("id", parquet::record::Field::Long(v)) => id = *v,
+                ("match_ply", parquet::record::Field::Long(v)) => ply = *v,
+                _ => {}
+            }
+        }
+        rows.push((id, ply));
+    }
+    assert_eq!(rows, [(1, 1), (3, 1), (4, 1), (7, 4), (8, 1)]);
+    // A bad query is a usage error here too.
+    let out = arbiter(&["export", "--db", d, "--material", "KRXKR"]);
+    assert_eq!(out.status.code(), Some(2));
+}
