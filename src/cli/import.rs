@@ -3,7 +3,7 @@
 //! stores nothing twice and resumes an interrupted import.
 
 use super::check::{InputArgs, outcome};
-use super::error::{AppError, Result};
+use super::error::{AppError, Outcome, Result};
 use crate::db::{Writer, open};
 use crate::pipeline::import::ImportSink;
 use crate::pipeline::run;
@@ -43,7 +43,20 @@ pub fn run_import(args: &ImportArgs) -> Result {
             }
         }
     };
-    let options = args.input.run_options();
+    let mut options = args.input.run_options();
+    // `--analyse` is the analysis stage, run on what this import stored once it is stored
+    // (the same stage as `analyse --db`); the engine is checked before anything is stored.
+    let analysis = options.work.analysis.take();
+    let stage = match analysis {
+        Some(a) => Some(super::analyse::stage_options(
+            a,
+            &args.input.engine,
+            false,
+            args.input.jobs,
+        )?),
+        None => None,
+    };
+    let last_before = crate::db::analyses::last_game_id(&conn)?;
     let settings = serde_json::json!({
         "san": if args.input.strict { "strict" } else { "lenient" },
         "laws": if args.input.no_laws { "off".to_string() } else { format!("{:?}", args.input.laws) },
@@ -106,5 +119,22 @@ pub fn run_import(args: &ImportArgs) -> Result {
     }
     writeln!(out, "database   {}", args.db.display())?;
     out.flush()?;
+    drop(out);
+    if let Some(stage) = stage {
+        let mut conn = open(&args.db)?;
+        let from = crate::export::games::games_from(crate::db::SCHEMA_VERSION);
+        let values = vec![rusqlite::types::Value::Integer(last_before)];
+        let analysed = super::analyse::run_stage(
+            &mut conn,
+            from,
+            "g.id > ?1",
+            values,
+            &stage,
+            args.input.quiet,
+        )?;
+        if analysed != Outcome::Success {
+            return Ok(analysed);
+        }
+    }
     Ok(outcome(&summary))
 }

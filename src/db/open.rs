@@ -8,7 +8,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// The page cache of a writing connection, in KiB (the memory bound is 200 MB).
 pub const CACHE_KIB: i64 = 64 << 10;
@@ -19,11 +19,12 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/002_identity.sql"),
     include_str!("migrations/003_scale.sql"),
     include_str!("migrations/004_packed.sql"),
+    include_str!("migrations/005_analysis_tiers.sql"),
 ];
 
 /// What a migration needs beyond SQL, run in its transaction after its SQL (by index).
 type Upgrade = fn(&Connection) -> rusqlite::Result<()>;
-const UPGRADES: &[Option<Upgrade>] = &[None, Some(super::upgrade::after_v2), None, None];
+const UPGRADES: &[Option<Upgrade>] = &[None, Some(super::upgrade::after_v2), None, None, None];
 
 #[derive(Debug)]
 pub enum DbError {

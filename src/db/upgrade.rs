@@ -467,7 +467,7 @@ mod v4_tests {
         assert_eq!(before.0.len(), 8);
         let conn = crate::db::open(&path).unwrap();
         let q = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
-        assert_eq!(q("PRAGMA user_version"), 4);
+        assert_eq!(q("PRAGMA user_version"), crate::db::SCHEMA_VERSION);
         assert_eq!(q("SELECT count(*) FROM pragma_foreign_key_check"), 0);
         assert_eq!(seen(&conn), before);
         assert_eq!(

@@ -80,8 +80,9 @@ pub enum EngineErrorKind {
     Timeout(Duration),
     /// Its output ended (it crashed or quit) or could not be written to.
     Died,
-    /// It answered with a move that is not legal in the position.
-    BadMove(String),
+    /// It answered with a move that is not legal in the position (`answer`, its whole
+    /// `bestmove` line) to `asked` (the `position` and `go` commands).
+    BadMove { answer: String, asked: String },
 }
 
 impl fmt::Display for EngineError {
@@ -95,7 +96,10 @@ impl fmt::Display for EngineError {
             EngineErrorKind::Option(name) => write!(f, "it has no option {name:?}")?,
             EngineErrorKind::Timeout(t) => write!(f, "no answer within {} s", t.as_secs_f64())?,
             EngineErrorKind::Died => write!(f, "it stopped answering (crashed or quit)")?,
-            EngineErrorKind::BadMove(m) => write!(f, "it played an illegal move {m:?}")?,
+            EngineErrorKind::BadMove { answer, asked } => write!(
+                f,
+                "it answered {answer:?}, not a legal move, when asked {asked:?}"
+            )?,
         }
         if let Some(fen) = &self.position {
             write!(f, " at position {fen}")?;
@@ -108,6 +112,16 @@ impl fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
+
+impl EngineError {
+    /// A crash or a hang: a fresh engine may get through the same game.
+    pub fn restartable(&self) -> bool {
+        matches!(
+            self.kind,
+            EngineErrorKind::Died | EngineErrorKind::Timeout(_)
+        )
+    }
+}
 
 /// A running UCI engine.
 pub struct UciEngine {
@@ -319,7 +333,13 @@ impl UciEngine {
                         .ok()
                         .filter(|m| allowed.contains(m))
                         .ok_or_else(|| {
-                            self.error(Some(&fen), EngineErrorKind::BadMove(text.to_string()))
+                            self.error(
+                                Some(&fen),
+                                EngineErrorKind::BadMove {
+                                    answer: line.trim().to_string(),
+                                    asked: format!("{command}; {go}"),
+                                },
+                            )
                         })?;
                     result.best_move = Some(m);
                     if result.pv.first() != Some(&m) {
