@@ -288,6 +288,77 @@ def measure(db, refs, cpu, title, budget):
         )
 
 
+def simulate(db, refs, mark_drop):
+    """Tier 2 simulated from the reference itself, on the tier-1 database: the engine set is
+    what the first tier marks on its settled curve (the same rule as `search::analysis`:
+    `suspects`, then the ply before and after), and the engine's evaluations there are taken
+    to be the reference's. Only valid when the reference was made with the tier's engine and
+    budget (Stockfish 15.1, 1,000,000 nodes, one thread); an upper bound on precision."""
+    con = sqlite3.connect(db)
+    by_number = {n: gid for gid, n in con.execute("SELECT id, game_number FROM games")}
+    tp = {l: 0 for l in LABELS}
+    ours_n = {l: 0 for l in LABELS}
+    ref_n = {l: 0 for l in LABELS}
+    diffs, setn, posn = [], 0, 0
+    for number, (labels, ref_white) in refs.items():
+        gid = by_number.get(number)
+        if gid is None:
+            continue
+        ev = {p: (c, m) for p, c, m in con.execute("SELECT ply, score_cp, mate FROM evaluations WHERE game_id = ?", (gid,))}
+        if not ev:
+            continue
+        nply = len(ref_white) - 1
+
+        def stm(p):
+            c, m = ev[p]
+            sign = 1 if p % 2 == 0 else -1
+            return ("mate", sign * m) if m is not None else ("cp", sign * c)
+
+        marked = set()
+        for k in range(nply):
+            be, af = stm(k), flip(stm(k + 1))
+            d = 50 * (wc(be[1]) - wc(af[1])) if be[0] == af[0] == "cp" else win_pct(be) - win_pct(af)
+            if d >= mark_drop or (be[0] == "mate" and be[1] > 0) or (be[0] == "cp" and af[0] == "mate" and af[1] < 0):
+                marked.update(p for p in (k - 1, k, k + 1) if 0 <= p <= nply)
+        own = {ply: code.split(".")[1] for code, ply in con.execute(
+            "SELECT code, ply FROM findings WHERE game_id = ? AND code IN ('analysis.inaccuracy', 'analysis.mistake', 'analysis.blunder')", (gid,))}
+        ours = {}
+        for ply in range(1, nply + 1):
+            if ply - 1 in marked and ply in marked:
+                if ply in labels:
+                    ours[ply] = labels[ply]
+            elif ply in own:
+                ours[ply] = own[ply]
+        for l in LABELS:
+            ours_n[l] += sum(v == l for v in ours.values())
+            ref_n[l] += sum(v == l for v in labels.values())
+            tp[l] += sum(v == l and labels.get(p) == l for p, v in ours.items())
+        curve = []
+        for p in range(nply + 1):
+            c, m = ev[p]
+            if p == 0:
+                curve.append(15)
+            elif p in marked:
+                curve.append(ref_white[p])
+            elif m is None:
+                curve.append(max(-CEIL, min(CEIL, c)))
+            elif m == 0:
+                curve.append(CEIL if p % 2 == 1 else -CEIL)
+            else:
+                curve.append(CEIL if m > 0 else -CEIL)
+        mine, theirs = game_accuracy(curve), game_accuracy(ref_white)
+        diffs += [mine[s] - theirs[s] for s in (0, 1) if mine[s] is not None and theirs[s] is not None]
+        setn += len(marked)
+        posn += nply
+    print(f"\n  tier 2 simulated from the reference (MARK_DROP {mark_drop}): engine on {setn} of {posn} positions ({setn / posn:.3f})")
+    for l in LABELS:
+        p = tp[l] / ours_n[l] if ours_n[l] else float("nan")
+        r = tp[l] / ref_n[l] if ref_n[l] else float("nan")
+        print(f"  {l:<11} precision {p:.2f} recall {r:.2f}  (ours {ours_n[l]}, reference {ref_n[l]}, both {tp[l]})")
+    if diffs:
+        print(f"  accuracy    mean |diff| {sum(map(abs, diffs)) / len(diffs):.2f}, bias {sum(diffs) / len(diffs):+.2f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arbiter", default="target/release/arbiter")
@@ -298,6 +369,8 @@ def main():
     ap.add_argument("--engine-timeout", type=int, default=900, help="seconds a position may take (a loaded machine)")
     ap.add_argument("--no-lichess", action="store_true", help="leave out the 133 lichess games")
     ap.add_argument("--no-own", action="store_true", help="leave out tier 1 alone")
+    ap.add_argument("--simulate", action="store_true", help="also tier 2 simulated from a Stockfish 1M reference (see simulate())")
+    ap.add_argument("--mark-drop", type=float, default=5.0, help="the triage threshold the simulation assumes (search::analysis::MARK_DROP)")
     ap.add_argument("--engine-on-lichess", action="store_true", help="run tier 2 on the lichess games too (long)")
     args = ap.parse_args()
     refs = args.ref or [os.path.join(CORPUS, "analysis", "lichess-12-stockfish15-1M.pgn")]
@@ -330,6 +403,8 @@ def main():
         if not args.no_own:
             cpu, _ = run_timed([args.arbiter, "analyse", "--db", db, "-q", "--jobs", str(args.jobs)])
             measure(db, refs_by_number, cpu, f"{title}, tier 1 (arbiter alone)", args.engine_nodes)
+            if with_best and args.simulate:
+                simulate(db, refs_by_number, args.mark_drop)
         if args.engine and (with_best or args.engine_on_lichess):
             cpu, _ = run_timed(
                 [args.arbiter, "analyse", "--db", db, "-q", "--jobs", str(args.jobs), "--engine", args.engine,

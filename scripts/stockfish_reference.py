@@ -12,7 +12,7 @@ one thread and its default hash, and its version is printed and written in each 
 moves into SAN and UCI. Stops cleanly (whole games only) at --deadline (HH:MM, UTC).
 
   scripts/stockfish_reference.py --pgn $ARBITER_CORPUS/games/lichess/lichess_2021-10_first999.pgn \
-      --skip $ARBITER_CORPUS/analysis/lichess-12-stockfish15-1M.pgn --games 20 \
+      --skip $ARBITER_CORPUS/analysis/lichess-12-stockfish15-1M.pgn --games 20 --with-eval \
       --out testdata/reference.pgn --deadline 11:05
 """
 
