@@ -19,11 +19,10 @@ pub mod code {
 
 /// Centipawns a mate counts as, and the clamp on every score, for the winning-chance formula.
 pub const MATE_CP: i32 = 1000;
-/// Lichess's logistic constant: wc(cp) = 2 / (1 + exp(−K·cp)) − 1.
-pub const WC_K: f64 = 0.003_682_08;
-/// The first tier marks a move (both its positions) when its mover lost at least this many
-/// Win% points on the cheap curve: below lichess's 5-point inaccuracy, since a cheap
-/// evaluation is noisy and a critical position left unmarked is a label lost.
+/// The first tier marks a move when its mover lost at least this many Win% points on
+/// arbiter's settled curve (lichess's label metric): lichess's own inaccuracy threshold, so
+/// the first tier marks what it would itself call an inaccuracy. Not fitted to the reference
+/// labels; docs/ANALYSIS.md has what other marks would cost and gain.
 pub const MARK_DROP: f64 = 5.0;
 /// The labels arbiter's own tier emits (inaccuracy, mistake, blunder): those whose precision
 /// against Stockfish at 1,000,000 nodes reached 0.5 on the development set (docs/ANALYSIS.md).
