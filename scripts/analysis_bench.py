@@ -278,7 +278,8 @@ def measure(db, refs, cpu, title, budget):
         mad = sum(abs(d) for d in diffs) / len(diffs)
         bias = sum(diffs) / len(diffs)
         print(f"  accuracy    mean |diff| {mad:.2f}, bias {bias:+.2f} ({len(diffs)} sides)")
-    print(f"  throughput  {games / cpu:.2f} games per CPU-second ({cpu:.1f} CPU-s)")
+    # A UCI engine is arbiter's child, killed (not waited for) at exit: its CPU is not here.
+    print(f"  throughput  {games / cpu:.2f} games per CPU-second ({cpu:.1f} CPU-s of arbiter; an engine's not counted)")
     if engine_pos:
         print("  triage      reference labels whose move the engine evaluated: " + ", ".join(
             f"{l} {c[0]}/{c[1]}" for l, c in covered.items()))

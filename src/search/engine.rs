@@ -197,7 +197,7 @@ impl UciEngine {
             }
             engine.send(&format!("setoption name {name} value {value}"), None)?;
         }
-        engine.ready(None)?;
+        engine.ready(None, HANDSHAKE_TIMEOUT)?;
         Ok(engine)
     }
 
@@ -235,10 +235,10 @@ impl UciEngine {
 
     /// `isready` → `readyok`. With `no option` lines in between (Stockfish's answer to an
     /// unknown option), the option named there is the error.
-    fn ready(&mut self, position: Option<&str>) -> Result<(), EngineError> {
+    fn ready(&mut self, position: Option<&str>, timeout: Duration) -> Result<(), EngineError> {
         self.send("isready", position)?;
         loop {
-            let line = self.read_line(HANDSHAKE_TIMEOUT, position, EngineErrorKind::Died)?;
+            let line = self.read_line(timeout, position, EngineErrorKind::Died)?;
             let line = line.trim();
             if line == "readyok" {
                 return Ok(());
@@ -253,7 +253,10 @@ impl UciEngine {
     /// depends only on the game.
     pub fn new_game(&mut self) -> Result<(), EngineError> {
         self.send("ucinewgame", None)?;
-        self.ready(None)
+        // Clearing a large hash on a loaded machine can take longer than the handshake: as
+        // long as a search may.
+        let timeout = self.spec.search_timeout.max(HANDSHAKE_TIMEOUT);
+        self.ready(None, timeout)
     }
 
     /// Searches the position reached from `start` by `moves`, with the engine's limit. The
