@@ -1,26 +1,25 @@
 #!/usr/bin/env python3
-"""Compares arbiter's `--analyse` with lichess's own evaluations (issue 25).
+"""Measures arbiter's analysis against a reference, both tiers, in one command (issue 33).
 
-Takes every game of the given PGN files that carries lichess's `[%eval]` on every move, imports
-them with `arbiter import --analyse` into a temporary database, and compares what arbiter stored
-with what the file says:
+References:
+- `stockfish` (the goal): PGN files with Stockfish's evaluation and best move after every move,
+  `{ [%eval E] [%best UCI] }`, as `scripts/stockfish_reference.py` writes them and as
+  `$ARBITER_CORPUS/analysis/lichess-12-stockfish15-1M.pgn` holds (Stockfish 15.1, 1,000,000
+  nodes a position). Its labels follow lichess's rules (docs/ANALYSIS.md), the best-move rule
+  included.
+- `lichess` (a comparison): the games of `$ARBITER_CORPUS/games/lichess/*.pgn` with lichess's own
+  `[%eval]` on every move (2019-2021 Stockfish, other scale, no best move: the best-move rule
+  cannot be applied to them).
 
-- labels (inaccuracy, mistake, blunder): the reference labels are recomputed from the file's
-  evals with docs/ANALYSIS.md's thresholds (drop of the mover's winning chances 0.1/0.2/0.3,
-  scores clamped to +-1000 cp, a mate counting 1000); arbiter's are its stored findings.
-  Precision and recall per label (a move counts for a label when both gave it exactly that one);
-- per-side game accuracy (lichess's formula on the file's evals, start at +15 cp as lichess
-  does) against `analyses.white_accuracy`/`black_accuracy`: mean absolute difference and bias;
-- the centipawn slope: least squares of arbiter's cp on lichess's where lichess is within +-400
-  cp and neither is a mate;
-- throughput: games per CPU-second of the import (user + system time of the child process).
+For each reference the games are imported into a temporary database, then analysed by
+`arbiter analyse --db` with arbiter's own search (tier 1) and, with --engine, by the two tiers
+(tier 2). Printed per tier: precision and recall per label (a move counts for a label when both
+gave it exactly that one), per-side game accuracy mean |difference| and bias, games per
+CPU-second of the analyse command (user + system time of it and its engine), and the engine's
+positions and nodes against evaluating every position at the same budget.
 
-Usage:
-  scripts/analysis_bench.py [--arbiter target/release/arbiter] [--jobs 2] [--limit N]
-                            [-- EXTRA IMPORT FLAGS...] 
-Example:
-  scripts/analysis_bench.py --jobs 2
-  scripts/analysis_bench.py -- --engine /usr/games/stockfish --engine-nodes 1000000
+  ARBITER_CORPUS=/work/shared/corpus scripts/analysis_bench.py --arbiter target/release/arbiter \\
+      --jobs 2 --engine /usr/games/stockfish [--ref PGN ...] [--no-lichess]
 """
 
 import argparse
@@ -35,226 +34,384 @@ import sys
 import tempfile
 
 CORPUS = os.environ.get("ARBITER_CORPUS", "/work/shared/corpus")
-MATE_CP = 1000
-WC_K = 0.00368208
-THRESHOLDS = (0.1, 0.2, 0.3)
 LABELS = ("inaccuracy", "mistake", "blunder")
-
-MOVE_RE = re.compile(
-    r"(\d+\.+\s*)?([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=[NBRQ])?[+#]?|O-O-O[+#]?|O-O[+#]?)"
-    r"[?!]*\s*(?:\$\d+\s*)*(\{[^}]*\})?"
-)
-EVAL_RE = re.compile(r"\[%eval\s+([#\-0-9.]+)")
+CEIL = 1000
 
 
 def split_games(text):
-    return [g for g in re.split(r"\n\s*\n(?=\[Event )", text) if g.strip()]
+    return [g for g in re.split(r"\n\s*\n(?=\[Event )", text.strip()) if g.strip()]
 
 
 def movetext(game):
-    lines = [l for l in game.splitlines() if not l.startswith("[")]
-    return " ".join(lines)
+    return " ".join(l for l in game.splitlines() if not l.startswith("["))
 
 
-def white_cp(token):
-    """A lichess eval (White's view) as clamped centipawns."""
-    if token.startswith("#"):
-        n = int(token[1:])
-        return MATE_CP if n > 0 else -MATE_CP
-    return max(-MATE_CP, min(MATE_CP, round(float(token) * 100)))
+TOKEN_RE = re.compile(r"\{([^}]*)\}|(\d+\.+)|([^\s{}]+)")
 
 
-def reference_evals(game):
-    """White-view cp after every move (index 0: the start, +15 as lichess), or None."""
+def moves_and_comments(game):
+    """[(san, comment)] of the main line, and the comment before the first move."""
     text = movetext(game)
     while True:
-        stripped = re.sub(r"\([^()]*\)", " ", text)
-        if stripped == text:
+        t = re.sub(r"\([^()]*\)", " ", text)
+        if t == text:
             break
-        text = stripped
-    evals = [15]
-    moves = list(MOVE_RE.finditer(text))
-    if not moves:
+        text = t
+    lead, out = "", []
+    for m in TOKEN_RE.finditer(text):
+        if m.group(1) is not None:
+            if out:
+                out[-1][1] += m.group(1)
+            else:
+                lead += m.group(1)
+        elif m.group(3):
+            tok = m.group(3)
+            if tok in ("1-0", "0-1", "1/2-1/2", "*") or tok.startswith("$"):
+                continue
+            out.append([tok, ""])
+    return lead, out
+
+
+def parse_eval(comment):
+    m = re.search(r"\[%eval\s+([#\-0-9.]+)", comment)
+    if not m:
         return None
-    for i, m in enumerate(moves):
-        comment = m.group(4) or ""
-        e = EVAL_RE.search(comment)
-        san = m.group(2)
-        if e:
-            evals.append(white_cp(e.group(1)))
-        elif i == len(moves) - 1 and san.endswith("#"):
-            evals.append(MATE_CP if i % 2 == 0 else -MATE_CP)
-        else:
-            return None
-    return evals
+    t = m.group(1)
+    if t.startswith("#"):
+        return ("mate", int(t[1:]))
+    return ("cp", round(float(t) * 100))
+
+
+def parse_best(comment):
+    m = re.search(r"\[%best\s+(\S+)\]", comment)
+    return m.group(1) if m else None
+
+
+# ---- lichess's rules (docs/ANALYSIS.md; the same as src/search/lichess.rs) -------------------
 
 
 def wc(cp):
-    cp = max(-MATE_CP, min(MATE_CP, cp))
-    return 2 / (1 + math.exp(-WC_K * cp)) - 1
+    return max(-1.0, min(1.0, 2 / (1 + math.exp(-0.00368208 * cp)) - 1))
 
 
-def label_of(drop):
-    for i in (2, 1, 0):
-        if drop >= THRESHOLDS[i]:
-            return LABELS[i]
+def ceiled(e):
+    kind, v = e
+    if kind == "mate":
+        return -CEIL if v < 0 else CEIL
+    return max(-CEIL, min(CEIL, v))
+
+
+def win_pct(e):
+    return 50 + 50 * wc(ceiled(e))
+
+
+def flip(e):
+    return (e[0], -e[1])
+
+
+def label(before, after, best_played):
+    """lichess's label of a move from the mover's evals before and after (mover's view)."""
+    if best_played:
+        return None
+    if before[0] == "cp" and after[0] == "cp":
+        d = wc(before[1]) - wc(after[1])
+        for t, l in ((0.3, "blunder"), (0.2, "mistake"), (0.1, "inaccuracy")):
+            if t <= d:
+                return l
+    pm = before[1] if before[0] == "mate" else None
+    nm = after[1] if after[0] == "mate" else None
+    prev_cp = before[1] if before[0] == "cp" else 0
+    next_cp = after[1] if after[0] == "cp" else 0
+    if pm is None and nm is not None and nm < 0:
+        return "inaccuracy" if prev_cp < -999 else "mistake" if prev_cp < -700 else "blunder"
+    if pm is not None and pm > 0 and (nm is None or nm < 0):
+        return "inaccuracy" if next_cp > 999 else "mistake" if next_cp > 700 else "blunder"
     return None
 
 
-def labels(evals):
-    """{ply: label} from White-view cp, White moving first."""
-    out = {}
-    for k in range(len(evals) - 1):
-        sign = 1 if k % 2 == 0 else -1
-        d = wc(sign * evals[k]) - wc(sign * evals[k + 1])
-        lab = label_of(d)
-        if lab:
-            out[k + 1] = lab
-    return out
-
-
 def move_accuracy(before, after):
-    loss = before - after
-    if loss <= 0:
+    if after >= before:
         return 100.0
-    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * loss) - 3.1669))
+    raw = 103.1668100711649 * math.exp(-0.04354415386753951 * (before - after)) - 3.166924740191411
+    return max(0.0, min(100.0, raw + 1))
 
 
-def game_accuracy(evals):
-    win = [50 + 50 * wc(cp) for cp in evals]
+def game_accuracy(white_cps):
+    win = [50 + 50 * wc(max(-CEIL, min(CEIL, c))) for c in white_cps]
     n = len(win) - 1
     if n == 0:
         return [None, None]
     window = max(2, min(8, n // 10))
     first = win[: min(window, len(win))]
-    repeats = min(window, len(win)) - 2
-    sliding = [win[i : i + window] for i in range(len(win) - window + 1)] if len(win) >= window else [win]
-    windows = [first] * repeats + sliding
+    windows = [first] * (min(window, len(win)) - 2) + (
+        [win[i : i + window] for i in range(len(win) - window + 1)] if len(win) >= window else [win]
+    )
 
     def sd(xs):
         m = sum(xs) / len(xs)
         return math.sqrt(sum((x - m) ** 2 for x in xs) / len(xs))
 
-    sums = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
-    counts = [0, 0]
+    sums, counts = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [0, 0]
     for i in range(n):
         w = max(0.5, min(12.0, sd(windows[i])))
         side = i % 2
-        before, after = (win[i], win[i + 1]) if side == 0 else (100 - win[i], 100 - win[i + 1])
-        a = move_accuracy(before, after)
-        sums[side][0] += a * w
+        b, a = (win[i], win[i + 1]) if side == 0 else (100 - win[i], 100 - win[i + 1])
+        acc = move_accuracy(b, a)
+        sums[side][0] += acc * w
         sums[side][1] += w
-        sums[side][2] += 1 / max(1.0, a)
+        sums[side][2] += 1 / max(1.0, acc)
         counts[side] += 1
-    return [
-        (s[0] / s[1] + c / s[2]) / 2 if c and s[1] > 0 else None for s, c in zip(sums, counts)
-    ]
+    return [(s[0] / s[1] + c / s[2]) / 2 if c and s[1] > 0 else None for s, c in zip(sums, counts)]
+
+
+# ---- references ------------------------------------------------------------------------------
+
+
+def uci_moves(pgn_path):
+    out = subprocess.run(
+        ["/usr/games/pgn-extract", "-s", "-C", "-N", "-V", "-Wuci", "--nomovenumbers", "--noresults", "-w100000", pgn_path],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    return [g.split("\n\n", 1)[1].split() if "\n\n" in g else [] for g in split_games(out)]
+
+
+def reference(game, uci, with_best):
+    """Per move: (label or None); the White-view cp curve (start +15) for accuracy. None when
+    some move lacks an eval (other than a final mate or stalemate)."""
+    lead, moves = moves_and_comments(game)
+    evals = [("cp", 15)]
+    bests = [parse_best(lead)]
+    for i, (san, comment) in enumerate(moves):
+        e = parse_eval(comment)
+        if e is None:
+            if i == len(moves) - 1:
+                if san.endswith("#"):
+                    evals.append(("mated", 1 if i % 2 == 0 else -1))
+                    bests.append(None)
+                    continue
+                e = ("cp", 0)
+            else:
+                return None
+        evals.append(e)
+        bests.append(parse_best(comment))
+    labels, white_cps = {}, []
+    for k, e in enumerate(evals):
+        if e[0] == "mated":
+            white_cps.append(CEIL * e[1])
+        else:
+            white_cps.append(ceiled(e))
+    for k in range(1, len(evals)):
+        white = k % 2 == 1
+        before = evals[k - 1]
+        after = evals[k]
+        if after[0] == "mated":
+            continue  # the move gave mate
+        if not white:
+            before, after = flip(before), flip(after)
+        best_played = with_best and uci is not None and bests[k - 1] is not None and bests[k - 1] == uci[k - 1]
+        l = label(before, after, best_played)
+        if l:
+            labels[k] = l
+    return labels, white_cps
+
+
+# ---- running arbiter ---------------------------------------------------------------------------
+
+
+def run_timed(cmd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), p.stdout
+
+
+def measure(db, refs, cpu, title, budget):
+    con = sqlite3.connect(db)
+    by_number = {n: gid for gid, n in con.execute("SELECT id, game_number FROM games")}
+    tp = {l: 0 for l in LABELS}
+    ours_n = {l: 0 for l in LABELS}
+    ref_n = {l: 0 for l in LABELS}
+    diffs = []
+    covered = {l: [0, 0] for l in LABELS}
+    engine_pos = positions = engine_nodes = 0
+    games = 0
+    for number, (ref_labels, white_cps) in refs.items():
+        gid = by_number.get(number)
+        if gid is None:
+            continue
+        row = con.execute(
+            "SELECT white_accuracy, black_accuracy, engine_positions, engine_nodes, positions FROM analyses WHERE game_id = ?",
+            (gid,),
+        ).fetchone()
+        if row is None:
+            continue
+        games += 1
+        ours = {}
+        for code, ply in con.execute(
+            "SELECT code, ply FROM findings WHERE game_id = ? AND code IN ('analysis.inaccuracy', 'analysis.mistake', 'analysis.blunder')",
+            (gid,),
+        ):
+            ours[ply] = code.split(".")[1]
+        for l in LABELS:
+            ours_n[l] += sum(1 for v in ours.values() if v == l)
+            ref_n[l] += sum(1 for v in ref_labels.values() if v == l)
+            tp[l] += sum(1 for p, v in ours.items() if v == l and ref_labels.get(p) == l)
+        ref_acc = game_accuracy(white_cps)
+        for side in (0, 1):
+            if row[side] is not None and ref_acc[side] is not None:
+                diffs.append(row[side] - ref_acc[side])
+        flags = dict(con.execute("SELECT ply, engine FROM evaluations WHERE game_id = ?", (gid,)))
+        for ply, l in ref_labels.items():
+            covered[l][1] += 1
+            covered[l][0] += bool(flags.get(ply - 1) and flags.get(ply))
+        engine_pos += row[2] or 0
+        engine_nodes += row[3] or 0
+        positions += row[4] or 0
+    print(f"\n{title}: {games} games")
+    for l in LABELS:
+        p = tp[l] / ours_n[l] if ours_n[l] else float("nan")
+        r = tp[l] / ref_n[l] if ref_n[l] else float("nan")
+        print(f"  {l:<11} precision {p:.2f} recall {r:.2f}  (ours {ours_n[l]}, reference {ref_n[l]}, both {tp[l]})")
+    if diffs:
+        mad = sum(abs(d) for d in diffs) / len(diffs)
+        bias = sum(diffs) / len(diffs)
+        print(f"  accuracy    mean |diff| {mad:.2f}, bias {bias:+.2f} ({len(diffs)} sides)")
+    # A UCI engine is arbiter's child, killed (not waited for) at exit: its CPU is not here.
+    print(f"  throughput  {games / cpu:.2f} games per CPU-second ({cpu:.1f} CPU-s of arbiter; an engine's not counted)")
+    if engine_pos:
+        print("  triage      reference labels whose move the engine evaluated: " + ", ".join(
+            f"{l} {c[0]}/{c[1]}" for l, c in covered.items()))
+        print(
+            f"  engine      {engine_pos} of {positions} positions ({engine_pos / positions:.3f}), "
+            f"{engine_nodes} nodes = {engine_nodes / (positions * budget):.3f} of every position at {budget}"
+        )
+
+
+def simulate(db, refs, mark_drop):
+    """Tier 2 simulated from the reference itself, on the tier-1 database: the engine set is
+    what the first tier marks on its settled curve (the same rule as `search::analysis`:
+    `suspects`, then the ply before and after), and the engine's evaluations there are taken
+    to be the reference's. Only valid when the reference was made with the tier's engine and
+    budget (Stockfish 15.1, 1,000,000 nodes, one thread); an upper bound on precision."""
+    con = sqlite3.connect(db)
+    by_number = {n: gid for gid, n in con.execute("SELECT id, game_number FROM games")}
+    tp = {l: 0 for l in LABELS}
+    ours_n = {l: 0 for l in LABELS}
+    ref_n = {l: 0 for l in LABELS}
+    diffs, setn, posn = [], 0, 0
+    for number, (labels, ref_white) in refs.items():
+        gid = by_number.get(number)
+        if gid is None:
+            continue
+        ev = {p: (c, m) for p, c, m in con.execute("SELECT ply, score_cp, mate FROM evaluations WHERE game_id = ?", (gid,))}
+        if not ev:
+            continue
+        nply = len(ref_white) - 1
+
+        def stm(p):
+            c, m = ev[p]
+            sign = 1 if p % 2 == 0 else -1
+            return ("mate", sign * m) if m is not None else ("cp", sign * c)
+
+        marked = set()
+        for k in range(nply):
+            be, af = stm(k), flip(stm(k + 1))
+            d = 50 * (wc(be[1]) - wc(af[1])) if be[0] == af[0] == "cp" else win_pct(be) - win_pct(af)
+            if d >= mark_drop or (be[0] == "mate" and be[1] > 0) or (be[0] == "cp" and af[0] == "mate" and af[1] < 0):
+                marked.update(p for p in (k - 1, k, k + 1) if 0 <= p <= nply)
+        own = {ply: code.split(".")[1] for code, ply in con.execute(
+            "SELECT code, ply FROM findings WHERE game_id = ? AND code IN ('analysis.inaccuracy', 'analysis.mistake', 'analysis.blunder')", (gid,))}
+        ours = {}
+        for ply in range(1, nply + 1):
+            if ply - 1 in marked and ply in marked:
+                if ply in labels:
+                    ours[ply] = labels[ply]
+            elif ply in own:
+                ours[ply] = own[ply]
+        for l in LABELS:
+            ours_n[l] += sum(v == l for v in ours.values())
+            ref_n[l] += sum(v == l for v in labels.values())
+            tp[l] += sum(v == l and labels.get(p) == l for p, v in ours.items())
+        curve = []
+        for p in range(nply + 1):
+            c, m = ev[p]
+            if p == 0:
+                curve.append(15)
+            elif p in marked:
+                curve.append(ref_white[p])
+            elif m is None:
+                curve.append(max(-CEIL, min(CEIL, c)))
+            elif m == 0:
+                curve.append(CEIL if p % 2 == 1 else -CEIL)
+            else:
+                curve.append(CEIL if m > 0 else -CEIL)
+        mine, theirs = game_accuracy(curve), game_accuracy(ref_white)
+        diffs += [mine[s] - theirs[s] for s in (0, 1) if mine[s] is not None and theirs[s] is not None]
+        setn += len(marked)
+        posn += nply
+    print(f"\n  tier 2 simulated from the reference (MARK_DROP {mark_drop}): engine on {setn} of {posn} positions ({setn / posn:.3f})")
+    for l in LABELS:
+        p = tp[l] / ours_n[l] if ours_n[l] else float("nan")
+        r = tp[l] / ref_n[l] if ref_n[l] else float("nan")
+        print(f"  {l:<11} precision {p:.2f} recall {r:.2f}  (ours {ours_n[l]}, reference {ref_n[l]}, both {tp[l]})")
+    if diffs:
+        print(f"  accuracy    mean |diff| {sum(map(abs, diffs)) / len(diffs):.2f}, bias {sum(diffs) / len(diffs):+.2f}")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arbiter", default="target/release/arbiter")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--limit", type=int, default=0, help="only the first N eval games")
-    ap.add_argument("--files", nargs="*", default=None)
-    ap.add_argument("--keep", help="keep the database here")
-    ap.add_argument("extra", nargs="*", help="extra import flags (after --)")
+    ap.add_argument("--ref", action="append", help="Stockfish reference PGN (repeatable)")
+    ap.add_argument("--engine", help="UCI engine for tier 2 (e.g. /usr/games/stockfish)")
+    ap.add_argument("--engine-nodes", type=int, default=1_000_000)
+    ap.add_argument("--engine-timeout", type=int, default=900, help="seconds a position may take (a loaded machine)")
+    ap.add_argument("--no-lichess", action="store_true", help="leave out the 133 lichess games")
+    ap.add_argument("--no-own", action="store_true", help="leave out tier 1 alone")
+    ap.add_argument("--simulate", action="store_true", help="also tier 2 simulated from a Stockfish 1M reference (see simulate())")
+    ap.add_argument("--mark-drop", type=float, default=5.0, help="the triage threshold the simulation assumes (search::analysis::MARK_DROP)")
+    ap.add_argument("--engine-on-lichess", action="store_true", help="run tier 2 on the lichess games too (long)")
     args = ap.parse_args()
-
-    files = args.files or sorted(glob.glob(os.path.join(CORPUS, "games", "lichess", "*.pgn")))
-    games, refs = [], []
-    for f in files:
-        with open(f, encoding="utf-8", errors="replace") as fh:
-            for g in split_games(fh.read()):
-                if "%eval" not in g or "[FEN " in g:
-                    continue
-                ev = reference_evals(g)
-                if ev is None:
-                    continue
-                games.append(g.strip())
-                refs.append(ev)
-    if args.limit:
-        games, refs = games[: args.limit], refs[: args.limit]
-
+    refs = args.ref or [os.path.join(CORPUS, "analysis", "lichess-12-stockfish15-1M.pgn")]
     tmp = tempfile.mkdtemp(prefix="arbiter-bench-")
-    pgn = os.path.join(tmp, "evals.pgn")
-    with open(pgn, "w", encoding="utf-8") as fh:
-        fh.write("\n\n".join(games) + "\n")
-    db = args.keep or os.path.join(tmp, "a.sqlite")
-    if os.path.exists(db):
-        os.remove(db)
-    cmd = [args.arbiter, "import", pgn, "--db", db, "--quiet", "--jobs", str(args.jobs), "--analyse"]
-    cmd += args.extra
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode not in (0, 1):
-        sys.exit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
-    con = sqlite3.connect(db)
-    ids = dict(con.execute("SELECT game_number, id FROM games"))
-    tp = {l: 0 for l in LABELS}
-    n_ref = {l: 0 for l in LABELS}
-    n_ours = {l: 0 for l in LABELS}
-    acc_diffs = []
-    xs, ys = [], []
-    moves = 0
-    engine_failed = 0
-    for number, ref in enumerate(refs, start=1):
-        gid = ids.get(number)
-        if gid is None:
-            continue
-        moves += len(ref) - 1
-        ours = {}
-        for code, ply in con.execute("SELECT code, ply FROM findings WHERE game_id = ?", (gid,)):
-            if code.startswith("analysis.") and code[9:] in LABELS:
-                ours[ply] = code[9:]
-            if code == "analysis.engine-failed":
-                engine_failed += 1
-        theirs = labels(ref)
-        for lab in theirs.values():
-            n_ref[lab] += 1
-        for ply, lab in ours.items():
-            n_ours[lab] += 1
-            if theirs.get(ply) == lab:
-                tp[lab] += 1
-        row = con.execute(
-            "SELECT white_accuracy, black_accuracy FROM analyses WHERE game_id = ?", (gid,)
-        ).fetchone()
-        if row:
-            for a, b in zip(row, game_accuracy(ref)):
-                if a is not None and b is not None:
-                    acc_diffs.append(a - b)
-        for ply, cp, mate in con.execute(
-            "SELECT ply, score_cp, mate FROM evaluations WHERE game_id = ?", (gid,)
-        ):
-            if ply == 0 or ply >= len(ref) or cp is None:
-                continue
-            r = ref[ply]
-            if abs(r) <= 400:
-                xs.append(r)
-                ys.append(cp)
-    settings = con.execute("SELECT settings FROM analyses LIMIT 1").fetchone()
-    print(f"games {len(ids)} of {len(refs)}, moves {moves}, import CPU {cpu:.1f} s, "
-          f"{len(ids) / max(cpu, 1e-9):.2f} games per CPU-second"
-          + (f", engine-failed findings {engine_failed}" if engine_failed else ""))
-    print("| label | reference | arbiter | precision | recall |")
-    print("|---|---|---|---|---|")
-    for lab in reversed(LABELS):
-        p = tp[lab] / n_ours[lab] if n_ours[lab] else float("nan")
-        r = tp[lab] / n_ref[lab] if n_ref[lab] else float("nan")
-        print(f"| {lab} | {n_ref[lab]} | {n_ours[lab]} | {p:.2f} | {r:.2f} |")
-    if acc_diffs:
-        mad = sum(abs(d) for d in acc_diffs) / len(acc_diffs)
-        bias = sum(acc_diffs) / len(acc_diffs)
-        print(f"accuracy: {len(acc_diffs)} sides, mean abs diff {mad:.2f}, bias {bias:+.2f} (arbiter - lichess)")
-    if xs:
-        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-        print(f"cp slope (arbiter on lichess, |lichess| <= 400): {slope:.3f} over {len(xs)} positions")
-    if settings:
-        print(f"settings {settings[0]}")
+    sets = []
+    text = "\n\n".join(open(f, encoding="utf-8").read().strip() for f in refs) + "\n"
+    sets.append(("Stockfish reference (" + ", ".join(os.path.basename(f) for f in refs) + ")", text, True))
+    if not args.no_lichess:
+        games = []
+        for f in sorted(glob.glob(os.path.join(CORPUS, "games", "lichess", "*.pgn"))):
+            games += [g for g in split_games(open(f, encoding="utf-8", errors="replace").read()) if "%eval" in g]
+        sets.append(("lichess's [%eval] (2019-2021)", "\n\n".join(games) + "\n", False))
+
+    for i, (title, text, with_best) in enumerate(sets):
+        pgn = os.path.join(tmp, f"set{i}.pgn")
+        open(pgn, "w").write(text)
+        uci = uci_moves(pgn)
+        refs_by_number = {}
+        for n, g in enumerate(split_games(text), 1):
+            r = reference(g, uci[n - 1] if n - 1 < len(uci) else None, with_best)
+            if r is not None:
+                refs_by_number[n] = r
+        # Only the games with a reference on every move are imported and analysed.
+        kept = [g for n, g in enumerate(split_games(text), 1) if n in refs_by_number]
+        refs_by_number = {k + 1: refs_by_number[n] for k, n in enumerate(sorted(refs_by_number))}
+        open(pgn, "w").write("\n\n".join(kept) + "\n")
+        db = os.path.join(tmp, f"set{i}.sqlite")
+        subprocess.run([args.arbiter, "import", "--db", db, "-q", "--jobs", str(args.jobs), pgn], check=True, capture_output=True)
+        if not args.no_own:
+            cpu, _ = run_timed([args.arbiter, "analyse", "--db", db, "-q", "--jobs", str(args.jobs)])
+            measure(db, refs_by_number, cpu, f"{title}, tier 1 (arbiter alone)", args.engine_nodes)
+            if with_best and args.simulate:
+                simulate(db, refs_by_number, args.mark_drop)
+        if args.engine and (with_best or args.engine_on_lichess):
+            cpu, _ = run_timed(
+                [args.arbiter, "analyse", "--db", db, "-q", "--jobs", str(args.jobs), "--engine", args.engine,
+                 "--engine-nodes", str(args.engine_nodes), "--engine-timeout", str(args.engine_timeout)]
+            )
+            measure(db, refs_by_number, cpu, f"{title}, tiers 1+2 ({os.path.basename(args.engine)} at {args.engine_nodes} nodes)", args.engine_nodes)
 
 
 if __name__ == "__main__":

@@ -169,14 +169,14 @@ catalogue! {
         LAWS_UNDATED "laws.undated" Info "by edition" "no usable Date tag: the newest edition was applied";
     }
     analysis Analysis {
-        INACCURACY "analysis.inaccuracy" Warning "—" "the mover's winning chances fell by ≥ 0.1 (and < 0.2)";
-        MISTAKE "analysis.mistake" Warning "—" "the mover's winning chances fell by ≥ 0.2 (and < 0.3)";
-        BLUNDER "analysis.blunder" Warning "—" "the mover's winning chances fell by ≥ 0.3";
+        INACCURACY "analysis.inaccuracy" Warning "—" "lichess's inaccuracy: the mover's Win% fell by ≥ 5 points, or a mate was allowed or lost in an already decided position; never the engine's best move";
+        MISTAKE "analysis.mistake" Warning "—" "lichess's mistake: Win% fell by ≥ 10 points, or a mate allowed or lost from ±700 cp on; never the engine's best move";
+        BLUNDER "analysis.blunder" Warning "—" "lichess's blunder: Win% fell by ≥ 15 points, or a mate allowed or lost otherwise; never the engine's best move";
         MISSED_MATE "analysis.missed-mate" Warning "—" "the mover had a mate in ≤ 3 and the move lets it go; the message names the mating move";
         ONLY_MOVE "analysis.only-move" Info "—" "the mover found an only move (gap ≥ 0.5)";
         RESIGNED_NOT_LOST "analysis.resigned-not-lost" Warning "—" "a decisive game not ended by mate whose loser was not lost on the board (wc above −0.35)";
         DRAW_IN_WON_POSITION "analysis.draw-in-won-position" Info "—" "`1/2-1/2` while one side's wc ≥ 0.5 and the board did not draw the game";
-        ENGINE_FAILED "analysis.engine-failed" Warning "—" "the UCI engine of `--engine` failed on this game (would not start, crashed, hung, rejected an option or played an illegal move); the game is stored without analysis";
+        ENGINE_FAILED "analysis.engine-failed" Warning "—" "the UCI engine of `--engine` crashed or hung on this game twice (stored without analysis), or answered an illegal move (its evaluations before are kept; the message has its answer and the question)";
     }
 }
 

@@ -7,8 +7,7 @@ mod common;
 use arbiter::chess::san::{SanMode, play_san};
 use arbiter::chess::{Move, Position};
 use arbiter::search::analysis::{
-    self, AnalysisOptions, GameAnalysis, Judgement, code, game_accuracy, move_accuracy,
-    win_percent, winning_chances,
+    self, AnalysisOptions, GameAnalysis, Judgement, code, win_percent, winning_chances,
 };
 use arbiter::search::{Limits, Score, Searcher, analyse_game};
 use std::time::Instant;
@@ -115,7 +114,7 @@ fn a_hung_queen_is_a_blunder_at_its_ply() {
     assert_eq!(a.counts[0], [0, 0, 0]);
     assert!(a.evals[3].deep && a.evals[4].deep);
     assert!(matches!(a.evals[4].score_white, Score::Cp(cp) if cp > 500));
-    assert!(a.moves[3].accuracy < 15.0, "{}", a.moves[3].accuracy);
+    assert!(a.moves[3].accuracy < 20.0, "{}", a.moves[3].accuracy);
     assert!(a.accuracy[0].unwrap() > a.accuracy[1].unwrap());
     assert_eq!(a.evals[4].ply, 4);
 }
@@ -206,44 +205,6 @@ fn winning_chances_match_hand_computed_values() {
         winning_chances(-1000)
     );
     assert!((win_percent(100) - 59.102_59).abs() < 1e-4);
-}
-
-#[test]
-fn move_accuracy_matches_hand_computed_values() {
-    assert_eq!(move_accuracy(50.0, 50.0), 100.0);
-    assert_eq!(move_accuracy(40.0, 70.0), 100.0);
-    // 103.1668·e^(−0.4354) − 3.1669 = 63.5826…
-    assert!((move_accuracy(60.0, 50.0) - 63.582_6).abs() < 1e-3);
-    // 103.1668·e^(−4.354) − 3.1669 = −1.84… → 0.
-    assert_eq!(move_accuracy(100.0, 0.0), 0.0);
-}
-
-#[test]
-fn game_accuracy_matches_a_hand_computed_game() {
-    // Four moves, window 2: weights are the population deviations of each pair, 0.5 at least.
-    // White: 50→50 (100, w 0.5), 40→40 (100, w 0.5): 100.
-    // Black: 50→40 from Black's side 50→60, a gain (100, w 5); 40→30: 60→70 (100, w 5): 100.
-    let acc = game_accuracy(&[50.0, 50.0, 40.0, 40.0, 30.0], true);
-    assert_eq!(acc, [Some(100.0), Some(100.0)]);
-    // White loses 10 then nothing: accuracies 63.58 (w 5) and 100 (w 0.5).
-    let a = move_accuracy(60.0, 50.0);
-    let w = 5.0;
-    let weighted = (a * w + 100.0 * 0.5) / (w + 0.5);
-    let harmonic = 2.0 / (1.0 / a + 1.0 / 100.0);
-    let acc = game_accuracy(&[60.0, 50.0, 50.0, 50.0], true);
-    assert!(
-        (acc[0].unwrap() - (weighted + harmonic) / 2.0).abs() < 1e-9,
-        "{acc:?}"
-    );
-    assert_eq!(acc[1], Some(100.0));
-    // Black to move first: its moves are the even ones.
-    let acc = game_accuracy(&[40.0, 50.0], false);
-    assert_eq!(acc[0], None);
-    assert!(
-        (acc[1].unwrap() - move_accuracy(60.0, 50.0)).abs() < 1e-9,
-        "{acc:?}"
-    );
-    assert_eq!(game_accuracy(&[50.0], true), [None, None]);
 }
 
 #[test]

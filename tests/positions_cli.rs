@@ -7,7 +7,7 @@
 
 use arbiter::chess::Position;
 use arbiter::db::encode::{decode_moves, start_position};
-use arbiter::export::filter::Filter;
+use arbiter::db::select::Filter;
 use arbiter::export::positions::{Hit, search};
 use arbiter::positions::query::{
     parse_fen_query, parse_material, parse_pattern, parse_pawns, parse_sequence,

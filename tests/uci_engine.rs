@@ -5,7 +5,7 @@
 
 use arbiter::chess::uci::parse_uci;
 use arbiter::chess::{Move, Position};
-use arbiter::search::analysis::{AnalysisOptions, Judgement, analyse, code};
+use arbiter::search::analysis::{AnalysisOptions, Judgement, Tier, analyse, code};
 use arbiter::search::engine::EngineErrorKind;
 use arbiter::search::{EngineLimit, EngineSpec, Score};
 use std::io::Write;
@@ -51,6 +51,10 @@ fn game(moves: &str) -> (Position, Vec<Move>) {
     (start, played)
 }
 
+/// `1. e4 e5 2. Nf3 Qg5 3. Nxg5 Nc6 4. d4`: Black hangs the queen at ply 4, so the first
+/// tier marks positions and the engine is asked.
+const QUEEN_HUNG: &str = "e2e4 e7e5 g1f3 d8g5 f3g5 b8c6 d2d4";
+
 fn options(engine: &'static EngineSpec) -> AnalysisOptions {
     AnalysisOptions {
         engine: Some(engine),
@@ -61,16 +65,20 @@ fn options(engine: &'static EngineSpec) -> AnalysisOptions {
 #[test]
 fn stockfish_finds_the_hung_queen_and_is_recorded_in_the_settings() {
     let Some(sf) = stockfish() else { return };
-    let (start, moves) = game("e2e4 e7e5 g1f3 d8g5 f3g5 b8c6 d2d4");
+    let (start, moves) = game(QUEEN_HUNG);
     let engine = spec(&sf, 50_000, vec![("Hash".into(), "16".into())]);
     let a = analyse(&start, &moves, None, false, &options(engine)).unwrap();
     assert_eq!(a.evals.len(), 8);
     assert_eq!(a.moves[3].judgement, Some(Judgement::Blunder), "{a:#?}");
+    // The second tier judged the blunder: both its positions are the engine's.
+    assert_eq!(a.moves[3].tier, Tier::Engine);
+    assert!(a.evals[3].engine && a.evals[4].engine);
     assert!(matches!(a.evals[4].score_white, Score::Cp(cp) if cp > 500));
-    assert!(a.evals.iter().all(|e| e.deep && e.nodes > 0));
+    assert!(a.evals.iter().filter(|e| e.engine).all(|e| e.nodes > 0));
+    assert!(a.engine.positions < a.engine.searchable, "{:?}", a.engine);
     let settings: serde_json::Value = serde_json::from_str(&a.settings).unwrap();
     assert!(
-        settings["engine"]
+        settings["uci_engine"]["name"]
             .as_str()
             .unwrap()
             .starts_with("Stockfish")
@@ -85,7 +93,7 @@ fn stockfish_finds_the_hung_queen_and_is_recorded_in_the_settings() {
 #[test]
 fn an_option_the_engine_does_not_have_is_named() {
     let Some(sf) = stockfish() else { return };
-    let (start, moves) = game("e2e4 e7e5");
+    let (start, moves) = game(QUEEN_HUNG);
     let engine = spec(&sf, 1000, vec![("NoSuchOption".into(), "1".into())]);
     let e = analyse(&start, &moves, None, false, &options(engine)).unwrap_err();
     assert_eq!(e.kind, EngineErrorKind::Option("NoSuchOption".into()));
@@ -110,7 +118,7 @@ fn fake_engine(dir: &Path, name: &str, on_go: &str) -> PathBuf {
 
 #[test]
 fn a_program_that_is_not_a_uci_engine_is_a_clear_error() {
-    let (start, moves) = game("e2e4");
+    let (start, moves) = game(QUEEN_HUNG);
     let engine = spec(Path::new("/bin/true"), 1000, Vec::new());
     let e = analyse(&start, &moves, None, false, &options(engine)).unwrap_err();
     assert_eq!(e.kind, EngineErrorKind::NotUci);
@@ -124,16 +132,21 @@ fn a_program_that_is_not_a_uci_engine_is_a_clear_error() {
 fn an_engine_that_crashes_names_the_position_and_is_restarted() {
     let dir = tempfile::tempdir().unwrap();
     let crash = fake_engine(dir.path(), "crash", "exit 3");
-    let (start, moves) = game("e2e4 e7e5");
+    let (start, moves) = game(QUEEN_HUNG);
     let engine = spec(&crash, 1000, Vec::new());
     let e = analyse(&start, &moves, None, false, &options(engine)).unwrap_err();
     assert_eq!(e.kind, EngineErrorKind::Died);
-    assert_eq!(e.ply, Some(0));
+    // The first position the first tier marked: the one before 2. Nf3, next to 2... Qg5.
+    let ply = e.ply.unwrap();
+    let mut pos = start;
+    for &m in &moves[..ply as usize] {
+        pos.play_unchecked(m);
+    }
     assert!(
         e.to_string().contains(&format!(
-            "engine {}: it stopped answering (crashed or quit) at position {}",
+            "engine {}: it stopped answering (crashed or quit) at position {} (ply {ply}",
             crash.display(),
-            start.fen()
+            pos.fen()
         )),
         "{e}"
     );
@@ -146,7 +159,7 @@ fn an_engine_that_crashes_names_the_position_and_is_restarted() {
 fn an_engine_that_hangs_times_out() {
     let dir = tempfile::tempdir().unwrap();
     let hang = fake_engine(dir.path(), "hang", "sleep 30");
-    let (start, moves) = game("e2e4");
+    let (start, moves) = game(QUEEN_HUNG);
     let engine = Box::leak(Box::new(EngineSpec {
         search_timeout: Duration::from_millis(300),
         ..spec(&hang, 1000, Vec::new()).clone()
@@ -155,42 +168,170 @@ fn an_engine_that_hangs_times_out() {
     assert_eq!(e.kind, EngineErrorKind::Timeout(Duration::from_millis(300)));
 }
 
-#[test]
-fn import_stores_the_game_with_an_engine_failed_finding() {
-    let dir = tempfile::tempdir().unwrap();
-    let crash = fake_engine(dir.path(), "crash", "exit 3");
-    let db = dir.path().join("a.sqlite");
+/// A database holding `testdata/analysis/blunders.pgn` (two short games, each with a move the
+/// first tier marks), imported without analysis.
+fn blunders_db(dir: &Path) -> PathBuf {
+    let db = dir.join("a.sqlite");
     let out = Command::new(BIN)
         .args([
             "import",
-            "testdata/sample.pgn",
+            "testdata/analysis/blunders.pgn",
             "--quiet",
-            "--jobs",
-            "1",
             "--db",
         ])
         .arg(&db)
-        .arg("--engine")
-        .arg(&crash)
         .output()
         .unwrap();
-    assert!(out.status.code().is_some_and(|c| c <= 1), "{out:?}");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    db
+}
+
+fn count(db: &Path, sql: &str) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
+fn analyse_db(db: &Path, extra: &[&str]) -> std::process::Output {
+    Command::new(BIN)
+        .args(["analyse", "--quiet", "--jobs", "1", "--db"])
+        .arg(db)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn an_engine_that_cannot_start_is_a_usage_error_before_anything_is_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = blunders_db(dir.path());
+    let not_executable = dir.path().join("engine.txt");
+    std::fs::write(&not_executable, "not a program").unwrap();
+    let not_uci = PathBuf::from("/bin/true");
+    for engine in [Path::new("/nonexistent/engine"), &not_executable, &not_uci] {
+        let out = analyse_db(&db, &["--engine", engine.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{engine:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--engine: engine "), "{err}");
+        // `import --engine` checks it before importing too.
+        let other = dir.path().join("b.sqlite");
+        let out = Command::new(BIN)
+            .args(["import", "testdata/analysis/blunders.pgn", "-q", "--db"])
+            .arg(&other)
+            .arg("--engine")
+            .arg(engine)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert!(!other.exists() || count(&other, "SELECT count(*) FROM games") == 0);
+    }
+    assert_eq!(count(&db, "SELECT count(*) FROM analyses"), 0);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM findings WHERE code LIKE 'analysis.%'"
+        ),
+        0
+    );
+}
+
+#[test]
+fn an_engine_that_crashes_is_restarted_the_game_retried_once_then_marked_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = blunders_db(dir.path());
+    let starts = dir.path().join("starts");
+    // Each start leaves a line in `starts`; every search crashes.
+    let crash = fake_engine(dir.path(), "crash", "exit 3");
+    let script = std::fs::read_to_string(&crash).unwrap().replacen(
+        "while read",
+        &format!("echo started >> {}\nwhile read", starts.display()),
+        1,
+    );
+    std::fs::write(&crash, script).unwrap();
+    let out = analyse_db(&db, &["--engine", crash.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("failed                2"), "{stdout}");
+    // One start to check it, then two a game (the first try and the retry).
+    let started = std::fs::read_to_string(&starts).unwrap().lines().count();
+    assert_eq!(started, 1 + 2 * 2);
+    assert_eq!(count(&db, "SELECT count(*) FROM analyses"), 0);
     let conn = rusqlite::Connection::open(&db).unwrap();
-    let games: i64 = conn
-        .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
-        .unwrap();
-    let failed: i64 = conn
+    let detail: String = conn
         .query_row(
-            "SELECT count(DISTINCT game_id) FROM findings WHERE code = ?1",
+            "SELECT detail FROM findings WHERE code = ?1 ORDER BY id LIMIT 1",
             [code::ENGINE_FAILED],
             |r| r.get(0),
         )
         .unwrap();
-    let analyses: i64 = conn
-        .query_row("SELECT count(*) FROM analyses", [], |r| r.get(0))
+    assert!(
+        detail.contains("it stopped answering (crashed or quit) at position")
+            && detail.contains("tried twice"),
+        "{detail}"
+    );
+    // A second run tries the failed games again (nothing was analysed), and the finding is
+    // replaced, not repeated.
+    analyse_db(&db, &["--engine", crash.to_str().unwrap()]);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM findings WHERE code = 'analysis.engine-failed'"
+        ),
+        2
+    );
+}
+
+#[test]
+fn an_engine_that_hangs_hits_the_timeout_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = blunders_db(dir.path());
+    let hang = fake_engine(dir.path(), "hang", "sleep 30");
+    let out = analyse_db(
+        &db,
+        &["--engine", hang.to_str().unwrap(), "--engine-timeout", "1"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let details: Vec<String> = conn
+        .prepare("SELECT detail FROM findings WHERE code = 'analysis.engine-failed'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(details.len(), 2, "{details:?}");
+    assert!(details[0].contains("no answer within 1 s"), "{details:?}");
+}
+
+#[test]
+fn an_illegal_reply_keeps_the_evaluations_made_and_says_what_was_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = blunders_db(dir.path());
+    let liar = fake_engine(
+        dir.path(),
+        "liar",
+        "echo 'info depth 1 score cp 0 nodes 10'; echo 'bestmove a1a1'",
+    );
+    let out = analyse_db(&db, &["--engine", liar.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // Both games are analysed (arbiter's own evaluations where the engine gave none)…
+    assert_eq!(count(&db, "SELECT count(*) FROM analyses"), 2);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let detail: String = conn
+        .query_row(
+            "SELECT detail FROM findings WHERE code = 'analysis.engine-failed' ORDER BY id",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
-    assert!(games > 0);
-    assert_eq!((failed, analyses), (games, 0));
+    // …and the finding has the answer and the question.
+    assert!(
+        detail.contains("it answered \"bestmove a1a1\"")
+            && detail.contains(
+                "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4"
+            )
+            && detail.contains("go nodes 1000000"),
+        "{detail}"
+    );
 }
 
 #[test]
@@ -276,4 +417,96 @@ fn a_bad_position_command_is_reported_and_ignored() {
         "{lines:?}"
     );
     assert!(lines.iter().any(|l| l.starts_with("bestmove ")));
+}
+
+#[test]
+fn arbiter_uci_honours_searchmoves() {
+    // Alone, arbiter plays a developing move; told to choose between two rook-pawn moves it
+    // plays one of them, and a single allowed move is played whatever it is worth.
+    let lines = uci_session(
+        "uci\nposition startpos\ngo nodes 3000 searchmoves a2a3 h2h3\nisready\n\
+         position startpos moves e2e4 e7e5\ngo nodes 3000 searchmoves e1e2\nisready\nquit\n",
+    );
+    let best: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(best.len(), 2, "{lines:?}");
+    assert!(["a2a3", "h2h3"].contains(&best[0]), "{best:?}");
+    assert_eq!(best[1], "e1e2");
+}
+
+#[test]
+fn arbiter_passes_as_its_own_engine() {
+    // `arbiter uci` as the second tier: every search answers a legal move, so both games are
+    // analysed without an engine failure.
+    let dir = tempfile::tempdir().unwrap();
+    let db = blunders_db(dir.path());
+    let wrapper = dir.path().join("arbiter-uci");
+    std::fs::write(&wrapper, format!("#!/bin/sh\nexec {BIN} uci\n")).unwrap();
+    let mut perm = std::fs::metadata(&wrapper).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&wrapper, perm).unwrap();
+    let out = analyse_db(
+        &db,
+        &[
+            "--engine",
+            wrapper.to_str().unwrap(),
+            "--engine-nodes",
+            "5000",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(count(&db, "SELECT count(*) FROM analyses"), 2);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM findings WHERE code = 'analysis.engine-failed'"
+        ),
+        0
+    );
+    assert!(count(&db, "SELECT count(*) FROM evaluations WHERE engine = 1") > 0);
+}
+
+#[test]
+fn stockfish_end_to_end_labels_the_blunders_with_a_fraction_of_the_positions() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let db = blunders_db(dir.path());
+    let out = analyse_db(&db, &["--engine", sf.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("engine "), "{stdout}");
+    // 2... Qg5 is a blunder judged by Stockfish at 1,000,000 nodes.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let detail: String = conn
+        .query_row(
+            "SELECT detail FROM findings WHERE code = 'analysis.blunder' AND ply = 4 AND game_id = 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(
+        detail.contains("2... Qg5 is a blunder") && detail.contains("[Stockfish"),
+        "{detail}"
+    );
+    let (positions, searchable, settings): (i64, i64, String) = conn
+        .query_row(
+            "SELECT sum(engine_positions), sum(positions), min(settings) FROM analyses",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert!(
+        positions > 0 && positions < searchable,
+        "{positions}/{searchable}"
+    );
+    assert!(settings.contains("\"nodes\":1000000"), "{settings}");
+    // The same command again finds everything done.
+    let out = analyse_db(&db, &["--engine", sf.to_str().unwrap()]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("skipped               2"),
+        "{out:?}"
+    );
 }

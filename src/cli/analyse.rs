@@ -1,13 +1,20 @@
 //! `arbiter analyse FEN [--nodes N | --depth D | --movetime MS]`: searches one position and
 //! prints the best move (SAN and UCI), the score, depth, nodes and the principal variation.
+//! `arbiter analyse --db DB [selection] [--nodes N] [--engine PATH ...] [--redo]`: the
+//! analysis stage over stored games (`pipeline::analyse`), resumable, Ctrl-C safe.
 
-use super::error::{Outcome, Result};
+use super::check::EngineArgs;
+use super::error::{AppError, Outcome, Result};
+use super::filter::FilterArgs;
 use crate::chess::san::to_san;
 use crate::chess::uci::to_uci;
 use crate::chess::{Move, Position};
+use crate::pipeline::analyse::{Progress, StageOptions, StageSummary};
+use crate::search::AnalysisOptions;
 use crate::search::{Limits, Searcher};
 use clap::Args;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The search budget flags shared by `analyse` and `epd`: at most one of them.
@@ -42,19 +49,41 @@ impl LimitArgs {
 
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
-    /// Position in FEN (quote it).
-    pub fen: String,
+    /// Position in FEN (quote it); or, with --db, nothing: the stored games are analysed.
+    #[arg(required_unless_present = "db", conflicts_with = "db")]
+    pub fen: Option<String>,
+    /// Analyse the games stored in this database (those the selection flags choose) that
+    /// are not yet analysed under the same settings. --nodes is then the deep-search budget
+    /// of each critical position (default 20000).
+    #[arg(long, value_name = "DB")]
+    pub db: Option<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// With --db: analyse again games already analysed under the same settings.
+    #[arg(long, requires = "db")]
+    pub redo: bool,
+    /// With --db: worker threads (default: all cores).
+    #[arg(long, default_value_t = 0, requires = "db")]
+    pub jobs: usize,
+    /// With --db: no progress line.
+    #[arg(long, short, requires = "db")]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub filter: FilterArgs,
 }
 
 pub const DEFAULT_NODES: u64 = 1_000_000;
 
 pub fn run(args: &AnalyseArgs) -> Result {
-    let pos = Position::from_fen(args.fen.trim())?;
+    let Some(fen) = &args.fen else {
+        return run_db(args);
+    };
+    let pos = Position::from_fen(fen.trim())?;
     let mut searcher = Searcher::new(args.hash);
     let start = Instant::now();
     let result = searcher.search(&pos, &[], args.limits.to_limits(DEFAULT_NODES));
@@ -104,4 +133,149 @@ pub fn pv_san(pos: &Position, pv: &[Move]) -> String {
         pos.play_unchecked(m);
     }
     parts.join(" ")
+}
+
+/// `analyse --db`: the stage over the selected games.
+fn run_db(args: &AnalyseArgs) -> Result {
+    let db = args.db.as_ref().expect("clap: --db or a FEN");
+    if args.limits.depth.is_some() || args.limits.movetime.is_some() {
+        return Err(AppError::Usage(
+            "analyse --db takes --nodes (the deep budget); --depth and --movetime are for one \
+             position"
+                .into(),
+        ));
+    }
+    let mut analysis = AnalysisOptions {
+        tt_mb: args.hash,
+        ..AnalysisOptions::default()
+    };
+    if let Some(n) = args.limits.nodes {
+        analysis.deep_nodes = n;
+    }
+    let options = stage_options(analysis, &args.engine, args.redo, args.jobs)?;
+    let mut conn = crate::db::open_existing(db)?;
+    let filter = args.filter.select(&conn, false)?;
+    let version =
+        crate::export::games::schema_version(&conn).map_err(|e| AppError::Other(e.to_string()))?;
+    let (clause, values) = filter.to_sql(version);
+    let from = crate::db::select::games_from(version);
+    run_stage(&mut conn, from, &clause, values, &options, args.quiet)
+}
+
+/// The stage's options, with the engine checked first: one that cannot start is a usage
+/// error before anything is stored.
+pub fn stage_options(
+    mut analysis: AnalysisOptions,
+    engine: &EngineArgs,
+    redo: bool,
+    jobs: usize,
+) -> Result<StageOptions> {
+    analysis.engine = engine.spec();
+    let engine_name = match analysis.engine {
+        Some(spec) => Some(EngineArgs::check(spec)?),
+        None => None,
+    };
+    Ok(StageOptions {
+        analysis,
+        engine_name,
+        redo,
+        jobs,
+    })
+}
+
+/// Runs the stage, drawing its progress on stderr (a terminal, unless `quiet`) and printing
+/// its summary; Ctrl-C commits and says how to go on.
+pub fn run_stage(
+    conn: &mut rusqlite::Connection,
+    from: &str,
+    clause: &str,
+    values: Vec<rusqlite::types::Value>,
+    options: &StageOptions,
+    quiet: bool,
+) -> Result {
+    crate::interrupt::install();
+    let draw = !quiet && io::stderr().is_terminal();
+    let mut last_draw = Instant::now();
+    let summary = crate::pipeline::analyse::run(conn, from, clause, values, options, |p| {
+        if draw && last_draw.elapsed() >= Duration::from_millis(500) {
+            last_draw = Instant::now();
+            eprint!("\r\x1b[2K{}", progress_line(p));
+        }
+    })
+    .map_err(|e| AppError::Other(e.to_string()))?;
+    if draw {
+        eprint!("\r\x1b[2K");
+    }
+    print_summary(&summary)?;
+    if summary.interrupted {
+        eprintln!(
+            "interrupted: {} games analysed; run the same command to go on",
+            summary.analysed
+        );
+        return Ok(Outcome::Errored);
+    }
+    Ok(Outcome::Success)
+}
+
+/// `analysed 120/400 games, 0.85 games/s, ETA 5m29s`.
+pub fn progress_line(p: &Progress) -> String {
+    let eta = p.eta().map_or("…".to_string(), |d| {
+        let s = d.as_secs();
+        if s >= 3600 {
+            format!("{}h{:02}m", s / 3600, s % 3600 / 60)
+        } else {
+            format!("{}m{:02}s", s / 60, s % 60)
+        }
+    });
+    format!(
+        "analysed {}/{} games, {:.2} games/s, ETA {eta}",
+        p.done,
+        p.total,
+        p.rate()
+    )
+}
+
+fn print_summary(s: &StageSummary) -> Result<()> {
+    let mut out = io::stdout().lock();
+    writeln!(out, "selected   {:>12}", s.selected)?;
+    writeln!(
+        out,
+        "skipped    {:>12}  (already analysed under the same settings)",
+        s.skipped
+    )?;
+    writeln!(
+        out,
+        "analysed   {:>12}  ({} plies in {:.1} s, {:.2} games/s)",
+        s.analysed,
+        s.plies,
+        s.seconds,
+        s.analysed as f64 / s.seconds.max(1e-9)
+    )?;
+    writeln!(
+        out,
+        "labels     {:>12}  inaccuracies, {} mistakes, {} blunders",
+        s.labels[0], s.labels[1], s.labels[2]
+    )?;
+    if s.positions > 0 && s.engine_positions > 0 {
+        writeln!(
+            out,
+            "engine     {:>12}  positions of {} ({:.1} %), {} nodes",
+            s.engine_positions,
+            s.positions,
+            100.0 * s.engine_positions as f64 / s.positions as f64,
+            s.engine_nodes
+        )?;
+    }
+    if s.engine_failed > 0 {
+        writeln!(
+            out,
+            "failed     {:>12}  (analysis.engine-failed)",
+            s.engine_failed
+        )?;
+    }
+    if s.undecodable > 0 {
+        writeln!(out, "undecodable{:>12}", s.undecodable)?;
+    }
+    out.flush()?;
+    Ok(())
 }

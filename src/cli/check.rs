@@ -1,7 +1,7 @@
 //! `arbiter check FILES...`: replay every game, report findings and a summary. Exit status
 //! 0 when every game was accepted, 1 when any was rejected, 2 on usage or I/O errors.
 
-use super::error::{Outcome, PathContext, Result};
+use super::error::{AppError, Outcome, PathContext, Result};
 use crate::chess::SanMode;
 use crate::laws::{Budget, LawsChoice, VerdictOptions};
 use crate::pipeline::sinks::{CheckSink, FindingsFile, Quarantine};
@@ -59,15 +59,27 @@ pub struct InputArgs {
         default_missing_value = "20000"
     )]
     pub analyse: Option<u64>,
-    /// Analyse with this UCI engine (e.g. /usr/games/stockfish) instead of arbiter's own
-    /// search: one process per worker, every position searched once at the engine's limit.
-    /// Implies --analyse. For instance:
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Node budget per side for deciding whether a final position is dead. Most final
+    /// positions are decided in a few dozen nodes; 50,000 settles the long minor-piece
+    /// helpmates (K+N+N v K) the stages may otherwise miss.
+    #[arg(long, default_value_t = 50_000)]
+    pub dead_budget: u64,
+}
+
+/// The second tier of the analysis: a UCI engine run as a separate program.
+#[derive(Args, Debug, Clone, Default)]
+pub struct EngineArgs {
+    /// Let this UCI engine (e.g. /usr/games/stockfish) judge the positions arbiter's own
+    /// search marks as critical, and the ply before and after each: one process per worker,
+    /// `ucinewgame` per game. Implies --analyse. For instance:
     ///   --engine /usr/games/stockfish
     ///   --engine stockfish --engine-nodes 1000000 --engine-threads 1
     ///   --engine ./myengine --engine-depth 18 --engine-option Hash=64
     #[arg(long, value_name = "PATH", verbatim_doc_comment)]
     pub engine: Option<PathBuf>,
-    /// The engine's node limit per position (default 1000000, near lichess's server analysis).
+    /// The engine's node limit per position (default 1000000, lichess's budget).
     #[arg(
         long,
         value_name = "N",
@@ -84,14 +96,37 @@ pub struct InputArgs {
     /// An engine option, NAME=VALUE (repeatable), e.g. Hash=64.
     #[arg(long, value_name = "NAME=VALUE", value_parser = parse_engine_option, requires = "engine")]
     pub engine_option: Vec<(String, String)>,
-    /// Seconds the engine may take for one position before it is killed and restarted.
+    /// Seconds the engine may take for one position before it is killed, restarted and the
+    /// game retried once.
     #[arg(long, value_name = "SECS", default_value_t = 60, requires = "engine")]
     pub engine_timeout: u64,
-    /// Node budget per side for deciding whether a final position is dead. Most final
-    /// positions are decided in a few dozen nodes; 50,000 settles the long minor-piece
-    /// helpmates (K+N+N v K) the stages may otherwise miss.
-    #[arg(long, default_value_t = 50_000)]
-    pub dead_budget: u64,
+}
+
+impl EngineArgs {
+    /// The engine asked for, as one spec leaked for the whole run (shared by every worker).
+    pub fn spec(&self) -> Option<&'static EngineSpec> {
+        let path = self.engine.as_ref()?;
+        let limit = match (self.engine_nodes, self.engine_depth) {
+            (_, Some(d)) => EngineLimit::Depth(d),
+            (n, None) => EngineLimit::Nodes(n.unwrap_or(ENGINE_DEFAULT_NODES)),
+        };
+        Some(Box::leak(Box::new(EngineSpec {
+            path: path.clone(),
+            limit,
+            threads: self.engine_threads.max(1),
+            options: self.engine_option.clone(),
+            search_timeout: std::time::Duration::from_secs(self.engine_timeout.max(1)),
+        })))
+    }
+
+    /// Starts the engine once, before anything is stored: a path that does not exist, a
+    /// program that is not a UCI engine or fails `isready`, is a usage error (exit 2). Gives
+    /// the engine's name, part of the analysis settings.
+    pub fn check(spec: &EngineSpec) -> Result<String> {
+        crate::search::engine::UciEngine::start(spec)
+            .map(|e| e.name.clone())
+            .map_err(|e| AppError::Usage(format!("--engine: {e}")))
+    }
 }
 
 /// Default node limit of `--engine`: near lichess's server analysis.
@@ -109,27 +144,14 @@ fn parse_engine_option(text: &str) -> std::result::Result<(String, String), Stri
 impl InputArgs {
     /// The analysis asked for: `--analyse`, or `--engine` (which implies it).
     pub fn analysis_options(&self) -> Option<AnalysisOptions> {
-        if self.analyse.is_none() && self.engine.is_none() {
+        if self.analyse.is_none() && self.engine.engine.is_none() {
             return None;
         }
         let mut options = AnalysisOptions::default();
         if let Some(nodes) = self.analyse {
             options.deep_nodes = nodes;
         }
-        if let Some(path) = &self.engine {
-            let limit = match (self.engine_nodes, self.engine_depth) {
-                (_, Some(d)) => EngineLimit::Depth(d),
-                (n, None) => EngineLimit::Nodes(n.unwrap_or(ENGINE_DEFAULT_NODES)),
-            };
-            // One spec for the whole run, shared by every worker thread.
-            options.engine = Some(Box::leak(Box::new(EngineSpec {
-                path: path.clone(),
-                limit,
-                threads: self.engine_threads.max(1),
-                options: self.engine_option.clone(),
-                search_timeout: std::time::Duration::from_secs(self.engine_timeout.max(1)),
-            })));
-        }
+        options.engine = self.engine.spec();
         Some(options)
     }
 
@@ -214,6 +236,9 @@ pub struct CheckArgs {
 
 pub fn run_check(args: &CheckArgs) -> Result {
     let start = Instant::now();
+    if let Some(spec) = args.input.engine.spec() {
+        EngineArgs::check(spec)?;
+    }
     let (findings, quarantine) = args.input.open_outputs()?;
     let mut sink = CheckSink {
         findings,

@@ -274,12 +274,9 @@ pub fn run_export(args: &ExportArgs) -> Result {
     }
     // Read-only, so a database on read-only media or in a read-only folder exports too.
     let conn = crate::db::open_read_only(&args.db)?;
-    let version = schema_version(&conn)?;
     // Every record unless `--unique`.
     let filter = args.select.select(&conn, false)?;
-    match export(
-        args, format, &conn, &filter, selection, partition, version, &query,
-    ) {
+    match export(args, format, &conn, &filter, selection, partition, &query) {
         Ok(()) => Ok(Outcome::Success),
         Err(ExportError::Io(e)) if e.kind() == io::ErrorKind::InvalidInput => {
             Err(AppError::usage(e.to_string()))
@@ -295,9 +292,9 @@ fn export(
     filter: &Filter,
     selection: Selection,
     partition: Vec<&'static str>,
-    version: i64,
     query: &crate::positions::Query,
 ) -> std::result::Result<(), ExportError> {
+    let version = schema_version(conn)?;
     // A position query: its games, found first (`export::positions::search`), and their
     // matching plies, which the rows carry to the writers.
     let mut filter = filter.clone();

@@ -3,7 +3,7 @@
 //! stores nothing twice and resumes an interrupted import.
 
 use super::check::{InputArgs, outcome};
-use super::error::{AppError, Result};
+use super::error::{AppError, Outcome, Result};
 use crate::db::{Writer, open};
 use crate::pipeline::import::ImportSink;
 use crate::pipeline::run;
@@ -31,10 +31,22 @@ pub struct ImportArgs {
 
 pub fn run_import(args: &ImportArgs) -> Result {
     let start = Instant::now();
-    let options = args.input.run_options();
-    // What can be checked without the database is checked first, so that a mistyped input
-    // or a bad alias file leaves no new database (nor lock file) behind.
+    let mut options = args.input.run_options();
+    // What can be checked without the database is checked first, so that a mistyped input,
+    // a bad alias file or an engine that cannot start leaves no new database (nor lock file)
+    // behind.
     no_input_readable(&options.inputs)?;
+    // `--analyse` is the analysis stage, run on what this import stored once it is stored
+    // (the same stage as `analyse --db`); the engine is checked before anything is stored.
+    let stage = match options.work.analysis.take() {
+        Some(a) => Some(super::analyse::stage_options(
+            a,
+            &args.input.engine,
+            false,
+            args.input.jobs,
+        )?),
+        None => None,
+    };
     let aliases = match &args.aliases {
         None => None,
         Some(path) => match crate::identity::aliases::Aliases::load(path) {
@@ -53,6 +65,7 @@ pub fn run_import(args: &ImportArgs) -> Result {
             Err(e) => return Err(AppError::Other(format!("{e}; nothing imported"))),
         },
     };
+    let last_before = crate::db::analyses::last_game_id(&conn)?;
     let settings = serde_json::json!({
         "san": if args.input.strict { "strict" } else { "lenient" },
         "laws": if args.input.no_laws { "off".to_string() } else { format!("{:?}", args.input.laws) },
@@ -131,6 +144,23 @@ pub fn run_import(args: &ImportArgs) -> Result {
             "interrupted: {} games stored; run the same command to resume",
             counts.stored
         )));
+    }
+    drop(out);
+    if let Some(stage) = stage {
+        let mut conn = open(&args.db)?;
+        let from = crate::db::select::games_from(crate::db::SCHEMA_VERSION);
+        let values = vec![rusqlite::types::Value::Integer(last_before)];
+        let analysed = super::analyse::run_stage(
+            &mut conn,
+            from,
+            "g.id > ?1",
+            values,
+            &stage,
+            args.input.quiet,
+        )?;
+        if analysed != Outcome::Success {
+            return Ok(analysed);
+        }
     }
     Ok(outcome(&summary))
 }

@@ -3,7 +3,7 @@
 //! and `quit` are answered while one runs. Scores are on the calibrated pawn scale.
 
 use crate::chess::uci::{parse_uci, to_uci};
-use crate::chess::{Color, Position, START_FEN};
+use crate::chess::{Color, Move, Position, START_FEN};
 use crate::search::{Limits, Score, SearchResult, Searcher};
 use clap::Args;
 use std::io::{self, BufRead, Write};
@@ -218,8 +218,31 @@ fn go_limits(words: &[&str], turn: Color) -> Limits {
     limits
 }
 
+/// The moves after `searchmoves` that are legal here (up to the first word that is not
+/// one), as the legal moves the search must leave out; empty when there is no restriction.
+fn excluded_by_searchmoves(pos: &Position, words: &[&str]) -> Vec<Move> {
+    let Some(at) = words.iter().position(|w| *w == "searchmoves") else {
+        return Vec::new();
+    };
+    let allowed: Vec<Move> = words[at + 1..]
+        .iter()
+        .map_while(|w| parse_uci(pos, w).ok())
+        .collect();
+    if allowed.is_empty() {
+        return Vec::new();
+    }
+    let legal = pos.legal_moves();
+    legal
+        .as_slice()
+        .iter()
+        .copied()
+        .filter(|m| !allowed.contains(m))
+        .collect()
+}
+
 fn go(s: &mut Session, words: &[&str]) {
     let limits = go_limits(words, s.pos.turn());
+    let excluded = excluded_by_searchmoves(&s.pos, words);
     let infinite = limits == Limits::default();
     let mut searcher = s
         .searcher
@@ -231,7 +254,11 @@ fn go(s: &mut Session, words: &[&str]) {
     let handle = std::thread::spawn(move || {
         let started = Instant::now();
         // Without a limit (`go infinite`) the search runs until `stop` or its deepest depth.
-        let result = searcher.search(&pos, &history, limits);
+        let result = if excluded.is_empty() {
+            searcher.search(&pos, &history, limits)
+        } else {
+            searcher.search_excluding(&pos, &history, limits, &excluded)
+        };
         report(&pos, &result, started.elapsed());
         searcher
     });

@@ -2,6 +2,7 @@
 //! encodings stored in it (moves, clocks, content hash), and the single writer that commits
 //! imported games in batches. Each SQL statement lives in its own file under `sql/`.
 
+pub mod analyses;
 pub mod checkpoint;
 pub mod directory;
 pub mod duplicate_list;

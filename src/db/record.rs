@@ -30,6 +30,8 @@ pub struct EvalRecord {
     pub nodes: u64,
     pub best_move: Option<Move>,
     pub deep: bool,
+    /// Evaluated by the UCI engine (the second tier).
+    pub engine: bool,
 }
 
 /// What `--analyse` found about a game.
@@ -41,6 +43,8 @@ pub struct AnalysisRecord {
     /// Per side: inaccuracies, mistakes, blunders.
     pub counts: [[u32; 3]; 2],
     pub settings: String,
+    /// The second tier's positions searched, nodes, and the positions with a legal move.
+    pub engine: [u64; 3],
 }
 
 /// The opening a game reached, by position (`identity::openings`).

@@ -393,36 +393,7 @@ impl Writer {
             }
         }
         if let Some(a) = &g.analysis {
-            let mut stmt = self
-                .conn
-                .prepare_cached(include_str!("sql/insert_evaluation.sql"))?;
-            for e in &a.evals {
-                stmt.execute(params![
-                    id,
-                    e.ply,
-                    e.score_cp,
-                    e.mate,
-                    e.depth,
-                    e.nodes as i64,
-                    e.best_move.map(|m| m.to_u16()),
-                    e.deep
-                ])?;
-            }
-            let [w, b] = a.counts;
-            self.conn
-                .prepare_cached(include_str!("sql/insert_analysis.sql"))?
-                .execute(params![
-                    id,
-                    a.accuracy[0],
-                    a.accuracy[1],
-                    w[0],
-                    w[1],
-                    w[2],
-                    b[0],
-                    b[1],
-                    b[2],
-                    a.settings
-                ])?;
+            super::analyses::insert(&self.conn, id, a)?;
         }
         Ok(Stored::New(id))
     }

@@ -2,6 +2,7 @@
 //! progress counting), the parallel driver that keeps input order, the per-game work on the
 //! workers, and the sinks that write results (findings, quarantine, summary).
 
+pub mod analyse;
 pub mod import;
 pub mod parquet_sink;
 pub mod progress;

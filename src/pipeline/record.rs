@@ -119,11 +119,17 @@ fn analysis_record(a: &GameAnalysis) -> AnalysisRecord {
                     nodes: e.nodes,
                     best_move: e.best_move,
                     deep: e.deep,
+                    engine: e.engine,
                 }
             })
             .collect(),
         accuracy: a.accuracy,
         counts: a.counts,
         settings: a.settings.clone(),
+        engine: [
+            u64::from(a.engine.positions),
+            a.engine.nodes,
+            u64::from(a.engine.searchable),
+        ],
     }
 }

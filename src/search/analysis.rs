@@ -1,10 +1,12 @@
-//! Critical-position analysis of one game: a cheap search of every ply draws an evaluation
-//! curve, deeper searches settle the plies the curve marks as critical, and lichess's
-//! winning-chance and accuracy formulas turn the evaluations into judgements and findings.
-//! Pure and deterministic: one searcher per game, cleared first, node limits only.
+//! Critical-position analysis of one game in two tiers: arbiter's cheap search of every ply
+//! draws an evaluation curve and marks the positions that may be critical; its deeper searches
+//! settle them, or (with `--engine`) a UCI engine evaluates only those and their neighbours.
+//! lichess's rules (`lichess`) turn the evaluations into labels, accuracy and findings.
+//! Deterministic for arbiter's own tier: one searcher per game, cleared first, node limits only.
 //! The formulas, thresholds and budgets are documented in `docs/ANALYSIS.md`.
 
-use super::engine::{EngineError, EngineSpec, with_engine};
+use super::engine::{EngineError, EngineErrorKind, EngineSpec, with_engine};
+use super::lichess;
 use super::{Limits, Score, SearchResult, Searcher};
 use crate::chess::san::to_san;
 use crate::chess::{Color, Move, Position, Role};
@@ -17,10 +19,14 @@ pub mod code {
 
 /// Centipawns a mate counts as, and the clamp on every score, for the winning-chance formula.
 pub const MATE_CP: i32 = 1000;
-/// Lichess's logistic constant: wc(cp) = 2 / (1 + exp(−K·cp)) − 1.
-pub const WC_K: f64 = 0.003_682_08;
-/// Drops of the mover's winning chances that make an inaccuracy, a mistake, a blunder.
-pub const DROP_THRESHOLDS: [f64; 3] = [0.1, 0.2, 0.3];
+/// The first tier marks a move when its mover lost at least this many Win% points on
+/// arbiter's settled curve (lichess's label metric): lichess's own inaccuracy threshold, so
+/// the first tier marks what it would itself call an inaccuracy. Not fitted to the reference
+/// labels; docs/ANALYSIS.md has what other marks would cost and gain.
+pub const MARK_DROP: f64 = 5.0;
+/// The labels arbiter's own tier emits (inaccuracy, mistake, blunder): those whose precision
+/// against Stockfish at 1,000,000 nodes reached 0.5 on the development set (docs/ANALYSIS.md).
+pub const OWN_TIER_LABELS: [bool; 3] = [false, false, true];
 /// Longest mate (in moves) whose loss is reported as a missed mate.
 pub const MISSED_MATE_MAX: i32 = 3;
 /// An only move: the best move's winning chances exceed the second best's by this much.
@@ -34,12 +40,14 @@ pub const RESIGNED_NOT_LOST_WC: f64 = -0.35;
 pub const DRAW_IN_WON_WC: f64 = 0.5;
 /// Bumped whenever the analysis (not the engine) changes what it reports. 2: centipawns on the
 /// calibrated scale (`cp_scale_percent` in the settings) and repetitions of the game's history
-/// drawn only from the third occurrence.
-pub const ANALYSIS_VERSION: u32 = 2;
+/// drawn only from the third occurrence. 3: lichess's labelling rules exactly (no label for
+/// the best move, the mate transitions, raw centipawns for the drop), the scale fitted to
+/// normalised Stockfish, and the two tiers.
+pub const ANALYSIS_VERSION: u32 = 3;
 
 /// Node budgets of the two passes and the hash size. The defaults analyse a 40-move master
 /// game in a fraction of a second on one core (`docs/ANALYSIS.md` has the measurements).
-/// With `engine`, a UCI engine searches every position once at its own limit instead.
+/// With `engine`, a UCI engine evaluates the positions the cheap pass marks, at its own limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AnalysisOptions {
     /// A UCI engine to search with instead of arbiter's own (`--engine`); fixed for a run,
@@ -77,53 +85,30 @@ pub struct PlyEval {
     pub nodes: u64,
     /// `None` when the game is over on the board (mate or stalemate).
     pub best_move: Option<Move>,
-    /// Settled by the deep pass; otherwise the cheap pass's estimate.
+    /// Settled by a deep search (or the engine); otherwise the cheap pass's estimate.
     pub deep: bool,
+    /// Evaluated by the UCI engine (the second tier).
+    pub engine: bool,
 }
 
-/// How much a move gave away.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Judgement {
-    Inaccuracy,
-    Mistake,
-    Blunder,
+/// Which tier's evaluations labelled a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tier {
+    /// arbiter's own search.
+    Own,
+    /// The UCI engine of `--engine`: it evaluated both positions of the move.
+    Engine,
 }
 
-impl Judgement {
-    pub const ALL: [Judgement; 3] = [
-        Judgement::Inaccuracy,
-        Judgement::Mistake,
-        Judgement::Blunder,
-    ];
-
-    /// The judgement a drop of the mover's winning chances earns, if any.
-    pub fn from_drop(drop: f64) -> Option<Judgement> {
-        Judgement::ALL
-            .into_iter()
-            .rev()
-            .find(|j| drop >= DROP_THRESHOLDS[j.index()])
-    }
-
-    /// 0, 1, 2: the index into `GameAnalysis::counts`.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Judgement::Inaccuracy => code::INACCURACY,
-            Judgement::Mistake => code::MISTAKE,
-            Judgement::Blunder => code::BLUNDER,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Judgement::Inaccuracy => "inaccuracy",
-            Judgement::Mistake => "mistake",
-            Judgement::Blunder => "blunder",
-        }
-    }
+/// What the second tier cost in one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineUse {
+    /// Positions the engine searched.
+    pub positions: u32,
+    /// Nodes it reported for them.
+    pub nodes: u64,
+    /// Positions with a legal move: what evaluating every position would search.
+    pub searchable: u32,
 }
 
 /// What the analysis says about one move.
@@ -132,6 +117,10 @@ pub struct MoveJudgement {
     /// The move's 1-based ply: it leads from `evals[ply - 1]` to `evals[ply]`.
     pub ply: u32,
     pub judgement: Option<Judgement>,
+    /// Why lichess's rules gave the label: a drop or a mate transition.
+    pub reason: Option<Reason>,
+    /// Whose evaluations judged the move.
+    pub tier: Tier,
     /// The mover had a mate in at most `MISSED_MATE_MAX` and no longer has a forced mate.
     pub missed_mate: bool,
     /// The position before the move had one move far better than every other.
@@ -163,14 +152,21 @@ pub struct GameAnalysis {
     pub findings: Vec<AnalysisFinding>,
     /// JSON of the options, thresholds and engine version: enough to reproduce the analysis.
     pub settings: String,
+    /// The second tier's cost (zero without an engine).
+    pub engine: EngineUse,
+    /// The engine's illegal reply that ended the second tier early; the evaluations it made
+    /// before are used, arbiter's own elsewhere.
+    pub engine_failure: Option<EngineError>,
 }
 
 // ---- formulas ------------------------------------------------------------------------------
 
-/// Lichess's winning chances of a centipawn score, in −1..1; `cp` is clamped to ±`MATE_CP`.
+pub use super::lichess::{Eval, Label as Judgement, Reason, move_accuracy};
+
+/// Winning chances of a centipawn score clamped to ±`MATE_CP`, in −1..1 (lichess's Win% uses
+/// the clamped score; its labels the raw one: `lichess::label`).
 pub fn winning_chances(cp: i32) -> f64 {
-    let cp = f64::from(cp.clamp(-MATE_CP, MATE_CP));
-    2.0 / (1.0 + (-WC_K * cp).exp()) - 1.0
+    lichess::winning_chances(cp.clamp(-MATE_CP, MATE_CP))
 }
 
 /// Winning chances of a score, from the point of view the score is given in (mate = ±1000).
@@ -178,77 +174,50 @@ pub fn score_winning_chances(score: Score) -> f64 {
     winning_chances(score.to_cp_clamped(MATE_CP))
 }
 
-/// Lichess's Win%: 50 + 50·wc, in 0..100.
+/// Lichess's Win% of a centipawn score: 50 + 50·wc, in 0..100.
 pub fn win_percent(cp: i32) -> f64 {
-    50.0 + 50.0 * winning_chances(cp)
+    lichess::win_percent(Eval::Cp(cp))
 }
 
-/// Lichess's published move accuracy from the mover's Win% before and after the move:
-/// 103.1668·exp(−0.04354·(before − after)) − 3.1669, clamped to 0..100. A move that loses
-/// nothing scores 100 exactly.
-pub fn move_accuracy(win_before: f64, win_after: f64) -> f64 {
-    let loss = win_before - win_after;
-    if loss <= 0.0 {
-        return 100.0;
-    }
-    (103.1668 * (-0.04354 * loss).exp() - 3.1669).clamp(0.0, 100.0)
+/// Lichess's game accuracy from White's centipawns of every position, start first
+/// (`lichess::game_accuracy`).
+pub fn game_accuracy(white_cp: &[i32], white_first: bool) -> [Option<f64>; 2] {
+    lichess::game_accuracy(white_cp, white_first)
 }
 
-/// Lichess's game accuracy per side: the mean of a volatility-weighted mean and a harmonic mean
-/// of the side's move accuracies. `win_white` holds White's Win% of every position, start
-/// first; `white_first` says who made the first move. Each move is weighted by the population
-/// standard deviation of Win% over a window around it (size moves/10 in 2..8, the first
-/// windows repeating the opening one), clamped to 0.5..12; the harmonic mean reads accuracies
-/// below 1 as 1.
-pub fn game_accuracy(win_white: &[f64], white_first: bool) -> [Option<f64>; 2] {
-    let n_moves = win_white.len().saturating_sub(1);
-    if n_moves == 0 {
-        return [None, None];
-    }
-    let window = (n_moves / 10).clamp(2, 8);
-    let first = &win_white[..window.min(win_white.len())];
-    let repeats = window.min(win_white.len()) - 2;
-    let sliding: Vec<&[f64]> = if win_white.len() >= window {
-        win_white.windows(window).collect()
-    } else {
-        vec![win_white]
-    };
-    let weights = std::iter::repeat_n(first, repeats)
-        .chain(sliding)
-        .map(|xs| std_dev(xs).clamp(0.5, 12.0));
+impl Judgement {
+    pub const ALL: [Judgement; 3] = [
+        Judgement::Inaccuracy,
+        Judgement::Mistake,
+        Judgement::Blunder,
+    ];
 
-    // Per side: Σ accuracy·weight, Σ weight, Σ 1/max(1, accuracy), count.
-    let mut sums = [[0.0f64; 3]; 2];
-    let mut counts = [0usize; 2];
-    for (i, (pair, weight)) in win_white.windows(2).zip(weights).enumerate() {
-        let white_moves = (i % 2 == 0) == white_first;
-        let (side, before, after) = if white_moves {
-            (0, pair[0], pair[1])
-        } else {
-            (1, 100.0 - pair[0], 100.0 - pair[1])
-        };
-        let accuracy = move_accuracy(before, after);
-        sums[side][0] += accuracy * weight;
-        sums[side][1] += weight;
-        sums[side][2] += 1.0 / accuracy.max(1.0);
-        counts[side] += 1;
+    /// 0, 1, 2: the index into `GameAnalysis::counts`.
+    pub fn index(self) -> usize {
+        self as usize
     }
-    [0, 1].map(|side| {
-        let [weighted, weight, inverse] = sums[side];
-        (counts[side] > 0 && weight > 0.0)
-            .then(|| (weighted / weight + counts[side] as f64 / inverse) / 2.0)
-    })
-}
 
-fn std_dev(xs: &[f64]) -> f64 {
-    let n = xs.len() as f64;
-    let mean = xs.iter().sum::<f64>() / n;
-    (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt()
+    pub fn code(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => code::INACCURACY,
+            Judgement::Mistake => code::MISTAKE,
+            Judgement::Blunder => code::BLUNDER,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "inaccuracy",
+            Judgement::Mistake => "mistake",
+            Judgement::Blunder => "blunder",
+        }
+    }
 }
 
 // ---- the analysis --------------------------------------------------------------------------
 
-/// One position's search result, from the side to move's point of view.
+/// One position's search result, from the side to move's point of view, in centipawns of
+/// normalised Stockfish's scale (arbiter's are mapped by `eval::CP_SCALE_PERCENT`).
 #[derive(Clone, Copy)]
 struct Slot {
     score: Score,
@@ -273,65 +242,40 @@ impl Slot {
     fn wc(&self) -> f64 {
         score_winning_chances(self.score)
     }
+
+    /// lichess's view of this evaluation, from the side to move.
+    fn eval(&self) -> Eval {
+        match self.score {
+            Score::Cp(cp) => Eval::Cp(cp),
+            Score::Mate(n) => Eval::Mate(n),
+        }
+    }
 }
 
-/// What searches the game's positions: arbiter's own searcher, or this thread's UCI engine.
-enum Prober {
-    Own(Box<Searcher>),
-    Engine(&'static EngineSpec),
-}
-
-/// The game's positions and repetition keys, searched by one prober.
+/// The game's positions and repetition keys, searched by arbiter's own searcher.
 struct Game<'a> {
     positions: Vec<Position>,
     keys: Vec<u64>,
-    moves: &'a [Move],
-    prober: Prober,
+    searcher: Box<Searcher>,
     options: &'a AnalysisOptions,
 }
 
 impl Game<'_> {
-    fn search(
-        &mut self,
-        ply: usize,
-        nodes: u64,
-        excluded: &[Move],
-    ) -> Result<SearchResult, EngineError> {
+    fn search(&mut self, ply: usize, nodes: u64, excluded: &[Move]) -> SearchResult {
         let (pos, history) = (&self.positions[ply], &self.keys[..=ply]);
-        match &mut self.prober {
-            Prober::Own(searcher) => {
-                let limits = Limits::nodes(nodes);
-                Ok(if excluded.is_empty() {
-                    searcher.search(pos, history, limits)
-                } else {
-                    searcher.search_excluding(pos, history, limits, excluded)
-                })
-            }
-            Prober::Engine(spec) => {
-                let (start, moves) = (&self.positions[0], &self.moves[..ply]);
-                with_engine(spec, |e| e.search(start, moves, pos, excluded)).map_err(|mut e| {
-                    e.ply = Some(ply as u32);
-                    e
-                })
-            }
+        let limits = Limits::nodes(nodes);
+        if excluded.is_empty() {
+            self.searcher.search(pos, history, limits)
+        } else {
+            self.searcher
+                .search_excluding(pos, history, limits, excluded)
         }
     }
 
-    /// An engine searches every position once at its own limit: its first pass is final.
-    fn single_pass(&self) -> bool {
-        matches!(self.prober, Prober::Engine(_))
+    fn deep(&mut self, ply: usize) -> Slot {
+        let r = self.search(ply, self.options.deep_nodes, &[]);
+        Slot::from_result(&r, true)
     }
-
-    fn deep(&mut self, ply: usize) -> Result<Slot, EngineError> {
-        let r = self.search(ply, self.options.deep_nodes, &[])?;
-        Ok(Slot::from_result(&r, true))
-    }
-}
-
-/// The mover's drop in winning chances over move `k` (0-based): from position `k`, where the
-/// mover is to move, to position `k + 1`, where the opponent is.
-fn drop(slots: &[Slot], k: usize) -> f64 {
-    slots[k].wc() + slots[k + 1].wc()
 }
 
 /// The side to move at `k` mates in 1..=`MISSED_MATE_MAX`.
@@ -344,10 +288,42 @@ fn being_mated(slot: &Slot) -> bool {
     matches!(slot.score, Score::Mate(m) if m <= 0)
 }
 
-/// Analyses one game. `moves` must be legal from `start` (as `game::replay` gives them);
-/// `recorded_result` is the PGN result (`1-0`, `0-1`, `1/2-1/2`, `*`) and
-/// `termination_is_mate` says the game ended by checkmate on the board. The same input and
-/// options give a bit-identical result whatever was analysed before, on any thread.
+/// The moves the first tier marks as possibly critical, from its curve: those that lichess's
+/// label metric (the drop of the mover's winning chances on raw centipawns, in Win% points)
+/// puts at `MARK_DROP` or more, and the possible mate transitions (the mover had a forced
+/// mate, or the move lets the opponent force one).
+fn suspects(slots: &[Slot], n: usize) -> Vec<bool> {
+    (0..n)
+        .map(|k| {
+            let (before, after) = (slots[k].eval(), slots[k + 1].eval().flip());
+            let drop = match (before, after) {
+                (Eval::Cp(b), Eval::Cp(a)) => {
+                    50.0 * (lichess::winning_chances(b) - lichess::winning_chances(a))
+                }
+                _ => lichess::win_percent(before) - lichess::win_percent(after),
+            };
+            let mate_had = matches!(before, Eval::Mate(m) if m > 0);
+            let mate_allowed =
+                matches!(before, Eval::Cp(_)) && matches!(after, Eval::Mate(m) if m < 0);
+            drop >= MARK_DROP || mate_had || mate_allowed
+        })
+        .collect()
+}
+
+/// Both positions of every suspect move: where the first tier's deep searches go.
+fn both_ends(suspect: &[bool]) -> Vec<bool> {
+    let mut marks = vec![false; suspect.len() + 1];
+    for (k, _) in suspect.iter().enumerate().filter(|(_, s)| **s) {
+        marks[k] = true;
+        marks[k + 1] = true;
+    }
+    marks
+}
+
+/// Analyses one game with arbiter's own search only. `moves` must be legal from `start` (as
+/// `game::replay` gives them); `recorded_result` is the PGN result (`1-0`, `0-1`, `1/2-1/2`,
+/// `*`) and `termination_is_mate` says the game ended by checkmate on the board. The same input
+/// and options give a bit-identical result whatever was analysed before, on any thread.
 pub fn analyse_game(
     start: &Position,
     moves: &[Move],
@@ -365,10 +341,69 @@ pub fn analyse_game(
     }
 }
 
-/// Analyses one game with the engine `options` name: arbiter's own (as `analyse_game`) or,
-/// with `options.engine`, this thread's UCI engine, which fails with an `EngineError` naming
-/// the engine, the position and its ply. After a failure the engine is restarted for the next
-/// game.
+/// The second tier's evaluations of a game: per position, the engine's result when it
+/// searched it.
+struct EngineTier {
+    /// The engine's name, as it reported it.
+    name: String,
+    slots: Vec<Option<Slot>>,
+    nodes: u64,
+    /// What stopped the tier early (an illegal reply): the evaluations before it are kept.
+    failure: Option<EngineError>,
+}
+
+/// Runs the UCI engine on the `wanted` positions, in order, after `ucinewgame`. A crash or a
+/// hang is retried once on a fresh engine; a second one is the error. An illegal reply ends
+/// the tier there, keeping what was evaluated.
+fn engine_tier(
+    spec: &'static EngineSpec,
+    positions: &[Position],
+    moves: &[Move],
+    wanted: &[bool],
+) -> Result<EngineTier, EngineError> {
+    let mut attempt = 0;
+    loop {
+        let mut tier = EngineTier {
+            name: String::new(),
+            slots: vec![None; positions.len()],
+            nodes: 0,
+            failure: None,
+        };
+        let run = (|| {
+            tier.name = with_engine(spec, |e| {
+                e.new_game()?;
+                Ok(e.name.clone())
+            })?;
+            for (ply, _) in wanted.iter().enumerate().filter(|(_, w)| **w) {
+                let r = with_engine(spec, |e| {
+                    e.search(&positions[0], &moves[..ply], &positions[ply], &[])
+                })
+                .map_err(|mut e| {
+                    e.ply = Some(ply as u32);
+                    e
+                })?;
+                tier.nodes += r.nodes;
+                tier.slots[ply] = Some(Slot::from_result(&r, true));
+            }
+            Ok::<(), EngineError>(())
+        })();
+        match run {
+            Ok(()) => return Ok(tier),
+            Err(e) if matches!(e.kind, EngineErrorKind::BadMove { .. }) => {
+                tier.failure = Some(e);
+                return Ok(tier);
+            }
+            Err(e) if attempt == 0 && e.restartable() => attempt += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Analyses one game: arbiter's own search draws the curve and marks the critical positions;
+/// without `options.engine` its deeper searches settle them, with it the UCI engine evaluates
+/// the marked positions and the ply before and after each, and its evaluations decide those
+/// moves' labels. Labels, accuracy and findings follow lichess's rules (`lichess`). An engine
+/// that crashes or hangs twice is the error, naming the engine, the position and its ply.
 pub fn analyse(
     start: &Position,
     moves: &[Move],
@@ -388,36 +423,21 @@ pub fn analyse(
         positions.push(pos);
         keys.push(pos.zobrist());
     }
-    let (prober, engine_name) = match options.engine {
-        None => {
-            let mut searcher = Box::new(Searcher::new(options.tt_mb));
-            // A fresh table already; cleared anyway so the promise holds if searchers are
-            // ever reused.
-            searcher.clear();
-            (Prober::Own(searcher), None)
-        }
-        Some(spec) => {
-            let name = with_engine(spec, |e| {
-                e.new_game()?;
-                Ok(e.name.clone())
-            })?;
-            (Prober::Engine(spec), Some(name))
-        }
-    };
+    let mut searcher = Box::new(Searcher::new(options.tt_mb));
+    // A fresh table already; cleared anyway so the promise holds if searchers are ever reused.
+    searcher.clear();
     let mut game = Game {
         positions,
         keys,
-        moves,
-        prober,
+        searcher,
         options,
     };
 
-    // 1. The cheap curve (with an engine, the only pass).
-    let single = game.single_pass();
+    // 1. The cheap curve.
     let mut slots = Vec::with_capacity(n + 1);
     for ply in 0..=n {
-        let r = game.search(ply, options.cheap_nodes, &[])?;
-        slots.push(Slot::from_result(&r, single));
+        let r = game.search(ply, options.cheap_nodes, &[]);
+        slots.push(Slot::from_result(&r, false));
     }
 
     // 2. Only-move probes: the cheap pass's best move against the best of the rest.
@@ -428,23 +448,19 @@ pub fn analyse(
         if wc.abs() >= ONLY_MOVE_OPEN || is_recapture(&game.positions, moves, k, best) {
             continue;
         }
-        let second = game.search(k, options.cheap_nodes, &[best])?;
+        let second = game.search(k, options.cheap_nodes, &[best]);
         if second.best_move.is_some() && wc - score_winning_chances(second.score) >= ONLY_MOVE_GAP {
             only_candidates.push(k);
         }
     }
 
-    // 3. Deep searches until every critical position is settled: a deep score can make a
-    // neighbouring move look critical, so the selection runs again on the new curve.
+    // 3. Triage: deep searches until both positions of every suspect move are settled (a
+    // deep score can make a neighbouring move look critical, so the marking runs again on
+    // the new curve). The settled suspects are the first tier's marks.
     let game_level = game_level_kind(recorded_result, termination_is_mate);
+    let mut suspect = suspects(&slots, n);
     loop {
-        let mut wanted = vec![false; n + 1];
-        for k in 0..n {
-            if drop(&slots, k) >= DROP_THRESHOLDS[0] || short_mate(&slots[k]) {
-                wanted[k] = true;
-                wanted[k + 1] = true;
-            }
-        }
+        let mut wanted = both_ends(&suspect);
         for &k in &only_candidates {
             wanted[k] = true;
         }
@@ -456,62 +472,111 @@ pub fn analyse(
             break;
         }
         for p in todo {
-            slots[p] = game.deep(p)?;
+            slots[p] = game.deep(p);
         }
+        suspect = suspects(&slots, n);
     }
 
-    // 4. Only moves confirmed at the deep budget (an engine's probe was already final).
+    // 4. Only moves confirmed at the deep budget.
     let mut only = vec![false; n];
-    if single {
-        for &k in &only_candidates {
-            only[k] = true;
-        }
-        only_candidates.clear();
-    }
     for &k in &only_candidates {
         let Some(best) = slots[k].best else { continue };
         let wc = slots[k].wc();
         if wc.abs() >= ONLY_MOVE_OPEN || is_recapture(&game.positions, moves, k, best) {
             continue;
         }
-        let second = game.search(k, options.deep_nodes, &[best])?;
+        let second = game.search(k, options.deep_nodes, &[best]);
         only[k] =
             second.best_move.is_some() && wc - score_winning_chances(second.score) >= ONLY_MOVE_GAP;
     }
 
-    // 5. Judgements, accuracy and findings from the settled curve.
+    // 5. The second tier: the engine on the marked positions (where a suspect move starts)
+    // and the ply before and after each (and the final position when the game-level checks
+    // need it).
     let positions = &game.positions;
+    let (engine_slots, engine_nodes, engine_failure, engine_name) = match options.engine {
+        None => (vec![None; n + 1], 0, None, None),
+        Some(spec) => {
+            let mut wanted = vec![false; n + 1];
+            for k in (0..n).filter(|&k| suspect[k]) {
+                wanted[k.saturating_sub(1)..=k + 1].fill(true);
+            }
+            if game_level.is_some() {
+                wanted[n] = true;
+            }
+            let tier = engine_tier(spec, positions, moves, &wanted)?;
+            (tier.slots, tier.nodes, tier.failure, Some(tier.name))
+        }
+    };
+    let engine_positions = engine_slots.iter().filter(|s| s.is_some()).count() as u32;
+    // The curve the labels and the accuracy read: the engine's where it searched.
+    let curve: Vec<Slot> = slots
+        .iter()
+        .zip(&engine_slots)
+        .map(|(own, eng)| eng.unwrap_or(*own))
+        .collect();
+    let standard_start = start.fen() == crate::chess::START_FEN;
+
+    // 6. Labels, accuracy and findings.
     let mut judged = Vec::with_capacity(n);
     let mut counts = [[0u32; 3]; 2];
     let mut findings = Vec::new();
     for k in 0..n {
-        let (before, after) = (&slots[k], &slots[k + 1]);
+        let tier = if engine_slots[k].is_some() && engine_slots[k + 1].is_some() {
+            Tier::Engine
+        } else {
+            Tier::Own
+        };
+        let (before, after) = match tier {
+            Tier::Engine => (engine_slots[k].unwrap(), engine_slots[k + 1].unwrap()),
+            Tier::Own => (slots[k], slots[k + 1]),
+        };
         let pos = &positions[k];
         let side = pos.turn().index();
         let ply = k as u32 + 1;
-        let judgement = Judgement::from_drop(drop(&slots, k));
-        let missed_mate = short_mate(before) && !being_mated(after);
         let played = moves[k];
-        let label = move_label(pos, played);
+        // lichess judges the first move of a game from its fixed start evaluation.
+        let before_eval = if k == 0 && standard_start {
+            Eval::Cp(lichess::INITIAL_CP)
+        } else {
+            before.eval()
+        };
+        let after_eval = after.eval().flip();
+        let label = lichess::label(before_eval, after_eval, before.best == Some(played))
+            .filter(|(j, _)| tier == Tier::Engine || OWN_TIER_LABELS[j.index()]);
+        let judgement = label.map(|(j, _)| j);
+        let missed_mate = short_mate(&before) && !being_mated(&after);
+        let text = move_label(pos, played);
         let best_text = |slot: &Slot| {
             slot.best
                 .filter(|&b| b != played)
                 .map_or(String::new(), |b| format!("; best was {}", to_san(pos, b)))
         };
-        if let Some(j) = judgement {
+        if let Some((j, reason)) = label {
             counts[side][j.index()] += 1;
+            let why = match reason {
+                Reason::Drop => format!(
+                    "{}'s Win% fell from {:.1} to {:.1}",
+                    side_name(pos.turn()),
+                    lichess::win_percent(before_eval),
+                    lichess::win_percent(after_eval),
+                ),
+                Reason::MateCreated => "checkmate is now unavoidable".to_string(),
+                Reason::MateLost => "a forced checkmate was lost".to_string(),
+            };
             findings.push(AnalysisFinding {
                 code: j.code(),
                 ply,
                 message: format!(
-                    "{label} is {} {}: {}'s winning chances fell from {:+.2} to {:+.2}{}{}",
+                    "{text} is {} {}: {why}{}{} [{}]",
                     article(j),
                     j.as_str(),
-                    side_name(pos.turn()),
-                    before.wc(),
-                    -after.wc(),
-                    best_text(before),
+                    best_text(&before),
                     if only[k] { " (the only move)" } else { "" },
+                    match tier {
+                        Tier::Engine => engine_name.as_deref().unwrap_or("engine"),
+                        Tier::Own => "arbiter",
+                    }
                 ),
             });
         }
@@ -523,17 +588,17 @@ pub fn analyse(
                 code: code::MISSED_MATE,
                 ply,
                 message: format!(
-                    "{label} misses a mate in {m}{}",
-                    best_text(before).replacen("; best was", ", starting with", 1)
+                    "{text} misses a mate in {m}{}",
+                    best_text(&before).replacen("; best was", ", starting with", 1)
                 ),
             });
         }
-        if only[k] && before.best == Some(played) {
+        if only[k] && slots[k].best == Some(played) {
             findings.push(AnalysisFinding {
                 code: code::ONLY_MOVE,
                 ply,
                 message: format!(
-                    "{label} is the only move: every other gives up at least {ONLY_MOVE_GAP} \
+                    "{text} is the only move: every other gives up at least {ONLY_MOVE_GAP} \
                      in winning chances"
                 ),
             });
@@ -541,13 +606,18 @@ pub fn analyse(
         judged.push(MoveJudgement {
             ply,
             judgement,
+            reason: label.map(|(_, r)| r),
+            tier,
             missed_mate,
             only_move: only[k],
-            accuracy: move_accuracy(50.0 + 50.0 * before.wc(), 50.0 - 50.0 * after.wc()),
+            accuracy: move_accuracy(
+                lichess::win_percent(before_eval),
+                lichess::win_percent(after_eval),
+            ),
         });
     }
 
-    let white_cp: Vec<i32> = slots
+    let mut white_cp: Vec<i32> = curve
         .iter()
         .zip(positions)
         .map(|(s, p)| white_view_cp(s.score, p.turn()))
@@ -561,27 +631,29 @@ pub fn analyse(
             n as u32,
         ));
     }
-    let win_white: Vec<f64> = white_cp.iter().map(|&cp| win_percent(cp)).collect();
-    let accuracy = game_accuracy(&win_white, start.turn() == Color::White);
+    if standard_start {
+        white_cp[0] = lichess::INITIAL_CP;
+    }
+    let accuracy = game_accuracy(&white_cp, start.turn() == Color::White);
 
-    let evals = slots
+    let evals = curve
         .iter()
         .zip(positions)
+        .zip(&engine_slots)
         .enumerate()
-        .map(|(ply, (s, p))| PlyEval {
+        .map(|(ply, ((s, p), eng))| PlyEval {
             ply: ply as u32,
             score_white: white_view(s.score, p.turn()),
             depth: s.depth,
             nodes: s.nodes,
             best_move: s.best,
             deep: s.deep,
+            engine: eng.is_some(),
         })
         .collect();
 
-    let settings = match (options.engine, engine_name) {
-        (Some(spec), Some(name)) => engine_settings_json(spec, &name),
-        _ => settings_json(options),
-    };
+    let settings = settings_json(options, engine_name.as_deref());
+    let searchable = positions.iter().filter(|p| p.has_legal_moves()).count() as u32;
     Ok(GameAnalysis {
         evals,
         moves: judged,
@@ -589,29 +661,20 @@ pub fn analyse(
         counts,
         findings,
         settings,
+        engine: EngineUse {
+            positions: engine_positions,
+            nodes: engine_nodes,
+            searchable,
+        },
+        engine_failure,
     })
 }
 
-/// The settings of an analysis made by a UCI engine: its name as it reported it, its path,
-/// limit, threads and options; centipawns are the engine's own.
-pub fn engine_settings_json(spec: &EngineSpec, name: &str) -> String {
-    serde_json::json!({
-        "engine": name,
-        "uci_engine": spec.settings(name),
-        "analysis_version": ANALYSIS_VERSION,
-        "passes": "one search a position at the engine's limit",
-        "cp_scale_percent": 100,
-        "mate_cp": MATE_CP,
-        "drop_thresholds": DROP_THRESHOLDS,
-        "missed_mate_max": MISSED_MATE_MAX,
-        "only_move_gap": ONLY_MOVE_GAP,
-    })
-    .to_string()
-}
-
-/// The JSON recorded with every analysis, keys sorted.
-pub fn settings_json(options: &AnalysisOptions) -> String {
-    serde_json::json!({
+/// The JSON recorded with every analysis, keys sorted: enough to reproduce it. With an engine,
+/// its name as it reported it (`engine_name`), path, limit, threads and options too. The
+/// `analyse` stage skips a game whose stored settings are these.
+pub fn settings_json(options: &AnalysisOptions, engine_name: Option<&str>) -> String {
+    let mut v = serde_json::json!({
         "engine": concat!("arbiter ", env!("CARGO_PKG_VERSION")),
         "analysis_version": ANALYSIS_VERSION,
         "cheap_nodes": options.cheap_nodes,
@@ -619,12 +682,16 @@ pub fn settings_json(options: &AnalysisOptions) -> String {
         "tt_mb": options.tt_mb,
         "cp_scale_percent": super::eval::CP_SCALE_PERCENT,
         "repetition": "third occurrence in the game, second inside the search",
-        "mate_cp": MATE_CP,
-        "drop_thresholds": DROP_THRESHOLDS,
+        "labels": "lichess (Advice, WinPercent, AccuracyPercent)",
+        "mark_drop": MARK_DROP,
+        "own_tier_labels": OWN_TIER_LABELS,
         "missed_mate_max": MISSED_MATE_MAX,
         "only_move_gap": ONLY_MOVE_GAP,
-    })
-    .to_string()
+    });
+    if let (Some(spec), Some(name)) = (options.engine, engine_name) {
+        v["uci_engine"] = spec.settings(name);
+    }
+    v.to_string()
 }
 
 fn white_view(score: Score, turn: Color) -> Score {
@@ -761,14 +828,6 @@ fn move_label(pos: &Position, m: Move) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn judgements_follow_the_thresholds() {
-        assert_eq!(Judgement::from_drop(0.09), None);
-        assert_eq!(Judgement::from_drop(0.1), Some(Judgement::Inaccuracy));
-        assert_eq!(Judgement::from_drop(0.25), Some(Judgement::Mistake));
-        assert_eq!(Judgement::from_drop(1.9), Some(Judgement::Blunder));
-    }
 
     #[test]
     fn white_view_flips_black_scores() {

@@ -80,8 +80,9 @@ pub enum EngineErrorKind {
     Timeout(Duration),
     /// Its output ended (it crashed or quit) or could not be written to.
     Died,
-    /// It answered with a move that is not legal in the position.
-    BadMove(String),
+    /// It answered with a move that is not legal in the position (`answer`, its whole
+    /// `bestmove` line) to `asked` (the `position` and `go` commands).
+    BadMove { answer: String, asked: String },
 }
 
 impl fmt::Display for EngineError {
@@ -95,7 +96,10 @@ impl fmt::Display for EngineError {
             EngineErrorKind::Option(name) => write!(f, "it has no option {name:?}")?,
             EngineErrorKind::Timeout(t) => write!(f, "no answer within {} s", t.as_secs_f64())?,
             EngineErrorKind::Died => write!(f, "it stopped answering (crashed or quit)")?,
-            EngineErrorKind::BadMove(m) => write!(f, "it played an illegal move {m:?}")?,
+            EngineErrorKind::BadMove { answer, asked } => write!(
+                f,
+                "it answered {answer:?}, not a legal move, when asked {asked:?}"
+            )?,
         }
         if let Some(fen) = &self.position {
             write!(f, " at position {fen}")?;
@@ -108,6 +112,16 @@ impl fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
+
+impl EngineError {
+    /// A crash or a hang: a fresh engine may get through the same game.
+    pub fn restartable(&self) -> bool {
+        matches!(
+            self.kind,
+            EngineErrorKind::Died | EngineErrorKind::Timeout(_)
+        )
+    }
+}
 
 /// A running UCI engine.
 pub struct UciEngine {
@@ -183,7 +197,7 @@ impl UciEngine {
             }
             engine.send(&format!("setoption name {name} value {value}"), None)?;
         }
-        engine.ready(None)?;
+        engine.ready(None, HANDSHAKE_TIMEOUT)?;
         Ok(engine)
     }
 
@@ -221,10 +235,10 @@ impl UciEngine {
 
     /// `isready` → `readyok`. With `no option` lines in between (Stockfish's answer to an
     /// unknown option), the option named there is the error.
-    fn ready(&mut self, position: Option<&str>) -> Result<(), EngineError> {
+    fn ready(&mut self, position: Option<&str>, timeout: Duration) -> Result<(), EngineError> {
         self.send("isready", position)?;
         loop {
-            let line = self.read_line(HANDSHAKE_TIMEOUT, position, EngineErrorKind::Died)?;
+            let line = self.read_line(timeout, position, EngineErrorKind::Died)?;
             let line = line.trim();
             if line == "readyok" {
                 return Ok(());
@@ -239,7 +253,10 @@ impl UciEngine {
     /// depends only on the game.
     pub fn new_game(&mut self) -> Result<(), EngineError> {
         self.send("ucinewgame", None)?;
-        self.ready(None)
+        // Clearing a large hash on a loaded machine can take longer than the handshake: as
+        // long as a search may.
+        let timeout = self.spec.search_timeout.max(HANDSHAKE_TIMEOUT);
+        self.ready(None, timeout)
     }
 
     /// Searches the position reached from `start` by `moves`, with the engine's limit. The
@@ -319,7 +336,13 @@ impl UciEngine {
                         .ok()
                         .filter(|m| allowed.contains(m))
                         .ok_or_else(|| {
-                            self.error(Some(&fen), EngineErrorKind::BadMove(text.to_string()))
+                            self.error(
+                                Some(&fen),
+                                EngineErrorKind::BadMove {
+                                    answer: line.trim().to_string(),
+                                    asked: format!("{command}; {go}"),
+                                },
+                            )
                         })?;
                     result.best_move = Some(m);
                     if result.pv.first() != Some(&m) {

@@ -41,7 +41,7 @@ const MATERIAL: [S; 6] = [
 /// the squared difference between lichess's winning chances and ours; each half of the games
 /// alone gives the same 1.85 (docs/ANALYSIS.md, "Calibration"). Only what is reported changes;
 /// the search keeps its own units, so its pruning margins are untouched.
-pub const CP_SCALE_PERCENT: i32 = 185;
+pub const CP_SCALE_PERCENT: i32 = 165;
 
 /// Internal units as reported centipawns (see `CP_SCALE_PERCENT`).
 #[inline]

@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod engine;
 pub mod epd;
 pub mod eval;
+pub mod lichess;
 pub mod limits;
 pub mod ordering;
 pub mod score;

@@ -92,8 +92,8 @@ mod tests {
         assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
         assert_eq!(Score::from_internal(-MATE + 2), Score::Mate(-1));
         assert_eq!(Score::from_internal(-MATE), Score::Mate(0));
-        assert_eq!(Score::from_internal(-37), Score::Cp(-37 * 185 / 100));
-        assert_eq!(Score::from_internal(100), Score::Cp(185));
+        assert_eq!(Score::from_internal(-37), Score::Cp(-37 * 165 / 100));
+        assert_eq!(Score::from_internal(100), Score::Cp(165));
     }
 
     #[test]

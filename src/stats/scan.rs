@@ -2,7 +2,7 @@
 //! (the leaderboard of `stats players`, every rating system): one scan of `games` returning
 //! only integer columns and the two result texts, with the spelling → person map and the
 //! duplicate records (non-survivors) loaded once beside it instead of joined per row. The WHERE
-//! clause and FROM list are the export's (`export::filter::Filter`), so the same flags select the
+//! clause and FROM list are the export's (`db::select::Filter`), so the same flags select the
 //! same games; SQLite drops the LEFT JOINs nothing reads, so an unfiltered scan reads `games`
 //! alone, in rowid (game id) order.
 

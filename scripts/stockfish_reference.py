@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Labels games with Stockfish the way lichess analyses them today: every position at a fixed
+node budget (default 1,000,000), one thread, `ucinewgame` per game. Writes PGN in the format of
+`$ARBITER_CORPUS/analysis/lichess-12-stockfish15-1M.pgn`: after each move
+`{ [%eval E] [%best UCI] }` (E from White's side, pawns or #N), a leading `{ [%best UCI] }`
+for the start position, no comment after a move that ends the game on the board.
+
+Reproducible: the games are the first --games of --pgn (in file order) whose Site is not in
+--skip (a PGN whose games are already labelled), the budget is in nodes, Stockfish runs with
+one thread and its default hash, and its version is printed and written in each game's
+`Annotator` tag. Stockfish is a separate program, run at `nice -n 19`; /usr/games/pgn-extract turns the
+moves into SAN and UCI. Stops cleanly (whole games only) at --deadline (HH:MM, UTC).
+
+  scripts/stockfish_reference.py --pgn $ARBITER_CORPUS/games/lichess/lichess_2021-10_first999.pgn \
+      --skip $ARBITER_CORPUS/analysis/lichess-12-stockfish15-1M.pgn --games 20 --with-eval \
+      --out testdata/reference.pgn --deadline 11:05
+"""
+
+import argparse
+import datetime
+import re
+import subprocess
+import sys
+
+
+def games_of(path):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    return [g if g.startswith("[") else "[" + g for g in re.split(r"\n\n(?=\[)", text.strip()) if g.strip()]
+
+
+def site(game):
+    m = re.search(r'\[Site "([^"]*)"\]', game)
+    return m.group(1) if m else None
+
+
+def moves_as(game, fmt):
+    """The game's main-line moves via pgn-extract, as SAN (`san`) or UCI (`uci`)."""
+    out = subprocess.run(
+        ["/usr/games/pgn-extract", "-s", "-C", "-N", "-V", f"-W{fmt}", "--nomovenumbers", "--noresults", "-w100000"],
+        input=game.encode(),
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    body = out.split("\n\n", 1)[1] if "\n\n" in out else out
+    return body.split()
+
+
+class Engine:
+    def __init__(self, path):
+        self.p = subprocess.Popen(["nice", "-n", "19", path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.name = None
+        self.send("uci")
+        for line in self.lines("uciok"):
+            if line.startswith("id name "):
+                self.name = line[8:].strip()
+        self.send("setoption name Threads value 1")
+        self.ready()
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def lines(self, until):
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("stockfish stopped")
+            line = line.strip()
+            yield line
+            if line.split(" ")[0] == until:
+                return
+
+    def ready(self):
+        self.send("isready")
+        for _ in self.lines("readyok"):
+            pass
+
+    def search(self, uci_moves, nodes):
+        self.send("position startpos" + (" moves " + " ".join(uci_moves) if uci_moves else ""))
+        self.send(f"go nodes {nodes}")
+        score = None
+        best = None
+        for line in self.lines("bestmove"):
+            w = line.split()
+            if w[0] == "info" and "score" in w and "lowerbound" not in w and "upperbound" not in w:
+                i = w.index("score")
+                score = (w[i + 1], int(w[i + 2]))
+            if w[0] == "bestmove":
+                best = w[1]
+        return score, best
+
+
+def white_eval(score, white_to_move):
+    kind, value = score
+    if not white_to_move:
+        value = -value
+    if kind == "mate":
+        return f"#{value}"
+    return f"{value / 100:.2f}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pgn", required=True)
+    ap.add_argument("--skip", help="PGN whose games (by Site) are left out")
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--first", type=int, default=0, help="leave out this many eligible games first")
+    ap.add_argument("--nodes", type=int, default=1_000_000)
+    ap.add_argument("--with-eval", action="store_true", help="only games with lichess's [%%eval] on their moves")
+    ap.add_argument("--max-plies", type=int, default=160, help="leave out longer games")
+    ap.add_argument("--engine", default="/usr/games/stockfish")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--deadline", help="HH:MM UTC: start no game after it")
+    args = ap.parse_args()
+
+    skip = {site(g) for g in games_of(args.skip)} if args.skip else set()
+    chosen = []
+    for g in games_of(args.pgn):
+        if site(g) in skip or '[Variant "' in g or '[FEN "' in g:
+            continue
+        if args.with_eval and "%eval" not in g:
+            continue
+        if len(moves_as(g, "uci")) > args.max_plies:
+            continue
+        chosen.append(g)
+    chosen = chosen[args.first : args.first + args.games]
+    engine = Engine(args.engine)
+    print(f"engine {engine.name}, {args.nodes} nodes, {len(chosen)} games", file=sys.stderr)
+    deadline = None
+    if args.deadline:
+        h, m = map(int, args.deadline.split(":"))
+        now = datetime.datetime.now(datetime.timezone.utc)
+        deadline = now.replace(hour=h, minute=m, second=0, microsecond=0)
+    with open(args.out, "w") as out:
+        for n, g in enumerate(chosen, 1):
+            if deadline and datetime.datetime.now(datetime.timezone.utc) >= deadline:
+                print(f"deadline reached after {n - 1} games", file=sys.stderr)
+                break
+            san, uci = moves_as(g, "san"), moves_as(g, "uci")
+            assert len(san) == len(uci), site(g)
+            engine.send("ucinewgame")
+            engine.ready()
+            comments = []
+            for ply in range(len(uci) + 1):
+                score, best = engine.search(uci[:ply], args.nodes)
+                if best in (None, "(none)"):
+                    comments.append(None)
+                    continue
+                text = f"[%best {best}]"
+                if ply > 0:
+                    text = f"[%eval {white_eval(score, ply % 2 == 0)}] " + text
+                comments.append(text)
+            headers = [l for l in g.splitlines() if l.startswith("[")]
+            headers.append(f'[Annotator "{engine.name}, {args.nodes} nodes, 1 thread"]')
+            result = re.search(r'\[Result "([^"]*)"\]', g).group(1)
+            parts = [f"{{ {comments[0]} }}"] if comments[0] else []
+            for i, mv in enumerate(san):
+                num = f"{i // 2 + 1}." if i % 2 == 0 else f"{i // 2 + 1}..."
+                parts.append(f"{num} {mv}")
+                if comments[i + 1]:
+                    parts.append(f"{{ {comments[i + 1]} }}")
+            parts.append(result)
+            out.write("\n".join(headers) + "\n\n" + " ".join(parts) + "\n\n")
+            out.flush()
+            print(f"game {n}/{len(chosen)}: {len(uci)} plies, {site(g)}", file=sys.stderr)
+    engine.send("quit")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+DELETE FROM analyses WHERE game_id = ?1

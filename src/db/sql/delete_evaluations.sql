@@ -1,0 +1,1 @@
+DELETE FROM evaluations WHERE game_id = ?1
