@@ -3,16 +3,12 @@
 //! every suite position, and incremental Zobrist hashes equal to recomputed ones.
 
 mod common;
+use common::corpus;
 
 use arbiter::chess::perft::{SuiteEntry, parse_suite, run_suite};
 use arbiter::chess::san::{SanMode, resolve, to_san};
 use arbiter::chess::uci::{parse_uci, to_uci};
 use arbiter::chess::{Position, fen};
-use std::path::PathBuf;
-
-fn corpus() -> Option<PathBuf> {
-    common::corpus()
-}
 
 const SUITES: [(&str, usize); 4] = [
     ("perft/ethereal-standard.epd", 128),

@@ -42,15 +42,8 @@ fn sample_db() -> (tempfile::TempDir, PathBuf) {
     (dir, db)
 }
 
-fn corpus() -> Option<PathBuf> {
-    match std::env::var_os("ARBITER_CORPUS") {
-        Some(dir) => Some(PathBuf::from(dir)),
-        None => {
-            eprintln!("SKIPPED: ARBITER_CORPUS not set: no corpus round trips");
-            None
-        }
-    }
-}
+mod common;
+use common::corpus;
 
 /// The PGN files of the corpus the round trip reads: annotated games, lichess (clocks and
 /// evaluations), Chess960, engine games and the other parsers' edge cases.

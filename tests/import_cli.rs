@@ -3,6 +3,7 @@
 //! decode exactly, a second import stores nothing, a killed import resumes to the same database.
 
 mod common;
+use common::corpus;
 
 use arbiter::chess::Position;
 use arbiter::db::encode::decode_moves;
@@ -394,10 +395,6 @@ fn a_newer_database_is_refused() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("newer arbiter"));
-}
-
-fn corpus() -> Option<PathBuf> {
-    common::corpus()
 }
 
 /// Content hash, game number, moves and lawful result of one stored game.

@@ -3,6 +3,7 @@
 //! TerminationDetails names a 3-fold repetition is claimable as one under Art. 9.2.
 
 mod common;
+use common::corpus;
 
 use arbiter::chess::SanMode;
 use arbiter::game::replay;
@@ -10,10 +11,6 @@ use arbiter::laws::{Verdict, VerdictOptions, judge};
 use arbiter::pgn::{Game, parse_all};
 use arbiter::pipeline::work::verdict_input;
 use std::path::PathBuf;
-
-fn corpus() -> Option<PathBuf> {
-    common::corpus()
-}
 
 fn games(path: PathBuf) -> Vec<Game> {
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -6,11 +6,9 @@ use arbiter::chess::SanMode;
 use arbiter::identity::openings::classify;
 use arbiter::pgn::{Splitter, parse_game};
 use std::collections::HashMap;
-use std::path::PathBuf;
 
-fn corpus() -> Option<PathBuf> {
-    std::env::var_os("ARBITER_CORPUS").map(PathBuf::from)
-}
+mod common;
+use common::corpus;
 
 /// (games with both tags, ECO equal, ECO and name equal, disagreements by (ours, theirs)).
 fn agreement(file: &str) -> (u64, u64, u64, HashMap<(String, String), u64>) {

@@ -3,16 +3,13 @@
 //! round trip.
 
 mod common;
+use common::corpus;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use arbiter::pgn::{self, Game, Splitter, WriteOptions, code};
 use arbiter::pipeline::source;
-
-fn corpus() -> Option<PathBuf> {
-    common::corpus()
-}
 
 struct Read {
     games: Vec<Game>,

@@ -3,15 +3,11 @@
 //! mate-in-1/2/3 suites, each mate found with its exact distance.
 
 mod common;
+use common::corpus;
 
 use arbiter::chess::Position;
 use arbiter::search::epd::parse_suite;
 use arbiter::search::{Limits, Score, Searcher};
-use std::path::PathBuf;
-
-fn corpus() -> Option<PathBuf> {
-    common::corpus()
-}
 
 /// Positions of WAC searched, the node budget each, and how many are solved.
 const WAC_POSITIONS: usize = 50;

@@ -269,15 +269,8 @@ fn names_that_match_nobody_or_several_persons_are_usage_errors() {
 }
 
 /// The corpus folder, or None (and a loud note) when ARBITER_CORPUS is not set.
-fn corpus() -> Option<PathBuf> {
-    match std::env::var_os("ARBITER_CORPUS") {
-        Some(p) => Some(PathBuf::from(p)),
-        None => {
-            eprintln!("SKIPPED: set ARBITER_CORPUS to compare the view with arbiter stats");
-            None
-        }
-    }
-}
+mod common;
+use common::corpus;
 
 /// The master games (the corpus' otb-pgnmentor files, in name order) imported into `dir`.
 fn master_games(corpus: &Path, dir: &Path) -> PathBuf {

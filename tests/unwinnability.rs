@@ -2,14 +2,10 @@
 //! project's 74 checked dead/alive positions. A wrong "cannot win" is never acceptable.
 
 mod common;
+use common::corpus;
 
 use arbiter::chess::{Color, Position};
 use arbiter::laws::dead::{Budget, Winnability, analyse};
-use std::path::PathBuf;
-
-fn corpus() -> Option<PathBuf> {
-    common::corpus()
-}
 
 #[derive(Default, Debug)]
 struct Tally {

@@ -5,11 +5,19 @@
 use std::path::PathBuf;
 
 /// The corpus directory, or `None` (after a loud note) when `ARBITER_CORPUS` is unset.
+/// The note goes straight to the process's standard error, past the test harness's
+/// capture (which takes only `print!`/`eprint!`), so `cargo test` shows one `SKIPPED` line
+/// per skipped test, named.
 pub fn corpus() -> Option<PathBuf> {
     let Some(dir) = std::env::var_os("ARBITER_CORPUS") else {
-        eprintln!(
-            "SKIPPED: ARBITER_CORPUS is not set, so the corpus tests did not run; \
-             set it to the shared corpus (ARBITER_CORPUS=../shared/corpus) to run them"
+        use std::io::Write;
+        let test = std::thread::current()
+            .name()
+            .unwrap_or("a corpus test")
+            .to_owned();
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: {test}: ARBITER_CORPUS is not set (ARBITER_CORPUS=../shared/corpus runs it)"
         );
         return None;
     };
