@@ -50,7 +50,7 @@ pub enum PreferArg {
 #[command(after_help = "Examples:
   arbiter duplicates --db games.sqlite
   arbiter duplicates --db games.sqlite --kind contained -o truncated.csv
-  arbiter duplicates --db games.sqlite --player 'Carlsen, Magnus' --format pgn > copies.pgn")]
+  arbiter duplicates --db games.sqlite --player 'Carlsen,M' --format pgn > copies.pgn")]
 pub struct DuplicatesArgs {
     /// The database to read and update.
     #[arg(long, default_value = "arbiter.sqlite")]

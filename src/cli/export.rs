@@ -29,7 +29,7 @@ use std::time::Instant;
 const FORMATS: [Format; 4] = [Format::Pgn, Format::Csv, Format::Jsonl, Format::Parquet];
 
 const EXAMPLES: &str = "Examples:
-  arbiter export --db games.sqlite -o clean.pgn.zst --no-clocks --player 'Carlsen, Magnus'
+  arbiter export --db games.sqlite -o clean.pgn.zst --no-clocks --player 'Carlsen,M'
   arbiter export --db games.sqlite --format csv --columns id,white,black,eco,moves -o games.csv
   arbiter export --db games.sqlite --format parquet --partition year,month -o games/
       then: duckdb -c \"SELECT eco, count(*) FROM 'games/**/*.parquet' GROUP BY ALL\"";

@@ -159,9 +159,9 @@ const EXAMPLES_IMPORT: &str = "Examples:
   arbiter import --db games.sqlite --analyse=50000 club.pgn";
 
 const EXAMPLES_EXPORT: &str = "Examples:
-  arbiter export --db games.sqlite --player Carlsen --format pgn -o carlsen.pgn
+  arbiter export --db games.sqlite --player 'Carlsen,M' --format pgn -o carlsen.pgn
   arbiter export --db games.sqlite --format csv --date-from 1990 --date-to 1999
-  arbiter export --db games.sqlite --findings --format jsonl --severity error";
+  arbiter export --db games.sqlite --findings --format jsonl --severity warning";
 
 const EXAMPLES_PERFT: &str = "Examples:
   arbiter perft 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' 5

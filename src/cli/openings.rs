@@ -16,7 +16,7 @@ const FORMATS: [Format; 4] = [Format::Text, Format::Csv, Format::Jsonl, Format::
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   arbiter openings --db games.sqlite --depth 6
-  arbiter openings --db games.sqlite --player 'Carlsen, Magnus' --min-games 5 -o carlsen-tree.csv
+  arbiter openings --db games.sqlite --player 'Carlsen,M' --min-games 5 -o carlsen-tree.csv
   arbiter openings --db games.sqlite --opening 'Sicilian Defense' --date-from 2020 --format jsonl
 
 Columns: games = games of the selection that followed the line; White% = White's score in

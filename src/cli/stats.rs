@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 
 const EXAMPLES: &str = "Examples:
   arbiter stats players --db games.sqlite --sort performance -o leaderboard.csv
-  arbiter stats player 'Carlsen, Magnus' --db games.sqlite --html carlsen.html
-  arbiter stats h2h 'Kasparov, Garry' 'Karpov, Anatoly' --db games.sqlite";
+  arbiter stats player 'Carlsen,M' --db games.sqlite --html carlsen.html
+  arbiter stats h2h 'Kasparov, Gary' 'Karpov, Anatoly' --db games.sqlite";
 
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES)]
@@ -44,21 +44,21 @@ pub enum StatsCommand {
     /// One person's dossier: results by colour, year, time control, opening, opponent
     /// rating; performance; Laws audit; streaks; game lengths; rating history; opponents.
     #[command(after_help = "Examples:
-  arbiter stats player 'Carlsen, Magnus' --db games.sqlite
+  arbiter stats player 'Carlsen,M' --db games.sqlite
   arbiter stats player 'carlsen, m' --db games.sqlite --format json > carlsen.json
-  arbiter stats player '#42' --db games.sqlite --date-from 2010 --html p42.html")]
+  arbiter stats player '#42' --db games.sqlite --date-to 1950 --html p42.html")]
     Player(PlayerArgs),
     /// Two persons against each other: games, score by colour and opening, first and last
     /// game, streaks.
     #[command(after_help = "Examples:
-  arbiter stats h2h 'Kasparov, Garry' 'Karpov, Anatoly' --db games.sqlite
-  arbiter stats h2h Anand Topalov --db games.sqlite --format json")]
+  arbiter stats h2h 'Kasparov, Gary' 'Karpov, Anatoly' --db games.sqlite
+  arbiter stats h2h 'Anand,V' 'Topalov,V' --db games.sqlite --format json")]
     H2h(H2hArgs),
     /// One person's openings with each colour, with scores and their 95% intervals.
     #[command(after_help = "Examples:
   arbiter stats openings 'Fischer, Robert James' --db games.sqlite
   arbiter stats openings 'Fischer, Robert James' --colour black --by eco --db games.sqlite
-  arbiter stats openings Tal --by family --format csv --db games.sqlite > tal.csv")]
+  arbiter stats openings 'Tal, Mihail' --by family --format csv --db games.sqlite > tal.csv")]
     Openings(OpeningsArgs),
 }
 

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 const EXAMPLES: &str = "Examples:
   arbiter tournament --trf open2025.trf
   arbiter tournament --trf open2025.trf --tiebreaks BH-C1,BH,SB,WIN --format csv -o standings.csv
-  arbiter tournament --db games.sqlite --event 'Tata Steel Masters' --year 2024 --trf-out tata.trf";
+  arbiter tournament --db games.sqlite --event '83rd Tata Steel Masters' --year 2021 --trf-out tata.trf";
 
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES)]
