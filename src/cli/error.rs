@@ -41,18 +41,6 @@ impl Outcome {
     }
 }
 
-/// Commands written with a numeric status (`io::Result<i32>`) keep compiling: 0, 1 and
-/// anything else (2: the error was already printed).
-impl From<i32> for Outcome {
-    fn from(code: i32) -> Outcome {
-        match code {
-            0 => Outcome::Success,
-            1 => Outcome::Failed,
-            _ => Outcome::Errored,
-        }
-    }
-}
-
 impl From<bool> for Outcome {
     /// `true`: everything checked out.
     fn from(ok: bool) -> Outcome {
@@ -280,8 +268,8 @@ impl<T> PathContext<T> for io::Result<T> {
     }
 }
 
-/// Turns whatever a command returns into one result: commands written with `io::Result<i32>`,
-/// `Result<Outcome, AppError>` or a module's own error all fit the dispatch unchanged.
+/// Turns whatever a command returns into one result: `Result<Outcome, AppError>`, or a
+/// module's own error and outcome, fit the dispatch unchanged.
 pub fn finish<T: Into<Outcome>, E: Into<AppError>>(result: std::result::Result<T, E>) -> Result {
     result.map(Into::into).map_err(Into::into)
 }
@@ -348,7 +336,6 @@ mod tests {
         assert_eq!(Outcome::of(true, true).code(), 2);
         assert_eq!(Outcome::of(false, true).code(), 1);
         assert_eq!(Outcome::of(false, false).code(), 0);
-        assert_eq!(Outcome::from(2).code(), 2);
         let e = AppError::io(
             Path::new("games.pgn"),
             io::Error::from(io::ErrorKind::NotFound),
@@ -357,10 +344,11 @@ mod tests {
     }
 
     #[test]
-    fn legacy_command_results_fit_the_dispatch() {
-        let old: io::Result<i32> = Ok(1);
-        assert_eq!(finish(old).unwrap(), Outcome::Failed);
-        let old: io::Result<i32> = Err(io::Error::from(io::ErrorKind::BrokenPipe));
-        assert!(matches!(finish(old), Err(AppError::BrokenPipe)));
+    fn a_module_error_and_a_bool_fit_the_dispatch() {
+        let checked: std::result::Result<bool, io::Error> = Ok(false);
+        assert_eq!(finish(checked).unwrap(), Outcome::Failed);
+        let piped: std::result::Result<(), io::Error> =
+            Err(io::Error::from(io::ErrorKind::BrokenPipe));
+        assert!(matches!(finish(piped), Err(AppError::BrokenPipe)));
     }
 }

@@ -118,7 +118,7 @@ pub fn run() -> std::process::ExitCode {
     error::exit_code(dispatch(cli.command))
 }
 
-/// Runs one command. `error::finish` accepts `io::Result<i32>` as well as `error::Result`.
+/// Runs one command; every command returns `error::Result` (or a module's own error).
 fn dispatch(command: Command) -> error::Result {
     use error::finish;
     match command {

@@ -42,7 +42,7 @@ struct Running {
     handle: JoinHandle<Box<Searcher>>,
 }
 
-pub fn run(args: &UciArgs) -> io::Result<i32> {
+pub fn run(args: &UciArgs) -> super::error::Result {
     let start = Position::from_fen(START_FEN).expect("the start position parses");
     let hash_mb = args.hash.clamp(1, MAX_HASH_MB);
     let mut s = Session {
@@ -90,14 +90,14 @@ pub fn run(args: &UciArgs) -> io::Result<i32> {
             "stop" => s.finish_with(true),
             "quit" => {
                 s.finish_with(true);
-                return Ok(0);
+                return Ok(super::Outcome::Success);
             }
             "d" => say(&format!("info string {}", s.pos.fen())),
             _ => say(&format!("info string unknown command {command:?}")),
         }
     }
     s.finish_with(true);
-    Ok(0)
+    Ok(super::Outcome::Success)
 }
 
 /// One or more lines to the GUI, flushed at once (a pipe would otherwise hold them).
