@@ -183,8 +183,7 @@ fn build(args: &ImportBenchArgs, games: &[Vec<u8>], db: &Path) -> Result {
     };
     let stored_before: u64 = {
         let conn = open(db)?;
-        conn.query_row("SELECT count(*) FROM games", [], |r| r.get::<_, i64>(0))
-            .map_err(|e| AppError::Other(e.to_string()))? as u64
+        crate::db::persons::stored_games(&conn)?
     };
     let wrap = Wrap::try_parse_from([
         "import".as_ref(),
