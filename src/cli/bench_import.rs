@@ -57,24 +57,29 @@ pub struct ImportBenchArgs {
     pub check: bool,
 }
 
+/// `sources`, or else the master games of the corpus (`$ARBITER_CORPUS/games/otb-pgnmentor/*.pgn`,
+/// in name order): the default input of `bench import` and `bench laws`. `hint` says which flag
+/// gives a file instead.
+pub fn sources_or_master_games(sources: &[PathBuf], hint: &str) -> Result<Vec<PathBuf>> {
+    if !sources.is_empty() {
+        return Ok(sources.to_vec());
+    }
+    let corpus = std::env::var_os("ARBITER_CORPUS")
+        .ok_or_else(|| AppError::Usage(format!("{hint} (or set ARBITER_CORPUS)")))?;
+    let dir = Path::new(&corpus).join("games/otb-pgnmentor");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| AppError::Other(format!("{}: {e}", dir.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
 /// The source games, raw, in file order.
 fn load_sources(args: &ImportBenchArgs) -> Result<Vec<Vec<u8>>> {
-    let mut paths = args.sources.clone();
-    if paths.is_empty() {
-        let corpus = std::env::var_os("ARBITER_CORPUS").ok_or_else(|| {
-            AppError::Usage(
-                "bench import: give --import-source FILE.pgn (or set ARBITER_CORPUS)".into(),
-            )
-        })?;
-        let dir = Path::new(&corpus).join("games/otb-pgnmentor");
-        let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map_err(|e| AppError::Other(format!("{}: {e}", dir.display())))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-            .collect();
-        found.sort();
-        paths = found;
-    }
+    let paths =
+        sources_or_master_games(&args.sources, "bench import: give --import-source FILE.pgn")?;
     let mut games = Vec::new();
     for path in &paths {
         let src = source::open(path).map_err(|e| AppError::Other(e.to_string()))?;

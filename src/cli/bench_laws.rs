@@ -13,7 +13,7 @@ use crate::pgn::Splitter;
 use crate::pipeline::work::{Keep, WorkOptions, process};
 use clap::Args;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -24,22 +24,10 @@ pub struct LawsBenchArgs {
 }
 
 fn load(args: &LawsBenchArgs) -> Result<Vec<u8>> {
-    let mut paths = args.sources.clone();
-    if paths.is_empty() {
-        let corpus = std::env::var_os("ARBITER_CORPUS").ok_or_else(|| {
-            AppError::Usage(
-                "bench laws: give --laws-source FILE.pgn (or set ARBITER_CORPUS)".into(),
-            )
-        })?;
-        let dir = Path::new(&corpus).join("games/otb-pgnmentor");
-        let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map_err(|e| AppError::Other(format!("{}: {e}", dir.display())))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-            .collect();
-        found.sort();
-        paths = found;
-    }
+    let paths = super::bench_import::sources_or_master_games(
+        &args.sources,
+        "bench laws: give --laws-source FILE.pgn",
+    )?;
     let mut data = Vec::new();
     for p in &paths {
         let bytes = std::fs::read(p).map_err(|source| AppError::Io {

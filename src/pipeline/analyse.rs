@@ -4,12 +4,12 @@
 //! seconds, so an interrupted run loses seconds of work and the same command goes on from
 //! there. Ctrl-C (`interrupt`) stops it cleanly after a commit.
 
+use super::record::analysis_record;
 use crate::db::analyses::{self, AnalysisFindingRecord, PendingGame};
 use crate::db::encode::{decode_moves, start_position};
-use crate::db::record::{AnalysisRecord, EvalRecord};
 use crate::interrupt;
+use crate::search::EngineError;
 use crate::search::analysis::{AnalysisOptions, GameAnalysis, analyse, code, settings_json};
-use crate::search::{EngineError, Score};
 use rayon::prelude::*;
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -275,42 +275,8 @@ fn write(conn: &Connection, done: Done, summary: &mut StageSummary) -> rusqlite:
                     ),
                 ));
             }
-            analyses::replace(conn, &done.game, Some(&record(&a)), &findings)?;
+            analyses::replace(conn, &done.game, Some(&analysis_record(&a)), &findings)?;
         }
     }
     Ok(())
-}
-
-/// The stored form of an analysis.
-pub fn record(a: &GameAnalysis) -> AnalysisRecord {
-    AnalysisRecord {
-        evals: a
-            .evals
-            .iter()
-            .map(|e| {
-                let (score_cp, mate) = match e.score_white {
-                    Score::Cp(cp) => (Some(cp), None),
-                    Score::Mate(n) => (None, Some(n)),
-                };
-                EvalRecord {
-                    ply: e.ply,
-                    score_cp,
-                    mate,
-                    depth: e.depth,
-                    nodes: e.nodes,
-                    best_move: e.best_move,
-                    deep: e.deep,
-                    engine: e.engine,
-                }
-            })
-            .collect(),
-        accuracy: a.accuracy,
-        counts: a.counts,
-        settings: a.settings.clone(),
-        engine: [
-            u64::from(a.engine.positions),
-            a.engine.nodes,
-            u64::from(a.engine.searchable),
-        ],
-    }
 }

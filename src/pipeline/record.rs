@@ -101,7 +101,8 @@ pub fn record(
     }
 }
 
-fn analysis_record(a: &GameAnalysis) -> AnalysisRecord {
+/// The stored form of an analysis (the import's records and the analysis stage's alike).
+pub(crate) fn analysis_record(a: &GameAnalysis) -> AnalysisRecord {
     AnalysisRecord {
         evals: a
             .evals
