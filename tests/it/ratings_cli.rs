@@ -2,7 +2,7 @@
 //! values that agree with Ordo 1.2.6 (run separately, see docs/RATINGS.md), the stored run, and
 //! the bad-input exits.
 
-mod common;
+use crate::common;
 
 use common::corpus;
 use rusqlite::Connection;

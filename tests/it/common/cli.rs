@@ -1,6 +1,6 @@
 //! Running the real binary from a test: `arbiter` as is, `ok` when it must succeed, and
 //! `check` with its summary, findings and quarantine written next to each other. Included
-//! with `#[path = "common/cli.rs"] mod cli;` by the tests that need it.
+//! with `use crate::common::cli;` by the tests that need it.
 #![allow(dead_code)]
 
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! behaviour we chose for each, and real game files with exact counts and a write → read
 //! round trip.
 
-mod common;
+use crate::common;
 use common::corpus;
 
 use std::collections::BTreeSet;

@@ -3,7 +3,7 @@
 //! a PGN-built event equal to the same event's TRF, TRF out read back; the HTML page sorted in
 //! headless Chromium; and, with ARBITER_CORPUS, every event of the TWIC and pgnmentor files.
 
-mod common;
+use crate::common;
 
 use rusqlite::Connection;
 use std::collections::HashMap;

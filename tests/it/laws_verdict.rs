@@ -1,7 +1,7 @@
 //! The arbiter's verdict on hand-made games: every finding code and every edition
 //! difference, with the ply where each happens.
 
-mod common;
+use crate::common;
 
 use arbiter::chess::san::resolve;
 use arbiter::chess::{Move, Position, SanMode};

@@ -2,6 +2,8 @@
 //! skip and say so on standard error. Set to something that is not a directory: the test
 //! fails at once with one line saying what to fix, instead of a panic deep in a file open.
 
+pub mod cli;
+
 use std::path::PathBuf;
 
 /// The corpus directory, or `None` (after a loud note) when `ARBITER_CORPUS` is unset.

@@ -2,7 +2,7 @@
 //! `draw-rules/sunfish-3fold.pgn` all end in a threefold repetition, and every TCEC game whose
 //! TerminationDetails names a 3-fold repetition is claimable as one under Art. 9.2.
 
-mod common;
+use crate::common;
 use common::corpus;
 
 use arbiter::chess::SanMode;

@@ -3,7 +3,7 @@
 //! final position from its stored start (FEN tag and variant, as export reads it), and the
 //! 2-byte layout of older rows still decodes alike.
 
-mod common;
+use crate::common;
 
 use arbiter::chess::SanMode;
 use arbiter::db::encode::{

@@ -3,8 +3,7 @@
 //! nobody is a usage error, `-o`'s extension picks the format in every command, and every CSV
 //! gets the formula guard.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use cli::{arbiter, ok, s};
 use std::path::{Path, PathBuf};

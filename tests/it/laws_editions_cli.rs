@@ -2,8 +2,7 @@
 //! `1997` took effect on 1 January 1993, so a 1995 game is judged under it; `--laws 1997`
 //! is still accepted; a database that stores `1997` for it still filters and exports.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use cli::{ok as arbiter, s};
 use rusqlite::Connection;

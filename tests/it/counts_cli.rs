@@ -5,8 +5,7 @@
 //! unfinished, undated for the period, left in unrated groups: the parts add up to the games
 //! stored).
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use cli::{ok, s};
 use std::fs::File;

@@ -269,7 +269,7 @@ fn names_that_match_nobody_or_several_persons_are_usage_errors() {
 }
 
 /// The corpus folder, or None (and a loud note) when ARBITER_CORPUS is not set.
-mod common;
+use crate::common;
 use common::corpus;
 
 /// The master games (the corpus' otb-pgnmentor files, in name order) imported into `dir`.

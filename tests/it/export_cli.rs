@@ -42,7 +42,7 @@ fn sample_db() -> (tempfile::TempDir, PathBuf) {
     (dir, db)
 }
 
-mod common;
+use crate::common;
 use common::corpus;
 
 /// The PGN files of the corpus the round trip reads: annotated games, lichess (clocks and

@@ -5,12 +5,11 @@
 //! exactly, through the library (the pipeline's per-game work) and through the binary
 //! (`check` with its summary, findings and quarantine; `import` and the database).
 
+use crate::common::cli;
 use arbiter::chess::SanMode;
 use arbiter::laws::{LawsChoice, VerdictOptions};
 use arbiter::pgn::split_bytes;
 use arbiter::pipeline::{Keep, WorkOptions, work::process};
-#[path = "common/cli.rs"]
-mod cli;
 
 use cli::{arbiter, s};
 use rusqlite::Connection;

@@ -7,7 +7,7 @@ use arbiter::identity::openings::classify;
 use arbiter::pgn::{Splitter, parse_game};
 use std::collections::HashMap;
 
-mod common;
+use crate::common;
 use common::corpus;
 
 /// (games with both tags, ECO equal, ECO and name equal, disagreements by (ours, theirs)).

@@ -2,7 +2,7 @@
 //! a fixed node budget (an exact solved count: any change in search behaviour shows) and the
 //! mate-in-1/2/3 suites, each mate found with its exact distance.
 
-mod common;
+use crate::common;
 use common::corpus;
 
 use arbiter::chess::Position;

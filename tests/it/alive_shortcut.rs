@@ -4,7 +4,7 @@
 //! proves unable to win. Each final where a class applies must also be alive by the full
 //! `deadness`, so that `check`'s verdicts cannot change.
 
-mod common;
+use crate::common;
 
 use arbiter::chess::{Color, Position, SanMode};
 use arbiter::game::replay::replay;

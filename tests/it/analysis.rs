@@ -2,7 +2,7 @@
 //! resignation and a draw in a won position; the lichess formulas against hand-computed values;
 //! determinism; and the throughput on master games (`$ARBITER_CORPUS`, skipped when unset).
 
-mod common;
+use crate::common;
 
 use arbiter::chess::san::{SanMode, play_san};
 use arbiter::chess::{Move, Position};

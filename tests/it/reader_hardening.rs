@@ -2,8 +2,7 @@
 //! here: findings reported once and located, files with no game, the quarantine reading back
 //! as exactly the rejected games, annotation symbols, and the cost caps of one game.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use cli::arbiter;
 use std::path::Path;

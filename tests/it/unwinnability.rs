@@ -1,7 +1,7 @@
 //! The unwinnability decision against labelled positions: D3-Chess's test vector and the
 //! project's 74 checked dead/alive positions. A wrong "cannot win" is never acceptable.
 
-mod common;
+use crate::common;
 use common::corpus;
 
 use arbiter::chess::{Color, Position};

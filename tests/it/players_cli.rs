@@ -2,8 +2,7 @@
 //! say what they changed, undid and could not find; `--suggest` explains same-spelling pairs
 //! and proposes the other name order.
 
-#[path = "common/cli.rs"]
-mod cli;
+use crate::common::cli;
 
 use cli::{arbiter, ok, s};
 use std::path::{Path, PathBuf};

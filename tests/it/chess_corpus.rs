@@ -2,7 +2,7 @@
 //! exact node counts under a CI-sized limit, SAN and UCI round trips for every legal move of
 //! every suite position, and incremental Zobrist hashes equal to recomputed ones.
 
-mod common;
+use crate::common;
 use common::corpus;
 
 use arbiter::chess::perft::{SuiteEntry, parse_suite, run_suite};

@@ -2,7 +2,7 @@
 //! gzip), the real SQLite file opened afterwards. Counts balance, values match the PGN, moves
 //! decode exactly, a second import stores nothing, a killed import resumes to the same database.
 
-mod common;
+use crate::common;
 use common::corpus;
 
 use arbiter::chess::Position;

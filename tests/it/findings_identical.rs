@@ -8,7 +8,7 @@
 //! A change that is meant to alter findings (a new code, a reworded message) regenerates the
 //! table with `ARBITER_UPDATE_DIGESTS=1` and says why in its commit.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! with something written: on standard output, or in the files it names. An example that
 //! stopped working (a renamed flag, a name that no longer resolves) fails here.
 
-mod common;
+use crate::common;
 
 use common::corpus;
 use std::path::Path;
