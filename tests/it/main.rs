@@ -13,6 +13,7 @@ mod chess_rules;
 mod cli_hardening;
 mod cli_search;
 mod counts_cli;
+mod duplicates_pairs;
 mod export_cli;
 mod findings_identical;
 mod help_examples;
