@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 /// The flags of `bench synth` (the other benchmarks ignore them).
 #[derive(Args, Debug, Default)]
 pub struct SynthArgs {
-    /// synth: number of games to write.
-    #[arg(long, value_name = "N")]
+    /// synth: number of games to write; import: games to import in all (default 1000000).
+    #[arg(long, value_name = "N", alias = "import-games")]
     pub games: Option<u64>,
     /// synth: number of persons (at most N + 1, so that they can form one pool).
     #[arg(long, value_name = "P")]

@@ -25,7 +25,7 @@ pub struct DeadArgs {
     #[arg(required_unless_present_any = ["suite", "positions"])]
     pub fen: Option<String>,
     /// Nodes each side's search may visit before answering "unknown".
-    #[arg(long, alias = "nodes", default_value_t = Budget::default().nodes)]
+    #[arg(long, aliases = ["nodes", "dead-budget"], default_value_t = Budget::default().nodes)]
     pub budget: u64,
     /// A label file: each line `WB`, `W-`, `-B` or `--`, a space and a FEN; or tab-separated
     /// `fen`, `dead`, `white_can_win`, `black_can_win` (yes/no), after a header line.

@@ -23,6 +23,7 @@ mod laws_editions_cli;
 mod laws_games;
 mod laws_verdict;
 mod moves_codec;
+mod names_cli;
 mod oneway_cli;
 mod oneway_input;
 mod openings_lichess;
