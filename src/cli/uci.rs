@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
-  arbiter uci                      (then type: uci, isready, position startpos moves e2e4, go nodes 100000)
-  arbiter uci < session.txt        (a file of commands: uci, position startpos, go depth 8, quit)
+  printf 'uci\\nisready\\nposition startpos moves e2e4\\ngo nodes 100000\\n' | arbiter uci
+  arbiter uci < session.txt        # a file of commands: uci, position startpos, go depth 8, quit
   cutechess-cli -engine cmd=arbiter arg=uci proto=uci -engine cmd=stockfish proto=uci ...")]
 pub struct UciArgs {
     /// Transposition table size in MB at start (the `Hash` option changes it).
