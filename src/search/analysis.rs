@@ -5,7 +5,7 @@
 //! Deterministic for arbiter's own tier: one searcher per game, cleared first, node limits only.
 //! The formulas, thresholds and budgets are documented in `docs/ANALYSIS.md`.
 
-use super::engine::{EngineError, EngineErrorKind, EngineSpec, with_engine};
+use super::engine::{EngineError, EngineErrorKind, EngineLimit, EngineSpec, with_engine};
 use super::lichess;
 use super::{Limits, Score, SearchResult, Searcher};
 use crate::chess::san::to_san;
@@ -43,7 +43,8 @@ pub const DRAW_IN_WON_WC: f64 = 0.5;
 /// drawn only from the third occurrence. 3: lichess's labelling rules exactly (no label for
 /// the best move, the mate transitions, raw centipawns for the drop), the scale fitted to
 /// normalised Stockfish, and the two tiers.
-pub const ANALYSIS_VERSION: u32 = 3;
+/// 4: with an engine, its sweep of every position marks where its budget goes.
+pub const ANALYSIS_VERSION: u32 = 4;
 
 /// Node budgets of the two passes and the hash size. The defaults analyse a 40-move master
 /// game in a fraction of a second on one core (`docs/ANALYSIS.md` has the measurements).
@@ -103,9 +104,9 @@ pub enum Tier {
 /// What the second tier cost in one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EngineUse {
-    /// Positions the engine searched.
+    /// Positions the engine searched at its budget (the sweep's quick searches not counted).
     pub positions: u32,
-    /// Nodes it reported for them.
+    /// Nodes it reported, the sweep's included.
     pub nodes: u64,
     /// Positions with a legal move: what evaluating every position would search.
     pub searchable: u32,
@@ -346,26 +347,50 @@ pub fn analyse_game(
 struct EngineTier {
     /// The engine's name, as it reported it.
     name: String,
+    /// At the engine's budget.
     slots: Vec<Option<Slot>>,
+    /// The sweep's quick evaluations of every position (empty without a sweep).
+    sweep: Vec<Slot>,
     nodes: u64,
     /// What stopped the tier early (an illegal reply): the evaluations before it are kept.
     failure: Option<EngineError>,
 }
 
-/// Runs the UCI engine on the `wanted` positions, in order, after `ucinewgame`. A crash or a
-/// hang is retried once on a fresh engine; a second one is the error. An illegal reply ends
-/// the tier there, keeping what was evaluated.
+/// The positions the engine searches at its budget, from the suspect moves: where each starts
+/// and the ply after it (both are needed to judge it), the ply before it when `before`, and
+/// the final position when the game-level checks need it.
+fn engine_wanted(suspect: &[bool], before: bool, game_level: bool) -> Vec<bool> {
+    let n = suspect.len();
+    let mut wanted = vec![false; n + 1];
+    for k in (0..n).filter(|&k| suspect[k]) {
+        let from = if before { k.saturating_sub(1) } else { k };
+        wanted[from..=k + 1].fill(true);
+    }
+    if game_level {
+        wanted[n] = true;
+    }
+    wanted
+}
+
+/// Runs the UCI engine after `ucinewgame`: with a sweep (`EngineSpec::sweep_nodes`), a quick
+/// search of every position in order, whose curve marks the suspect moves (`suspects`, the
+/// same rule as arbiter's own); without one, arbiter's marks (`own_suspect`). Then the
+/// budgeted searches of `engine_wanted`, in order. A crash or a hang is retried once on a
+/// fresh engine; a second one is the error. An illegal reply ends the tier there, keeping
+/// what was evaluated.
 fn engine_tier(
     spec: &'static EngineSpec,
     positions: &[Position],
     moves: &[Move],
-    wanted: &[bool],
+    own_suspect: &[bool],
+    game_level: bool,
 ) -> Result<EngineTier, EngineError> {
     let mut attempt = 0;
     loop {
         let mut tier = EngineTier {
             name: String::new(),
             slots: vec![None; positions.len()],
+            sweep: Vec::new(),
             nodes: 0,
             failure: None,
         };
@@ -374,6 +399,33 @@ fn engine_tier(
                 e.new_game()?;
                 Ok(e.name.clone())
             })?;
+            if spec.sweep_nodes > 0 {
+                for ply in 0..positions.len() {
+                    let r = with_engine(spec, |e| {
+                        e.search_limited(
+                            &positions[0],
+                            &moves[..ply],
+                            &positions[ply],
+                            &[],
+                            EngineLimit::Nodes(spec.sweep_nodes),
+                        )
+                    })
+                    .map_err(|mut e| {
+                        e.ply = Some(ply as u32);
+                        e
+                    })?;
+                    tier.nodes += r.nodes;
+                    tier.sweep.push(Slot::from_result(&r, false));
+                }
+            }
+            // arbiter's marks miss moves its curve does not see, so the ply before each is
+            // searched too (issue 33: "plus the ply before and after each"); the sweep judges
+            // every move itself, the one before included, so its marks need only both ends.
+            let wanted = if tier.sweep.is_empty() {
+                engine_wanted(own_suspect, true, game_level)
+            } else {
+                engine_wanted(&suspects(&tier.sweep, moves.len()), false, game_level)
+            };
             for (ply, _) in wanted.iter().enumerate().filter(|(_, w)| **w) {
                 let r = with_engine(spec, |e| {
                     e.search(&positions[0], &moves[..ply], &positions[ply], &[])
@@ -390,6 +442,10 @@ fn engine_tier(
         match run {
             Ok(()) => return Ok(tier),
             Err(e) if matches!(e.kind, EngineErrorKind::BadMove { .. }) => {
+                // A sweep cut short marks nothing: arbiter's own curve and labels stand.
+                if tier.sweep.len() < positions.len() {
+                    tier.sweep.clear();
+                }
                 tier.failure = Some(e);
                 return Ok(tier);
             }
@@ -494,26 +550,26 @@ pub fn analyse(
     // and the ply before and after each (and the final position when the game-level checks
     // need it).
     let positions = &game.positions;
-    let (engine_slots, engine_nodes, engine_failure, engine_name) = match options.engine {
-        None => (vec![None; n + 1], 0, None, None),
+    let (engine_slots, sweep, engine_nodes, engine_failure, engine_name) = match options.engine {
+        None => (vec![None; n + 1], Vec::new(), 0, None, None),
         Some(spec) => {
-            let mut wanted = vec![false; n + 1];
-            for k in (0..n).filter(|&k| suspect[k]) {
-                wanted[k.saturating_sub(1)..=k + 1].fill(true);
-            }
-            if game_level.is_some() {
-                wanted[n] = true;
-            }
-            let tier = engine_tier(spec, positions, moves, &wanted)?;
-            (tier.slots, tier.nodes, tier.failure, Some(tier.name))
+            let tier = engine_tier(spec, positions, moves, &suspect, game_level.is_some())?;
+            (
+                tier.slots,
+                tier.sweep,
+                tier.nodes,
+                tier.failure,
+                Some(tier.name),
+            )
         }
     };
     let engine_positions = engine_slots.iter().filter(|s| s.is_some()).count() as u32;
-    // The curve the labels and the accuracy read: the engine's where it searched.
+    // The curve the labels and the accuracy read: the engine's where it searched at its
+    // budget, its sweep's elsewhere (closer to it than arbiter's), arbiter's without either.
     let curve: Vec<Slot> = slots
         .iter()
-        .zip(&engine_slots)
-        .map(|(own, eng)| eng.unwrap_or(*own))
+        .enumerate()
+        .map(|(p, own)| engine_slots[p].or(sweep.get(p).copied()).unwrap_or(*own))
         .collect();
     let standard_start = start.fen() == crate::chess::START_FEN;
 
@@ -542,8 +598,11 @@ pub fn analyse(
             before.eval()
         };
         let after_eval = after.eval().flip();
-        let label = lichess::label(before_eval, after_eval, before.best == Some(played))
-            .filter(|(j, _)| tier == Tier::Engine || OWN_TIER_LABELS[j.index()]);
+        // With a sweep, a move the engine did not search at its budget was not marked: the
+        // engine's own quick look found no label there, so arbiter's is not given either.
+        let label = lichess::label(before_eval, after_eval, before.best == Some(played)).filter(
+            |(j, _)| tier == Tier::Engine || (sweep.is_empty() && OWN_TIER_LABELS[j.index()]),
+        );
         let judgement = label.map(|(j, _)| j);
         let missed_mate = short_mate(&before) && !being_mated(&after);
         let text = move_label(pos, played);
