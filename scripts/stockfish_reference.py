@@ -20,8 +20,8 @@ The draws are interleaved kind by kind (bullet, blitz, rapid, twic, master, bull
 the i-th game of that order (from 0) goes to the development set when i is even, to the
 held-out set when odd: `--out` gets `-dev.pgn` and `-heldout.pgn` appended. The split is fixed
 before any game is searched; each game also gets a `[ReferenceSet "dev|heldout"]` tag and a
-`[ReferenceKind "..."]` tag. The order is the order of searching, so a partial run has both
-halves of about the same size. Stockfish is a separate program, run at `nice -n 19` (--nice); /usr/games/pgn-extract turns the
+`[ReferenceKind "..."]` tag. The games are searched shortest first, so that a partial run
+holds as many whole games as it can, from both halves. Stockfish is a separate program, run at `nice -n 19` (--nice); /usr/games/pgn-extract turns the
 moves into SAN and UCI. Stops cleanly (whole games only) at --deadline (HH:MM, UTC).
 
   nice -n 10 scripts/stockfish_reference.py --sample 33 --skip \
@@ -164,7 +164,10 @@ def sample(seed, per_kind, skip, max_plies, corpus):
     for i in range(per_kind):
         for k in KINDS:
             order.append((k, drawn[k][i]))
-    return [(k, g, "dev" if i % 2 == 0 else "heldout") for i, (k, g) in enumerate(order)]
+    picked = [(k, g, "dev" if i % 2 == 0 else "heldout") for i, (k, g) in enumerate(order)]
+    # Searched shortest first (stable): on a loaded machine a partial run then holds the most
+    # whole games, from both halves; which half a game is in does not depend on this order.
+    return sorted(picked, key=lambda t: rough_plies(t[1]))
 
 
 def main():
