@@ -24,6 +24,12 @@ pub const MATE_CP: i32 = 1000;
 /// the first tier marks what it would itself call an inaccuracy. Not fitted to the reference
 /// labels; docs/ANALYSIS.md has what other marks would cost and gain.
 pub const MARK_DROP: f64 = 5.0;
+/// arbiter's deep searches settle both positions of every move whose drop on its curve is at
+/// least this: one label band (5 Win% points, the cheap search's error is of that order) below
+/// the lowest label its own tier emits (`OWN_TIER_LABELS`: blunders, 15), so a move the cheap
+/// curve puts near a blunder is judged on deep evaluations. The engine's marks stay at
+/// `MARK_DROP`.
+pub const OWN_MARK_DROP: f64 = 10.0;
 /// The labels arbiter's own tier emits (inaccuracy, mistake, blunder): those whose precision
 /// against Stockfish at 1,000,000 nodes reached 0.5 on the development set (docs/ANALYSIS.md).
 pub const OWN_TIER_LABELS: [bool; 3] = [false, false, true];
@@ -291,9 +297,9 @@ fn being_mated(slot: &Slot) -> bool {
 
 /// The moves the first tier marks as possibly critical, from its curve: those that lichess's
 /// label metric (the drop of the mover's winning chances on raw centipawns, in Win% points)
-/// puts at `MARK_DROP` or more, and the possible mate transitions (the mover had a forced
+/// puts at `mark` or more, and the possible mate transitions (the mover had a forced
 /// mate, or the move lets the opponent force one).
-fn suspects(slots: &[Slot], n: usize) -> Vec<bool> {
+fn suspects(slots: &[Slot], n: usize, mark: f64) -> Vec<bool> {
     (0..n)
         .map(|k| {
             let (before, after) = (slots[k].eval(), slots[k + 1].eval().flip());
@@ -306,7 +312,7 @@ fn suspects(slots: &[Slot], n: usize) -> Vec<bool> {
             let mate_had = matches!(before, Eval::Mate(m) if m > 0);
             let mate_allowed =
                 matches!(before, Eval::Cp(_)) && matches!(after, Eval::Mate(m) if m < 0);
-            drop >= MARK_DROP || mate_had || mate_allowed
+            drop >= mark || mate_had || mate_allowed
         })
         .collect()
 }
@@ -424,7 +430,11 @@ fn engine_tier(
             let wanted = if tier.sweep.is_empty() {
                 engine_wanted(own_suspect, true, game_level)
             } else {
-                engine_wanted(&suspects(&tier.sweep, moves.len()), false, game_level)
+                engine_wanted(
+                    &suspects(&tier.sweep, moves.len(), MARK_DROP),
+                    false,
+                    game_level,
+                )
             };
             for (ply, _) in wanted.iter().enumerate().filter(|(_, w)| **w) {
                 let r = with_engine(spec, |e| {
@@ -496,10 +506,16 @@ pub fn analyse(
         slots.push(Slot::from_result(&r, false));
     }
 
-    // 2. Only-move probes: the cheap pass's best move against the best of the rest.
+    // 2. Only-move probes: the cheap pass's best move against the best of the rest, where an
+    // only move can be reported: the move played was the best (`analysis.only-move`), or the
+    // move may get a label (its message says the only move was missed).
     let mut only_candidates = Vec::new();
+    let may_label = suspects(&slots, n, OWN_MARK_DROP);
     for (k, slot) in slots.iter().enumerate().take(n) {
         let Some(best) = slot.best else { continue };
+        if best != moves[k] && !may_label[k] {
+            continue;
+        }
         let wc = slot.wc();
         if wc.abs() >= ONLY_MOVE_OPEN || is_recapture(&game.positions, moves, k, best) {
             continue;
@@ -510,11 +526,11 @@ pub fn analyse(
         }
     }
 
-    // 3. Triage: deep searches until both positions of every suspect move are settled (a
-    // deep score can make a neighbouring move look critical, so the marking runs again on
-    // the new curve). The settled suspects are the first tier's marks.
+    // 3. Triage: deep searches until both positions of every move that may get arbiter's own
+    // label are settled (a deep score can make a neighbouring move look critical, so the
+    // marking runs again on the new curve).
     let game_level = game_level_kind(recorded_result, termination_is_mate);
-    let mut suspect = suspects(&slots, n);
+    let mut suspect = may_label;
     loop {
         let mut wanted = both_ends(&suspect);
         for &k in &only_candidates {
@@ -530,7 +546,7 @@ pub fn analyse(
         for p in todo {
             slots[p] = game.deep(p);
         }
-        suspect = suspects(&slots, n);
+        suspect = suspects(&slots, n, OWN_MARK_DROP);
     }
 
     // 4. Only moves confirmed at the deep budget.
@@ -553,7 +569,8 @@ pub fn analyse(
     let (engine_slots, sweep, engine_nodes, engine_failure, engine_name) = match options.engine {
         None => (vec![None; n + 1], Vec::new(), 0, None, None),
         Some(spec) => {
-            let tier = engine_tier(spec, positions, moves, &suspect, game_level.is_some())?;
+            let marks = suspects(&slots, n, MARK_DROP);
+            let tier = engine_tier(spec, positions, moves, &marks, game_level.is_some())?;
             (
                 tier.slots,
                 tier.sweep,
@@ -743,6 +760,8 @@ pub fn settings_json(options: &AnalysisOptions, engine_name: Option<&str>) -> St
         "repetition": "third occurrence in the game, second inside the search",
         "labels": "lichess (Advice, WinPercent, AccuracyPercent)",
         "mark_drop": MARK_DROP,
+        "own_mark_drop": OWN_MARK_DROP,
+        "only_move_probes": "best move played or may be labelled",
         "own_tier_labels": OWN_TIER_LABELS,
         "missed_mate_max": MISSED_MATE_MAX,
         "only_move_gap": ONLY_MOVE_GAP,
