@@ -298,7 +298,7 @@ fn being_mated(slot: &Slot) -> bool {
 /// The moves the first tier marks as possibly critical, from its curve: those that lichess's
 /// label metric (the drop of the mover's winning chances on raw centipawns, in Win% points)
 /// puts at `mark` or more, and the possible mate transitions (the mover had a forced
-/// mate, or the move lets the opponent force one).
+/// mate and no longer has one, or the move lets the opponent force one).
 fn suspects(slots: &[Slot], n: usize, mark: f64) -> Vec<bool> {
     (0..n)
         .map(|k| {
@@ -309,10 +309,12 @@ fn suspects(slots: &[Slot], n: usize, mark: f64) -> Vec<bool> {
                 }
                 _ => lichess::win_percent(before) - lichess::win_percent(after),
             };
-            let mate_had = matches!(before, Eval::Mate(m) if m > 0);
+            // A mate kept (or given) is not lichess's "lost forced checkmate": only its loss is.
+            let mate_lost = matches!(before, Eval::Mate(m) if m > 0)
+                && !matches!(after, Eval::Mate(m) if m >= 0);
             let mate_allowed =
                 matches!(before, Eval::Cp(_)) && matches!(after, Eval::Mate(m) if m < 0);
-            drop >= mark || mate_had || mate_allowed
+            drop >= mark || mate_lost || mate_allowed
         })
         .collect()
 }
@@ -510,7 +512,13 @@ pub fn analyse(
     // only move can be reported: the move played was the best (`analysis.only-move`), or the
     // move may get a label (its message says the only move was missed).
     let mut only_candidates = Vec::new();
-    let may_label = suspects(&slots, n, OWN_MARK_DROP);
+    // An engine without a sweep searches what arbiter marks at `MARK_DROP`: those moves are
+    // settled deep first, as they were before the sweep.
+    let own_mark = match options.engine {
+        Some(spec) if spec.sweep_nodes == 0 => MARK_DROP,
+        _ => OWN_MARK_DROP,
+    };
+    let may_label = suspects(&slots, n, own_mark);
     for (k, slot) in slots.iter().enumerate().take(n) {
         let Some(best) = slot.best else { continue };
         if best != moves[k] && !may_label[k] {
@@ -546,7 +554,7 @@ pub fn analyse(
         for p in todo {
             slots[p] = game.deep(p);
         }
-        suspect = suspects(&slots, n, OWN_MARK_DROP);
+        suspect = suspects(&slots, n, own_mark);
     }
 
     // 4. Only moves confirmed at the deep budget.
@@ -906,6 +914,54 @@ fn move_label(pos: &Position, m: Move) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn slot(score: Score) -> Slot {
+        Slot {
+            score,
+            depth: 1,
+            nodes: 1,
+            best: None,
+            deep: false,
+        }
+    }
+
+    /// Scores from each position's side to move: [before move 1, after it, after move 2].
+    fn marks(scores: [Score; 3], mark: f64) -> Vec<bool> {
+        suspects(&scores.map(slot), 2, mark)
+    }
+
+    #[test]
+    fn a_kept_mate_is_not_marked_a_lost_one_and_an_allowed_one_are() {
+        // White mates in 3, plays on and still mates in 2 (Black to move is mated in 2):
+        // lichess gives no label, so nothing is marked; Black's reply keeps it too.
+        assert_eq!(
+            marks([Score::Mate(3), Score::Mate(-2), Score::Mate(2)], MARK_DROP),
+            [false, false]
+        );
+        // The mating move itself (Black is mated on the board): kept.
+        let mated = suspects(&[slot(Score::Mate(1)), slot(Score::Mate(0))], 1, MARK_DROP);
+        assert_eq!(mated, [false]);
+        // White had a mate and now only +5: lost forced checkmate.
+        assert_eq!(
+            marks([Score::Mate(3), Score::Cp(-500), Score::Cp(500)], MARK_DROP),
+            [true, false]
+        );
+        // A level position where the move lets the opponent mate.
+        assert_eq!(
+            marks([Score::Cp(0), Score::Mate(4), Score::Mate(-3)], MARK_DROP),
+            [true, false]
+        );
+    }
+
+    #[test]
+    fn the_mark_is_lichess_drop_in_win_percent() {
+        // White +100 -> -50: wc(100) - wc(-50) = 0.182 + 0.092 = 0.274, 13.7 points.
+        // Black +50 -> -30: wc(50) - wc(-30) = 0.092 + 0.055 = 0.147, 7.4 points.
+        let m = [Score::Cp(100), Score::Cp(50), Score::Cp(30)];
+        assert_eq!(marks(m, MARK_DROP), [true, true]);
+        assert_eq!(marks(m, OWN_MARK_DROP), [true, false]);
+        assert_eq!(marks(m, 14.0), [false, false]);
+    }
 
     #[test]
     fn white_view_flips_black_scores() {
