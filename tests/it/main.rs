@@ -30,6 +30,7 @@ mod players_cli;
 mod positions_cli;
 mod ratings_cli;
 mod reader_hardening;
+mod readme_examples;
 mod search_corpus;
 mod selection_cli;
 mod stats_cli;
