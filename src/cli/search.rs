@@ -56,7 +56,7 @@ pub struct QueryArgs {
     /// The Laws: the position occurs for at least the N-th time in the game (Art. 9.2.2's
     /// sameness); its first match is the N-th occurrence. With a FEN: that position's N-th
     /// occurrence ('FEN --repetition 3': the third time it stands on the board).
-    #[arg(long, value_name = "N", value_parser = repetition_count, help_heading = LAWS_HEADING)]
+    #[arg(long, value_name = "N", value_parser = repetition_count, allow_negative_numbers = true, help_heading = LAWS_HEADING)]
     pub repetition: Option<u32>,
     /// The Laws: the player to move could claim this draw here, on the board or by writing
     /// down the move that completes it (Art. 9.2 / 9.3 of the edition in force), and play
