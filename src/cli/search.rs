@@ -139,9 +139,9 @@ const EXAMPLES: &str = "Examples:
   arbiter search --db games.sqlite --material KRPKR --mirror --held 10 --format csv -o rook-endings.csv
   arbiter search --db games.sqlite --tree 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
   arbiter search --db games.sqlite --claimable threefold --min-elo 2600
-  arbiter search --db games.sqlite --repetition 3 '8/8/4k3/8/8/4K3/4P3/8 w - - 0 60'
-  arbiter search --db games.sqlite --claimable fifty --material KRBKR
-  arbiter export --db games.sqlite --automatic fivefold -o fivefold.pgn
+  arbiter search --db games.sqlite --repetition 3 --material KRPKR --mirror
+  arbiter search --db games.sqlite --claimable fifty --format csv -o fifty.csv
+  arbiter export --db games.sqlite --automatic seventy-five -o seventy-five.pgn
 (--pawns 'abdfgh/abefgh', --sequence 'Bxh7+ Kxh7 Ng5+', --pattern …: docs/POSITIONS.md)";
 
 #[derive(Args, Debug)]
