@@ -31,6 +31,7 @@ mod position_laws;
 mod positions_cli;
 mod ratings_cli;
 mod reader_hardening;
+mod readme_examples;
 mod search_corpus;
 mod selection_cli;
 mod stats_cli;
