@@ -161,6 +161,25 @@ fn each_form_combines_with_the_others_at_the_same_ply() {
         searched(&db, &["--repetition", "5", "--claimable", "threefold"]),
         [(8, 16)]
     );
+    // The moves played after the start position's third occurrence (game 2 stops there).
+    let tree = ok(&[
+        "search",
+        "--db",
+        s(&db),
+        "--tree",
+        START,
+        "--repetition",
+        "3",
+        "--format",
+        "csv",
+    ]);
+    let tree = String::from_utf8(tree.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = tree
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').take(2).collect())
+        .collect();
+    assert_eq!(rows, [["Nf3", "2"], ["e4", "1"]], "{tree}");
     // The selection filters apply.
     assert_eq!(
         searched(&db, &["--claimable", "threefold", "--from", "2000"]),
@@ -200,6 +219,10 @@ fn exports_carry_the_matching_ply() {
         .unwrap();
     assert_eq!(pgn.matches("[Event ").count(), 1, "{pgn}");
     assert!(pgn.contains("fivefold under the 2017 Laws"), "{pgn}");
+    assert!(
+        pgn.contains("Ng8 {arbiter: position matched at ply 16}"),
+        "{pgn}"
+    );
 }
 
 #[test]
