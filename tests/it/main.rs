@@ -27,6 +27,7 @@ mod oneway_input;
 mod openings_lichess;
 mod pgn_corpus;
 mod players_cli;
+mod position_laws;
 mod positions_cli;
 mod ratings_cli;
 mod reader_hardening;
