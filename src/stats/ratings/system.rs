@@ -525,7 +525,7 @@ pub fn store(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::ratings::{Date, Game, Outcome};
+    use crate::stats::ratings::{Date, RatedGame, RatedResult};
 
     /// Virtual draws join only players who met, so they cannot rate separate groups: the
     /// message offers what does (the largest group, a narrower selection), not them.
@@ -652,7 +652,7 @@ mod tests {
 
     #[test]
     fn every_system_rates_a_small_pool() {
-        let game = |white, black, outcome, month| Game {
+        let game = |white, black, outcome, month| RatedGame {
             white,
             black,
             outcome,
@@ -661,12 +661,12 @@ mod tests {
         };
         let selection = Selection {
             games: vec![
-                game(0, 1, Outcome::WhiteWins, 1),
-                game(1, 2, Outcome::Draw, 1),
-                game(2, 0, Outcome::BlackWins, 2),
-                game(1, 0, Outcome::Draw, 2),
-                game(2, 1, Outcome::BlackWins, 3),
-                game(0, 2, Outcome::Draw, 3),
+                game(0, 1, RatedResult::WhiteWins, 1),
+                game(1, 2, RatedResult::Draw, 1),
+                game(2, 0, RatedResult::BlackWins, 2),
+                game(1, 0, RatedResult::Draw, 2),
+                game(2, 1, RatedResult::BlackWins, 3),
+                game(0, 2, RatedResult::Draw, 3),
             ],
             names: vec!["A".into(), "B".into(), "C".into()],
             person_ids: vec![10, 20, 30],
