@@ -390,7 +390,9 @@ impl fmt::Display for RateError {
                 list_members(&mut text, groups, *all, "groups");
                 write!(
                     f,
-                    "{text}\n  (--largest-group rates the largest; {WAY_FORWARD})"
+                    "{text}\n  (no setting relates players who are not linked by games: \
+                     --largest-group rates the largest group, or select one group's games, \
+                     e.g. one --event)"
                 )
             }
             RateError::OneSided { sets, all } => {
@@ -524,6 +526,37 @@ pub fn store(
 mod tests {
     use super::*;
     use crate::stats::ratings::{Date, RatedGame, RatedResult};
+
+    /// Virtual draws join only players who met, so they cannot rate separate groups: the
+    /// message offers what does (the largest group, a narrower selection), not them.
+    #[test]
+    fn separate_groups_offer_what_can_relate_them() {
+        let members = |size, example: &str| Members {
+            size,
+            example: example.to_owned(),
+        };
+        let text = RateError::SeparateGroups {
+            groups: vec![
+                members(477, "Saydaliev,Saidakbar"),
+                members(2, "Temirbekov,T"),
+            ],
+            all: false,
+        }
+        .to_string();
+        assert!(
+            text.starts_with("the players form 2 separate groups"),
+            "{text}"
+        );
+        assert!(
+            text.contains("477 players, e.g. Saydaliev,Saidakbar"),
+            "{text}"
+        );
+        assert!(
+            text.contains("--largest-group rates the largest group"),
+            "{text}"
+        );
+        assert!(!text.contains("--prior-draws"), "{text}");
+    }
 
     #[test]
     fn names_are_stable_and_unique() {
