@@ -114,44 +114,58 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
         ..Budget::default()
     };
     let finals = corpus_finals(&corpus);
-    let (mut settled, mut pawnless, mut unlocked, mut open_file) = (0, 0, 0, 0);
+    // Per final: its deadness, whether a class settled it, and the sides each class took.
+    let judged: Vec<(Deadness, bool, [usize; 3])> = {
+        use rayon::prelude::*;
+        finals
+            .par_iter()
+            .map(|pos| {
+                // The fast path (classes at the root and along the cheap line) against the
+                // full test, on every final.
+                let fast = deadness(pos, budget);
+                assert_eq!(
+                    fast,
+                    deadness_searched(pos, budget),
+                    "{}",
+                    arbiter::chess::fen::write_fen(pos)
+                );
+                let mut classes = [0usize; 3];
+                if !not_over(pos) {
+                    return (fast, false, classes);
+                }
+                let mut any = false;
+                for side in Color::ALL {
+                    let Some(class) = alive::proof(pos, side) else {
+                        continue;
+                    };
+                    any = true;
+                    classes[match class {
+                        alive::AliveClass::PawnlessHeavy => 0,
+                        alive::AliveClass::Unlocked => 1,
+                        alive::AliveClass::OpenFile => 2,
+                    }] += 1;
+                    let full = analyse_side(pos, side, budget);
+                    assert!(
+                        !matches!(full, Winnability::CannotWin(_)),
+                        "{}: {side:?} {class:?} but the analysis proves {full:?}",
+                        arbiter::chess::fen::write_fen(pos)
+                    );
+                }
+                if any {
+                    assert_eq!(fast, Deadness::Alive);
+                }
+                (fast, any, classes)
+            })
+            .collect()
+    };
     let mut tally = [0usize; 3];
-    for pos in &finals {
-        // The fast path (classes at the root and along the cheap line) against the full
-        // test, on every final.
-        let fast = deadness(pos, budget);
-        assert_eq!(
-            fast,
-            deadness_searched(pos, budget),
-            "{}",
-            arbiter::chess::fen::write_fen(pos)
-        );
-        tally[fast as usize] += 1;
-        if !not_over(pos) {
-            continue;
-        }
-        let mut any = false;
-        for side in Color::ALL {
-            let Some(class) = alive::proof(pos, side) else {
-                continue;
-            };
-            any = true;
-            match class {
-                alive::AliveClass::PawnlessHeavy => pawnless += 1,
-                alive::AliveClass::Unlocked => unlocked += 1,
-                alive::AliveClass::OpenFile => open_file += 1,
-            }
-            let full = analyse_side(pos, side, budget);
-            assert!(
-                !matches!(full, Winnability::CannotWin(_)),
-                "{}: {side:?} {class:?} but the analysis proves {full:?}",
-                arbiter::chess::fen::write_fen(pos)
-            );
-        }
-        if any {
-            settled += 1;
-            assert_eq!(fast, Deadness::Alive);
-        }
+    let (mut settled, mut pawnless, mut unlocked, mut open_file) = (0, 0, 0, 0);
+    for (fast, any, classes) in &judged {
+        tally[*fast as usize] += 1;
+        settled += usize::from(*any);
+        pawnless += classes[0];
+        unlocked += classes[1];
+        open_file += classes[2];
     }
     eprintln!(
         "{} distinct finals ({} dead, {} alive, {} undetermined), {settled} settled by a class \
@@ -162,5 +176,10 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
         tally[Deadness::Alive as usize],
         tally[Deadness::Unknown as usize],
     );
-    assert!(settled > 0);
+    // Measured: the corpus's distinct finals, each decided, and the sides each class took.
+    assert_eq!((finals.len(), tally), (296_019, [642, 295_377, 0]));
+    assert_eq!(
+        (settled, pawnless, unlocked, open_file),
+        (153_677, 449, 269_642, 37_130)
+    );
 }
