@@ -18,4 +18,5 @@ pub mod pipeline;
 pub mod positions;
 pub mod search;
 pub mod stats;
+pub mod table;
 pub mod uci;

@@ -18,6 +18,7 @@ pub mod export;
 pub mod filter;
 pub mod import;
 pub mod openings;
+pub mod output;
 pub mod perft;
 pub mod players;
 pub mod ratings;

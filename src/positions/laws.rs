@@ -143,7 +143,8 @@ pub fn matching_plies(
     }
     let plies = walk(q, start, moves, game.edition);
     let n = moves.len();
-    // The first automatic ending of the 2014 Laws, as the verdict finds it (fivefold first).
+    // The first automatic ending of the 2014 Laws, as the verdict finds it (fivefold first;
+    // a start position with 75 moves made already is one).
     let automatic = (game.edition >= Edition::Fide2014)
         .then(|| {
             plies
@@ -316,6 +317,50 @@ mod tests {
             ..GameLaws::default()
         };
         assert_eq!(first(claim, &on, ended), None);
+    }
+
+    #[test]
+    fn automatic_endings_are_where_the_verdict_puts_them() {
+        use crate::laws::{GameInput, VerdictOptions, judge};
+        // 75 moves already made at the start: the verdict ends the game there.
+        let start = Position::from_fen("8/8/4k3/8/8/4K3/8/R7 w - - 150 120").unwrap();
+        let mut pos = start;
+        let moves: Vec<Move> = ["Ra2", "Kd6", "Ra3"]
+            .iter()
+            .map(|t| {
+                crate::chess::san::play_san(&mut pos, t, SanMode::Strict)
+                    .unwrap()
+                    .mv
+            })
+            .collect();
+        let input = GameInput {
+            start,
+            moves: &moves,
+            date: Some("2020.01.01"),
+            result_tag: None,
+            termination_tag: None,
+            result_marker: None,
+        };
+        let ended = judge(&input, &VerdictOptions::default()).termination;
+        assert_eq!(ended.map(|(_, ply)| ply), Some(0));
+        let q = LawsQuery {
+            automatic: Some(AutomaticKind::SeventyFive),
+            ..LawsQuery::default()
+        };
+        // With the verdict's ending and without it (found by the walk), the same ply.
+        for end in [Some(0), None] {
+            let laws = GameLaws {
+                edition: Edition::Fide2014,
+                end,
+            };
+            let plies = matching_plies(&q, &start, &moves, &laws).unwrap();
+            assert_eq!(plies, [true, false, false, false]);
+        }
+        let laws = GameLaws {
+            edition: Edition::Fide2001,
+            end: None,
+        };
+        assert_eq!(matching_plies(&q, &start, &moves, &laws), None);
     }
 
     #[test]

@@ -8,8 +8,8 @@ use super::dossier::{
 use super::performance::{Performance, PerformanceInput, wilson};
 use super::row::format_date_key;
 use crate::db::directory::Directory;
-use crate::export::table::{Cell, Column, Kind};
 use crate::identity::names::visible;
+use crate::table::{Cell, Column, Kind};
 use serde::Serialize;
 use std::fmt::Write as _;
 
