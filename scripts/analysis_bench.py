@@ -383,7 +383,7 @@ def simulate(db, refs, mark_drop, sweep=None, uci=None, budget=1_000_000):
     ours_n = {l: 0 for l in LABELS}
     ref_n = {l: 0 for l in LABELS}
     covered = {l: 0 for l in LABELS}
-    diffs, setn, posn, swept = [], 0, 0, 0
+    diffs, setn, posn, swept, oracle = [], 0, 0, 0, 0
     for number, (labels, ref_white) in refs.items():
         gid = by_number.get(number)
         if gid is None:
@@ -441,11 +441,14 @@ def simulate(db, refs, mark_drop, sweep=None, uci=None, budget=1_000_000):
         diffs += [mine[s] - theirs[s] for s in (0, 1) if mine[s] is not None and theirs[s] is not None]
         setn += len(marked)
         posn += nply
+        oracle += len({p for ply in labels for p in (ply - 1, ply)})
     how = f"the engine's sweep at {sweep.nodes} nodes, both ends of each move it marks" if sweep else \
         "arbiter's marks, the ply before and after each"
     print(f"\n  tier 2 simulated from the reference (MARK_DROP {mark_drop}; {how}):")
     print(f"  engine      {setn} of {posn} positions ({setn / posn:.3f}) at the budget; "
           f"nodes {(setn * budget + swept) / (posn * budget):.3f} of every position at {budget} (the sweep's included)")
+    print(f"  bound       a perfect triage (both ends of exactly the reference's labelled moves) searches "
+          f"{oracle / posn:.3f} of the positions")
     print("  triage      reference labels whose two positions the engine searches: " + ", ".join(
         f"{l} {covered[l]}/{ref_n[l]} ({covered[l] / max(1, ref_n[l]):.2f})" for l in LABELS))
     for l in LABELS:
