@@ -137,12 +137,10 @@ pub enum SearchFormat {
 const EXAMPLES: &str = "Examples:
   arbiter search --db games.sqlite 'rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6' --min-elo 2400 --from 2015
   arbiter search --db games.sqlite --material KRPKR --mirror --held 10 --format csv -o rook-endings.csv
-  arbiter search --db games.sqlite --tree 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
   arbiter search --db games.sqlite --claimable threefold --min-elo 2600
-  arbiter search --db games.sqlite --repetition 3 --material KRPKR --mirror
-  arbiter search --db games.sqlite --claimable fifty --format csv -o fifty.csv
-  arbiter export --db games.sqlite --automatic seventy-five -o seventy-five.pgn
-(--pawns 'abdfgh/abefgh', --sequence 'Bxh7+ Kxh7 Ng5+', --pattern …: docs/POSITIONS.md)";
+(--tree FEN, --pawns 'abdfgh/abefgh', --sequence 'Bxh7+ Kxh7 Ng5+', --pattern …, --repetition 3,
+ --claimable fifty, --automatic seventy-five; every query form also filters export:
+ docs/POSITIONS.md)";
 
 #[derive(Args, Debug)]
 #[command(after_help = EXAMPLES)]
