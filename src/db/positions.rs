@@ -5,8 +5,8 @@
 
 use crate::db::encode::{decode_moves, start_position};
 use crate::positions::index::{
-    GameEntry, TAIL_BYTES, Tail, bucket_games, bucket_of, build_buckets, decode_bucket,
-    encode_pairs, game_entry,
+    FACTS_BYTES, GameEntry, TAIL_BYTES, Tail, bucket_games, bucket_of, build_buckets,
+    decode_bucket, encode_pairs, facts, game_entry,
 };
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -70,7 +70,134 @@ fn write_range(conn: &Connection, games: &[(u32, GameEntry)]) -> rusqlite::Resul
     }
     conn.prepare_cached(include_str!("sql/insert_position_tails.sql"))?
         .execute(params![first_game, last.0, records])?;
+    if has_facts(conn)? {
+        let mut blob = vec![0u8; (last.0 - first_game + 1) as usize * FACTS_BYTES];
+        for (g, e) in games {
+            let at = (g - first_game) as usize * FACTS_BYTES;
+            blob[at..at + FACTS_BYTES].copy_from_slice(&e.facts.to_le_bytes());
+        }
+        conn.prepare_cached(include_str!("sql/insert_position_facts.sql"))?
+            .execute(params![first_game, last.0, blob])?;
+    }
     Ok(())
+}
+
+/// Whether the database has `position_facts` (schema version 7 on).
+pub fn has_facts(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE name = 'position_facts'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n > 0)
+}
+
+/// The facts (`positions::index::facts`) of the games of a range of ids, where stored.
+#[derive(Debug, Default)]
+pub struct Facts {
+    /// `(first_game, last_game, 4 bytes a game)`, by first game.
+    rows: Vec<(u32, u32, Vec<u8>)>,
+}
+
+impl Facts {
+    /// Every stored row overlapping ids `lo` to `hi`.
+    pub fn load(conn: &Connection, lo: u32, hi: u32) -> rusqlite::Result<Facts> {
+        if !has_facts(conn)? {
+            return Ok(Facts::default());
+        }
+        let mut stmt = conn.prepare_cached(
+            "SELECT first_game, last_game, facts FROM position_facts \
+             WHERE last_game >= ?1 AND first_game <= ?2 ORDER BY first_game",
+        )?;
+        let rows = stmt
+            .query_map(params![lo, hi], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<Vec<(u32, u32, Vec<u8>)>>>()?;
+        Ok(Facts { rows })
+    }
+
+    /// The facts of game `id`, None when no row holds it.
+    pub fn get(&self, id: u32) -> Option<u32> {
+        let i = self.rows.partition_point(|r| r.0 <= id).checked_sub(1)?;
+        let (first, last, blob) = &self.rows[i];
+        if id > *last {
+            return None;
+        }
+        let at = (id - first) as usize * FACTS_BYTES;
+        let b = blob.get(at..at + FACTS_BYTES)?;
+        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+/// Ranges of ids the index covers without facts (indexed before schema version 7).
+pub fn missing_facts(conn: &Connection) -> rusqlite::Result<Vec<(i64, i64)>> {
+    if !has_facts(conn)? {
+        return Ok(Vec::new());
+    }
+    let read = |sql: &str| -> rusqlite::Result<Vec<(i64, i64)>> {
+        conn.prepare(sql)?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect()
+    };
+    let covered = read("SELECT first_game, last_game FROM position_tails ORDER BY first_game")?;
+    let have = read("SELECT first_game, last_game FROM position_facts ORDER BY first_game")?;
+    let mut out = Vec::new();
+    let mut h = have.iter().peekable();
+    for (a, b) in covered {
+        let mut next = a;
+        while next <= b {
+            while h.peek().is_some_and(|&&(_, hb)| hb < next) {
+                h.next();
+            }
+            match h.peek() {
+                Some(&&(ha, hb)) if ha <= next => next = hb + 1,
+                Some(&&(ha, _)) if ha <= b => {
+                    out.push((next, ha - 1));
+                    next = ha;
+                }
+                _ => {
+                    out.push((next, b));
+                    next = b + 1;
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Writes the facts of indexed games that have none, one committed step of `step` ids at
+/// a time (resumable like `build`). Returns the games given facts.
+pub fn build_facts(
+    conn: &Connection,
+    step: i64,
+    mut progress: impl FnMut(u64, u64),
+) -> rusqlite::Result<u64> {
+    let missing = missing_facts(conn)?;
+    let total: i64 = missing.iter().map(|(a, b)| b - a + 1).sum();
+    let mut done = 0u64;
+    for (a, b) in missing {
+        let mut lo = a;
+        while lo <= b {
+            let hi = (lo + step.max(1) - 1).min(b);
+            let mut blob = vec![0u8; (hi - lo + 1) as usize * FACTS_BYTES];
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, coalesce(lawful_result, result), white_elo, black_elo FROM games \
+                 WHERE id BETWEEN ?1 AND ?2",
+            )?;
+            let mut rows = stmt.query(params![lo, hi])?;
+            while let Some(r) = rows.next()? {
+                let id: i64 = r.get(0)?;
+                let f = facts(r.get_ref(1)?.as_str_or_null()?, r.get(2)?, r.get(3)?);
+                let at = (id - lo) as usize * FACTS_BYTES;
+                blob[at..at + FACTS_BYTES].copy_from_slice(&f.to_le_bytes());
+            }
+            conn.prepare_cached(include_str!("sql/insert_position_facts.sql"))?
+                .execute(params![lo, hi, blob])?;
+            done += (hi - lo + 1) as u64;
+            progress(done, total as u64);
+            lo = hi + 1;
+        }
+    }
+    Ok(done)
 }
 
 /// Whether the database has the index's tables (schema version 5 on).
@@ -162,6 +289,9 @@ pub fn for_each_tail(conn: &Connection, mut each: impl FnMut(u32, &Tail)) -> rus
     Ok(())
 }
 
+/// A game as `build` reads it: id, start, variant, moves, facts.
+type BuildRow = (i64, Option<String>, String, Vec<u8>, u32);
+
 /// Games per committed step of `build`.
 pub const BUILD_STEP: i64 = 16_384;
 
@@ -180,17 +310,21 @@ pub fn build(
         while lo <= b {
             let hi = (lo + step.max(1) - 1).min(b);
             let mut stmt = conn.prepare_cached(
-                "SELECT id, start_fen, variant, moves FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
+                "SELECT id, start_fen, variant, moves, \
+                 coalesce(lawful_result, result), white_elo, black_elo \
+                 FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
             )?;
-            let rows: Vec<(i64, Option<String>, String, Vec<u8>)> = stmt
+            let rows: Vec<BuildRow> = stmt
                 .query_map(params![lo, hi], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                    let result: Option<String> = r.get(4)?;
+                    let f = facts(result.as_deref(), r.get(5)?, r.get(6)?);
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, f))
                 })?
                 .collect::<rusqlite::Result<_>>()?;
             let entries: Vec<(u32, GameEntry)> = rows
                 .par_iter()
-                .map(|(id, fen, variant, blob)| {
-                    let entry = start_position(fen.as_deref(), variant == "chess960")
+                .map(|(id, fen, variant, blob, f)| {
+                    let mut entry = start_position(fen.as_deref(), variant == "chess960")
                         .ok()
                         .and_then(|start| {
                             decode_moves(&start, blob)
@@ -199,6 +333,7 @@ pub fn build(
                         })
                         // A game that does not decode has no positions to find.
                         .unwrap_or_default();
+                    entry.facts = *f;
                     (*id as u32, entry)
                 })
                 .collect();

@@ -6,12 +6,14 @@
 
 use super::ExportError;
 use super::games::schema_version;
+use crate::chess::Position;
 use crate::db::encode::{decode_moves, start_position};
-use crate::db::positions::{for_each_tail, games_with_key, has_tables, unindexed};
+use crate::db::positions::{Facts, for_each_tail, games_with_key, has_tables, unindexed};
 use crate::db::select::{Filter, games_from};
-use crate::positions::index::{castling_bits, home_left};
+use crate::positions::index::{castling_bits, facts_elo, facts_result, home_left};
 use crate::positions::matcher::board_of;
-use crate::positions::query::{Material, counts};
+use crate::positions::query::{Counts, Material, counts};
+use crate::positions::tree::Trees;
 use crate::positions::{Matcher, Query};
 use rayon::prelude::*;
 use rusqlite::{Connection, params_from_iter};
@@ -115,14 +117,7 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
             }
         }
         // After the index's last ply: the games whose tail records allow one of the targets.
-        let probes: Vec<_> = variants
-            .iter()
-            .map(|v| {
-                let b = board_of(v);
-                let castling = (!query.identity.ignore_castling).then(|| castling_bits(v));
-                (home_left(&b), counts(&b), castling)
-            })
-            .collect();
+        let probes = tail_probes(query, &variants);
         for_each_tail(conn, |g, t| {
             if probes
                 .iter()
@@ -200,6 +195,178 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
     Ok(found)
 }
 
+/// An exact position's count, first rows and move tree, from the key index (`explore`).
+#[derive(Debug, Default)]
+pub struct Explored {
+    /// Every matching game of the selection.
+    pub total: usize,
+    /// The first `limit` of them by id, with their matching ply.
+    pub hits: Vec<Hit>,
+    pub trees: Option<Trees>,
+    /// Games replayed: the rows shown, candidates the keys do not settle, tree games whose
+    /// next move the keys do not settle.
+    pub replayed: u64,
+    pub unindexed: u64,
+}
+
+/// An exact position's answer without replaying the games the key index settles
+/// (docs/POSITIONS.md): a game under the position's key reached it by ply `INDEX_PLIES`,
+/// so it counts without a replay; only the rows shown are replayed (for their ply), and
+/// candidates after the index's last ply (tail records) and unindexed games are replayed
+/// to be counted. The tree's next move of a game is the one child position (the position
+/// after a legal move) whose key also holds the game; a game under none or several is
+/// replayed. None when the query is not one exact position alone (or `tree` with a
+/// relaxation or `--mirror`, which match several positions): `search` answers those.
+pub fn explore(
+    conn: &Connection,
+    query: &Query,
+    filter: &Filter,
+    limit: usize,
+    tree: bool,
+) -> Result<Option<Explored>, ExportError> {
+    let Some(pos) = &query.position else {
+        return Ok(None);
+    };
+    if query.material.is_some()
+        || !query.patterns.is_empty()
+        || query.pawns.is_some()
+        || query.sequence.is_some()
+        || !has_tables(conn)?
+    {
+        return Ok(None);
+    }
+    let variants = query.identity.exact_variants(pos);
+    if tree && variants.len() != 1 {
+        return Ok(None);
+    }
+    let matcher = Matcher::new(query);
+    let selection = selected(conn, filter)?;
+    let chosen = |id: i64| selection.as_ref().is_none_or(|s| s.contains(&id));
+    let mut keyed: Vec<u32> = Vec::new();
+    for v in &variants {
+        keyed.extend(games_with_key(conn, v.repetition_key())?);
+    }
+    keyed.sort_unstable();
+    keyed.dedup();
+    keyed.retain(|&g| chosen(i64::from(g)));
+    // Candidates the keys do not hold: after the index's last ply, or not indexed.
+    let mut others: Vec<i64> = Vec::new();
+    let probes = tail_probes(query, &variants);
+    for_each_tail(conn, |g, t| {
+        if keyed.binary_search(&g).is_err()
+            && probes
+                .iter()
+                .any(|(left, c, castling)| t.may_hold(*left, c, *castling))
+        {
+            others.push(i64::from(g));
+        }
+    })?;
+    let mut out = Explored::default();
+    for (a, b) in unindexed(conn)? {
+        let mut stmt = conn.prepare_cached("SELECT id FROM games WHERE id BETWEEN ?1 AND ?2")?;
+        for id in stmt.query_map([a, b], |r| r.get::<_, i64>(0))? {
+            others.push(id?);
+        }
+        out.unindexed += (b - a + 1) as u64;
+    }
+    others.retain(|&id| chosen(id));
+    others.sort_unstable();
+    others.dedup();
+    let mut checked = Found::default();
+    verify(conn, &matcher, &others, &mut checked)?;
+    out.total = keyed.len() + checked.hits.len();
+    // The first rows: keyed games (replayed for their ply) and checked ones, by id.
+    let mut first: Vec<i64> = keyed.iter().take(limit).map(|&g| i64::from(g)).collect();
+    first.extend(checked.hits.iter().take(limit).map(|h| h.id));
+    first.sort_unstable();
+    first.truncate(limit);
+    let mut rows = Found::default();
+    let keyed_first: Vec<i64> = first
+        .iter()
+        .copied()
+        .filter(|&id| keyed.binary_search(&(id as u32)).is_ok())
+        .collect();
+    verify(conn, &matcher, &keyed_first, &mut rows)?;
+    rows.hits.extend(
+        checked
+            .hits
+            .iter()
+            .filter(|h| first.binary_search(&h.id).is_ok()),
+    );
+    rows.hits.sort_by_key(|h| h.id);
+    out.hits = rows.hits;
+    out.replayed = checked.replayed + rows.replayed;
+    if tree {
+        let mut t = Trees::default();
+        let unsettled = tree_from_keys(conn, &variants[0], &keyed, &mut t)?;
+        let mut again = Found::default();
+        verify(conn, &matcher, &unsettled, &mut again)?;
+        again.hits.extend_from_slice(&checked.hits);
+        add_replayed(conn, &again.hits, false, &mut t)?;
+        out.replayed += again.replayed;
+        out.trees = Some(t);
+    }
+    Ok(Some(out))
+}
+
+/// What the tail records are asked for each target position: home pawns gone, material,
+/// castling rights (None when the query ignores them).
+fn tail_probes(query: &Query, variants: &[Position]) -> Vec<(u16, [Counts; 2], Option<u8>)> {
+    variants
+        .iter()
+        .map(|v| {
+            let b = board_of(v);
+            let castling = (!query.identity.ignore_castling).then(|| castling_bits(v));
+            (home_left(&b), counts(&b), castling)
+        })
+        .collect()
+}
+
+/// Adds to `t` each keyed game (ascending) whose next move from `pos` the index settles:
+/// the one legal move whose resulting position's key also holds the game. Returns the
+/// games it does not settle (under no child or several, or without stored facts).
+fn tree_from_keys(
+    conn: &Connection,
+    pos: &Position,
+    keyed: &[u32],
+    t: &mut Trees,
+) -> Result<Vec<i64>, ExportError> {
+    const SEVERAL: u16 = u16::MAX;
+    let moves: Vec<crate::chess::Move> = pos.legal_moves().iter().copied().collect();
+    // Per keyed game: 0 no child yet, i + 1 the child of moves[i], SEVERAL more than one.
+    let mut child = vec![0u16; keyed.len()];
+    for (i, &m) in moves.iter().enumerate() {
+        let Ok(next) = pos.play(m) else { continue };
+        let games = games_with_key(conn, next.repetition_key())?;
+        let mut k = 0;
+        for g in games {
+            // Both ascending: a merge, galloping past the keyed games below `g`.
+            k += keyed[k..].partition_point(|&x| x < g);
+            if k == keyed.len() {
+                break;
+            }
+            if keyed[k] == g {
+                child[k] = if child[k] == 0 { i as u16 + 1 } else { SEVERAL };
+            }
+        }
+    }
+    let (Some(&lo), Some(&hi)) = (keyed.first(), keyed.last()) else {
+        return Ok(Vec::new());
+    };
+    let facts = Facts::load(conn, lo, hi)?;
+    let mut unsettled = Vec::new();
+    for (k, &g) in keyed.iter().enumerate() {
+        match (child[k], facts.get(g)) {
+            (c, Some(f)) if c != 0 && c != SEVERAL => {
+                let elo = [facts_elo(f, 0), facts_elo(f, 1)];
+                t.add_next(pos, moves[c as usize - 1], facts_result(f), elo);
+            }
+            _ => unsettled.push(i64::from(g)),
+        }
+    }
+    Ok(unsettled)
+}
+
 /// A matching game as `arbiter search` prints it.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct HitRow {
@@ -245,16 +412,23 @@ type TreeRow = (
 );
 
 /// The next moves and move orders of the hits' games at their matching ply.
-pub fn trees(
+pub fn trees(conn: &Connection, hits: &[Hit], reverse: bool) -> Result<Trees, ExportError> {
+    let mut trees = Trees::default();
+    add_replayed(conn, hits, reverse, &mut trees)?;
+    Ok(trees)
+}
+
+/// Adds the hits' games to `trees`, replaying each to its matching ply.
+fn add_replayed(
     conn: &Connection,
     hits: &[Hit],
     reverse: bool,
-) -> Result<crate::positions::tree::Trees, ExportError> {
+    trees: &mut Trees,
+) -> Result<(), ExportError> {
     let mut stmt = conn.prepare_cached(
         "SELECT start_fen, variant, moves, coalesce(lawful_result, result), white_elo, black_elo \
          FROM games WHERE id = ?1",
     )?;
-    let mut trees = crate::positions::tree::Trees::default();
     for h in hits {
         let (fen, variant, blob, result, we, be): TreeRow = stmt.query_row([h.id], |r| {
             Ok((
@@ -280,5 +454,5 @@ pub fn trees(
         };
         trees.add(&start, &moves, h.ply as usize, white, [we, be], reverse);
     }
-    Ok(trees)
+    Ok(())
 }

@@ -1,0 +1,1 @@
+INSERT INTO position_facts (first_game, last_game, facts) VALUES (?1, ?2, ?3)
