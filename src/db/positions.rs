@@ -212,10 +212,10 @@ pub fn has_tables(conn: &Connection) -> rusqlite::Result<bool> {
 
 /// Ranges of game ids (inclusive) the index does not cover, in order.
 pub fn unindexed(conn: &Connection) -> rusqlite::Result<Vec<(i64, i64)>> {
-    let (lo, hi): (Option<i64>, Option<i64>) =
-        conn.query_row("SELECT min(id), max(id) FROM games", [], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
+    // Two statements: SQLite answers min() or max() alone from the rowid's b-tree, but both
+    // in one statement scan the table (80 ms at 1M games).
+    let lo: Option<i64> = conn.query_row("SELECT min(id) FROM games", [], |r| r.get(0))?;
+    let hi: Option<i64> = conn.query_row("SELECT max(id) FROM games", [], |r| r.get(0))?;
     let (Some(lo), Some(hi)) = (lo, hi) else {
         return Ok(Vec::new());
     };
@@ -276,14 +276,26 @@ pub fn games_with_key(conn: &Connection, key: u64) -> rusqlite::Result<Vec<u32>>
 }
 
 /// Calls `each` with every stored tail record.
-pub fn for_each_tail(conn: &Connection, mut each: impl FnMut(u32, &Tail)) -> rusqlite::Result<()> {
+pub fn for_each_tail(conn: &Connection, each: impl FnMut(u32, &Tail)) -> rusqlite::Result<()> {
+    for_each_tail_where(conn, |_| true, each)
+}
+
+/// Calls `each` with every stored tail record that passes `pass` (a test on the stored
+/// bytes, before decoding: at 1M games most records fail `Tail::may_have_left`).
+pub fn for_each_tail_where(
+    conn: &Connection,
+    pass: impl Fn(&[u8]) -> bool,
+    mut each: impl FnMut(u32, &Tail),
+) -> rusqlite::Result<()> {
     let mut stmt = conn.prepare_cached("SELECT records FROM position_tails")?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
         let blob = r.get_ref(0)?.as_blob()?;
         for rec in blob.chunks_exact(TAIL_BYTES) {
-            let (g, t) = Tail::decode(rec);
-            each(g, &t);
+            if pass(rec) {
+                let (g, t) = Tail::decode(rec);
+                each(g, &t);
+            }
         }
     }
     Ok(())

@@ -8,9 +8,11 @@ use super::ExportError;
 use super::games::schema_version;
 use crate::chess::Position;
 use crate::db::encode::{decode_moves, start_position};
-use crate::db::positions::{Facts, for_each_tail, games_with_key, has_tables, unindexed};
+use crate::db::positions::{
+    Facts, for_each_tail, for_each_tail_where, games_with_key, has_tables, unindexed,
+};
 use crate::db::select::{Filter, games_from};
-use crate::positions::index::{castling_bits, facts_elo, facts_result, home_left};
+use crate::positions::index::{Tail, castling_bits, facts_elo, facts_result, home_left};
 use crate::positions::matcher::board_of;
 use crate::positions::query::{Counts, Material, counts};
 use crate::positions::tree::Trees;
@@ -118,7 +120,9 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
         }
         // After the index's last ply: the games whose tail records allow one of the targets.
         let probes = tail_probes(query, &variants);
-        for_each_tail(conn, |g, t| {
+        let lefts: Vec<u8> = probes.iter().map(|p| p.0.count_ones() as u8).collect();
+        let pass = |rec: &[u8]| lefts.iter().any(|&k| Tail::may_have_left(rec, k));
+        for_each_tail_where(conn, pass, |g, t| {
             if probes
                 .iter()
                 .any(|(left, c, castling)| t.may_hold(*left, c, *castling))
@@ -252,7 +256,9 @@ pub fn explore(
     // Candidates the keys do not hold: after the index's last ply, or not indexed.
     let mut others: Vec<i64> = Vec::new();
     let probes = tail_probes(query, &variants);
-    for_each_tail(conn, |g, t| {
+    let lefts: Vec<u8> = probes.iter().map(|p| p.0.count_ones() as u8).collect();
+    let pass = |rec: &[u8]| lefts.iter().any(|&k| Tail::may_have_left(rec, k));
+    for_each_tail_where(conn, pass, |g, t| {
         if keyed.binary_search(&g).is_err()
             && probes
                 .iter()

@@ -241,6 +241,12 @@ impl Tail {
         (game, tail)
     }
 
+    /// `may_hold`'s first test on a stored record, before decoding it: whether a position
+    /// with `k` home pawns gone may come after `INDEX_PLIES` in its game.
+    pub fn may_have_left(record: &[u8], k: u8) -> bool {
+        record[25] & 2 != 0 || (record[12]..=record[13]).contains(&k)
+    }
+
     /// Whether a position with these home pawns gone, material and castling rights may come
     /// after `INDEX_PLIES` in this game (`castling`: None when the query ignores rights).
     pub fn may_hold(&self, left: u16, material: &[Counts; 2], castling: Option<u8>) -> bool {
