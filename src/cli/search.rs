@@ -174,10 +174,10 @@ pub fn run_index(args: &IndexArgs) -> Result {
             start.elapsed().as_secs_f64()
         );
     }
-    // Games indexed before schema version 7 get the facts their trees count.
-    let f = crate::db::positions::build_facts(&conn, step, |done, total| {
+    // Games indexed before schema version 7 get their trees' facts and material spans.
+    let f = crate::db::positions::build_games(&conn, step, |done, total| {
         if !quiet {
-            eprint!("\rtree facts: {done} of {total} games");
+            eprint!("\rtree facts and material spans: {done} of {total} games");
         }
     })?;
     if f > 0 && !quiet {

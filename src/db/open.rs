@@ -30,7 +30,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/004_packed.sql"),
     include_str!("migrations/005_positions.sql"),
     include_str!("migrations/006_analysis_tiers.sql"),
-    include_str!("migrations/007_position_facts.sql"),
+    include_str!("migrations/007_position_games.sql"),
 ];
 
 /// What a migration needs beyond SQL, run in its transaction after its SQL (by index).

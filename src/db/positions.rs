@@ -6,7 +6,7 @@
 use crate::db::encode::{decode_moves, start_position};
 use crate::positions::index::{
     FACTS_BYTES, GameEntry, TAIL_BYTES, Tail, bucket_games, bucket_of, build_buckets,
-    decode_bucket, encode_pairs, facts, game_entry,
+    decode_bucket, encode_pairs, facts, game_entry, get_varint, put_varint,
 };
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -70,22 +70,45 @@ fn write_range(conn: &Connection, games: &[(u32, GameEntry)]) -> rusqlite::Resul
     }
     conn.prepare_cached(include_str!("sql/insert_position_tails.sql"))?
         .execute(params![first_game, last.0, records])?;
-    if has_facts(conn)? {
-        let mut blob = vec![0u8; (last.0 - first_game + 1) as usize * FACTS_BYTES];
-        for (g, e) in games {
-            let at = (g - first_game) as usize * FACTS_BYTES;
-            blob[at..at + FACTS_BYTES].copy_from_slice(&e.facts.to_le_bytes());
-        }
-        conn.prepare_cached(include_str!("sql/insert_position_facts.sql"))?
-            .execute(params![first_game, last.0, blob])?;
+    if has_games_table(conn)? {
+        let ids = games.iter().map(|(g, e)| (*g, e));
+        let (facts, spans) = games_blobs(first_game, last.0, ids);
+        conn.prepare_cached(include_str!("sql/insert_position_games.sql"))?
+            .execute(params![first_game, last.0, facts, spans])?;
     }
     Ok(())
 }
 
-/// Whether the database has `position_facts` (schema version 7 on).
-pub fn has_facts(conn: &Connection) -> rusqlite::Result<bool> {
+/// The `facts` and `spans` blobs of `position_games` for ids `first` to `last` from the
+/// entries of the games there are (ascending).
+fn games_blobs<'a>(
+    first: u32,
+    last: u32,
+    games: impl Iterator<Item = (u32, &'a GameEntry)>,
+) -> (Vec<u8>, Vec<u8>) {
+    let mut facts = vec![0u8; (last - first + 1) as usize * FACTS_BYTES];
+    let mut spans = Vec::new();
+    let mut next = first;
+    for (g, e) in games {
+        for _ in next..g {
+            spans.push(0);
+        }
+        let at = (g - first) as usize * FACTS_BYTES;
+        facts[at..at + FACTS_BYTES].copy_from_slice(&e.facts.to_le_bytes());
+        put_varint(e.spans.len() as u64, &mut spans);
+        spans.extend_from_slice(&e.spans);
+        next = g + 1;
+    }
+    for _ in next..=last {
+        spans.push(0);
+    }
+    (facts, spans)
+}
+
+/// Whether the database has `position_games` (schema version 7 on).
+pub fn has_games_table(conn: &Connection) -> rusqlite::Result<bool> {
     conn.query_row(
-        "SELECT count(*) FROM sqlite_master WHERE name = 'position_facts'",
+        "SELECT count(*) FROM sqlite_master WHERE name = 'position_games'",
         [],
         |r| r.get::<_, i64>(0),
     )
@@ -102,11 +125,11 @@ pub struct Facts {
 impl Facts {
     /// Every stored row overlapping ids `lo` to `hi`.
     pub fn load(conn: &Connection, lo: u32, hi: u32) -> rusqlite::Result<Facts> {
-        if !has_facts(conn)? {
+        if !has_games_table(conn)? {
             return Ok(Facts::default());
         }
         let mut stmt = conn.prepare_cached(
-            "SELECT first_game, last_game, facts FROM position_facts \
+            "SELECT first_game, last_game, facts FROM position_games \
              WHERE last_game >= ?1 AND first_game <= ?2 ORDER BY first_game",
         )?;
         let rows = stmt
@@ -128,9 +151,38 @@ impl Facts {
     }
 }
 
-/// Ranges of ids the index covers without facts (indexed before schema version 7).
-pub fn missing_facts(conn: &Connection) -> rusqlite::Result<Vec<(i64, i64)>> {
-    if !has_facts(conn)? {
+/// Every `position_games` row's spans: `(first_game, last_game, blob)`, by first game.
+pub fn spans_rows(conn: &Connection) -> rusqlite::Result<Vec<(u32, u32, Vec<u8>)>> {
+    if !has_games_table(conn)? {
+        return Ok(Vec::new());
+    }
+    conn.prepare_cached(
+        "SELECT first_game, last_game, spans FROM position_games ORDER BY first_game",
+    )?
+    .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+    .collect()
+}
+
+/// Calls `each(game, record)` for each game of a spans blob (an empty record: no game, or
+/// one that does not decode).
+pub fn each_spans(first: u32, blob: &[u8], mut each: impl FnMut(u32, &[u8])) {
+    let mut at = 0;
+    let mut g = first;
+    while at < blob.len() {
+        let Some(n) = get_varint(blob, &mut at) else {
+            return;
+        };
+        let end = (at + n as usize).min(blob.len());
+        each(g, &blob[at..end]);
+        at = end;
+        g += 1;
+    }
+}
+
+/// Ranges of ids the index covers without `position_games` rows (indexed before schema
+/// version 7).
+pub fn missing_games(conn: &Connection) -> rusqlite::Result<Vec<(i64, i64)>> {
+    if !has_games_table(conn)? {
         return Ok(Vec::new());
     }
     let read = |sql: &str| -> rusqlite::Result<Vec<(i64, i64)>> {
@@ -139,7 +191,7 @@ pub fn missing_facts(conn: &Connection) -> rusqlite::Result<Vec<(i64, i64)>> {
             .collect()
     };
     let covered = read("SELECT first_game, last_game FROM position_tails ORDER BY first_game")?;
-    let have = read("SELECT first_game, last_game FROM position_facts ORDER BY first_game")?;
+    let have = read("SELECT first_game, last_game FROM position_games ORDER BY first_game")?;
     let mut out = Vec::new();
     let mut h = have.iter().peekable();
     for (a, b) in covered {
@@ -164,40 +216,64 @@ pub fn missing_facts(conn: &Connection) -> rusqlite::Result<Vec<(i64, i64)>> {
     Ok(out)
 }
 
-/// Writes the facts of indexed games that have none, one committed step of `step` ids at
-/// a time (resumable like `build`). Returns the games given facts.
-pub fn build_facts(
+/// Writes the `position_games` rows of indexed games that have none, one committed step
+/// of `step` ids at a time (resumable like `build`), the games of a step replayed in
+/// parallel. Returns the ids covered.
+pub fn build_games(
     conn: &Connection,
     step: i64,
     mut progress: impl FnMut(u64, u64),
 ) -> rusqlite::Result<u64> {
-    let missing = missing_facts(conn)?;
+    let missing = missing_games(conn)?;
     let total: i64 = missing.iter().map(|(a, b)| b - a + 1).sum();
     let mut done = 0u64;
     for (a, b) in missing {
         let mut lo = a;
         while lo <= b {
             let hi = (lo + step.max(1) - 1).min(b);
-            let mut blob = vec![0u8; (hi - lo + 1) as usize * FACTS_BYTES];
-            let mut stmt = conn.prepare_cached(
-                "SELECT id, coalesce(lawful_result, result), white_elo, black_elo FROM games \
-                 WHERE id BETWEEN ?1 AND ?2",
-            )?;
-            let mut rows = stmt.query(params![lo, hi])?;
-            while let Some(r) = rows.next()? {
-                let id: i64 = r.get(0)?;
-                let f = facts(r.get_ref(1)?.as_str_or_null()?, r.get(2)?, r.get(3)?);
-                let at = (id - lo) as usize * FACTS_BYTES;
-                blob[at..at + FACTS_BYTES].copy_from_slice(&f.to_le_bytes());
-            }
-            conn.prepare_cached(include_str!("sql/insert_position_facts.sql"))?
-                .execute(params![lo, hi, blob])?;
+            let entries = entries_of(conn, lo, hi)?;
+            let (facts, spans) =
+                games_blobs(lo as u32, hi as u32, entries.iter().map(|(g, e)| (*g, e)));
+            conn.prepare_cached(include_str!("sql/insert_position_games.sql"))?
+                .execute(params![lo, hi, facts, spans])?;
             done += (hi - lo + 1) as u64;
             progress(done, total as u64);
             lo = hi + 1;
         }
     }
     Ok(done)
+}
+
+/// The index entries of the stored games with ids `lo` to `hi`, replayed in parallel.
+fn entries_of(conn: &Connection, lo: i64, hi: i64) -> rusqlite::Result<Vec<(u32, GameEntry)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, start_fen, variant, moves, \
+         coalesce(lawful_result, result), white_elo, black_elo \
+         FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
+    )?;
+    let rows: Vec<BuildRow> = stmt
+        .query_map(params![lo, hi], |r| {
+            let result: Option<String> = r.get(4)?;
+            let f = facts(result.as_deref(), r.get(5)?, r.get(6)?);
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, f))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows
+        .par_iter()
+        .map(|(id, fen, variant, blob, f)| {
+            let mut entry = start_position(fen.as_deref(), variant == "chess960")
+                .ok()
+                .and_then(|start| {
+                    decode_moves(&start, blob)
+                        .ok()
+                        .map(|m| game_entry(&start, &m))
+                })
+                // A game that does not decode has no positions to find.
+                .unwrap_or_default();
+            entry.facts = *f;
+            (*id as u32, entry)
+        })
+        .collect())
 }
 
 /// Whether the database has the index's tables (schema version 5 on).
@@ -321,34 +397,8 @@ pub fn build(
         let mut lo = a;
         while lo <= b {
             let hi = (lo + step.max(1) - 1).min(b);
-            let mut stmt = conn.prepare_cached(
-                "SELECT id, start_fen, variant, moves, \
-                 coalesce(lawful_result, result), white_elo, black_elo \
-                 FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
-            )?;
-            let rows: Vec<BuildRow> = stmt
-                .query_map(params![lo, hi], |r| {
-                    let result: Option<String> = r.get(4)?;
-                    let f = facts(result.as_deref(), r.get(5)?, r.get(6)?);
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, f))
-                })?
-                .collect::<rusqlite::Result<_>>()?;
-            let entries: Vec<(u32, GameEntry)> = rows
-                .par_iter()
-                .map(|(id, fen, variant, blob, f)| {
-                    let mut entry = start_position(fen.as_deref(), variant == "chess960")
-                        .ok()
-                        .and_then(|start| {
-                            decode_moves(&start, blob)
-                                .ok()
-                                .map(|m| game_entry(&start, &m))
-                        })
-                        // A game that does not decode has no positions to find.
-                        .unwrap_or_default();
-                    entry.facts = *f;
-                    (*id as u32, entry)
-                })
-                .collect();
+            let entries = entries_of(conn, lo, hi)?;
+            let stored = entries.len();
             conn.execute_batch("BEGIN IMMEDIATE")?;
             let write = || -> rusqlite::Result<()> {
                 // Ids in the step without a game are covered too: the range is written whole.
@@ -368,7 +418,7 @@ pub fn build(
                     return Err(e);
                 }
             }
-            done += rows.len() as u64;
+            done += stored as u64;
             progress(done, total);
             lo = hi + 1;
         }

@@ -9,12 +9,14 @@ use super::games::schema_version;
 use crate::chess::Position;
 use crate::db::encode::{decode_moves, start_position};
 use crate::db::positions::{
-    Facts, for_each_tail, for_each_tail_where, games_with_key, has_tables, unindexed,
+    Facts, each_spans, for_each_tail, for_each_tail_where, games_with_key, has_games_table,
+    has_tables, spans_rows, unindexed,
 };
 use crate::db::select::{Filter, games_from};
 use crate::positions::index::{Tail, castling_bits, facts_elo, facts_result, home_left};
 use crate::positions::matcher::board_of;
 use crate::positions::query::{Counts, Material, counts};
+use crate::positions::spans::first_match;
 use crate::positions::tree::Trees;
 use crate::positions::{Matcher, Query};
 use rayon::prelude::*;
@@ -153,6 +155,7 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
     let mut pruned: HashSet<i64> = HashSet::new();
     if indexed
         && query.position.is_none()
+        && !(material_only(query) && has_games_table(conn)?)
         && let Some(Material::Signature(sides)) = &query.material
         && !query.identity.mirror
     {
@@ -166,10 +169,26 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
             }
         })?;
     }
-    // One pass over the table (a statement per game cost a fifth of a scan), the games
-    // matched in parallel by chunks.
-    let mut stmt = conn.prepare("SELECT id, start_fen, variant, moves FROM games ORDER BY id")?;
-    let mut rows = stmt.query([])?;
+    // A material query alone reads the games' material spans where they are stored.
+    let mut ranges: Option<Vec<(i64, i64)>> = None;
+    if let (Some(material), true) = (&query.material, material_only(query)) {
+        let rows = spans_rows(conn)?;
+        if !rows.is_empty() {
+            let chosen = |id: u32| {
+                selection
+                    .as_ref()
+                    .is_none_or(|s| s.contains(&i64::from(id)))
+            };
+            let hits = span_hits(&rows, material, query.held, query.identity.mirror, chosen);
+            found.hits.extend(hits);
+            ranges = Some(outside(conn, &rows)?);
+        }
+    }
+    // One pass over the table (a statement per game cost a fifth of a scan), or over the
+    // ranges the spans do not cover, the games matched in parallel by chunks.
+    let mut stmt = conn.prepare(
+        "SELECT id, start_fen, variant, moves FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
+    )?;
     let mut chunk: Vec<(i64, Option<String>, String, Vec<u8>)> = Vec::with_capacity(4096);
     let flush = |chunk: &mut Vec<(i64, Option<String>, String, Vec<u8>)>, found: &mut Found| {
         found.replayed += chunk.len() as u64;
@@ -183,20 +202,81 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
         found.hits.extend(hits);
         chunk.clear();
     };
-    while let Some(r) = rows.next()? {
-        let id: i64 = r.get(0)?;
-        if pruned.contains(&id) || selection.as_ref().is_some_and(|s| !s.contains(&id)) {
-            continue;
-        }
-        chunk.push((id, r.get(1)?, r.get(2)?, r.get(3)?));
-        if chunk.len() == 4096 {
-            flush(&mut chunk, &mut found);
+    for (a, b) in ranges.unwrap_or_else(|| vec![(i64::MIN, i64::MAX)]) {
+        let mut rows = stmt.query([a, b])?;
+        while let Some(r) = rows.next()? {
+            let id: i64 = r.get(0)?;
+            if pruned.contains(&id) || selection.as_ref().is_some_and(|s| !s.contains(&id)) {
+                continue;
+            }
+            chunk.push((id, r.get(1)?, r.get(2)?, r.get(3)?));
+            if chunk.len() == 4096 {
+                flush(&mut chunk, &mut found);
+            }
         }
     }
     flush(&mut chunk, &mut found);
     found.unindexed = holes.iter().map(|&(a, b)| (b - a + 1) as u64).sum::<u64>();
     found.hits.sort_by_key(|h| h.id);
     Ok(found)
+}
+
+/// Whether a query is a material balance alone (the spans answer it).
+fn material_only(q: &Query) -> bool {
+    q.material.is_some()
+        && q.position.is_none()
+        && q.patterns.is_empty()
+        && q.pawns.is_none()
+        && q.sequence.is_none()
+}
+
+/// The games of `position_games` rows (`(first, last, spans)`) whose spans match, in
+/// parallel over the rows.
+fn span_hits(
+    rows: &[(u32, u32, Vec<u8>)],
+    material: &Material,
+    held: u32,
+    mirror: bool,
+    chosen: impl Fn(u32) -> bool + Sync,
+) -> Vec<Hit> {
+    rows.par_iter()
+        .flat_map_iter(|(first, _, blob)| {
+            let mut hits = Vec::new();
+            each_spans(*first, blob, |g, rec| {
+                if !rec.is_empty()
+                    && chosen(g)
+                    && let Some(ply) = first_match(rec, material, held, mirror)
+                {
+                    hits.push(Hit {
+                        id: i64::from(g),
+                        ply,
+                    });
+                }
+            });
+            hits
+        })
+        .collect()
+}
+
+/// The id ranges of the games table outside the rows' ranges.
+fn outside(conn: &Connection, rows: &[(u32, u32, Vec<u8>)]) -> rusqlite::Result<Vec<(i64, i64)>> {
+    let lo: Option<i64> = conn.query_row("SELECT min(id) FROM games", [], |r| r.get(0))?;
+    let hi: Option<i64> = conn.query_row("SELECT max(id) FROM games", [], |r| r.get(0))?;
+    let (Some(lo), Some(hi)) = (lo, hi) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    let mut next = lo;
+    for &(a, b, _) in rows {
+        if i64::from(a) > next {
+            out.push((next, i64::from(a) - 1));
+        }
+        next = next.max(i64::from(b) + 1);
+    }
+    if next <= hi {
+        out.push((next, hi));
+    }
+    Ok(out)
 }
 
 /// An exact position's count, first rows and move tree, from the key index (`explore`).

@@ -33,6 +33,8 @@ pub struct GameEntry {
     pub tail: Option<Tail>,
     /// The game's result and ratings for the trees (`facts`), set by the writer.
     pub facts: u32,
+    /// The game's material spans (`spans::encode`).
+    pub spans: Vec<u8>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -93,6 +95,8 @@ pub fn castling_bits(pos: &Position) -> u8 {
 
 /// A game's entry: legal `moves` from `start`.
 pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
+    let mut spans = Vec::new();
+    super::spans::encode(start, moves, &mut spans);
     let mut pos = *start;
     let mut keys = Vec::with_capacity(INDEX_PLIES + 1);
     keys.push(pos.repetition_key());
@@ -145,6 +149,7 @@ pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
             keys,
             tail: None,
             facts: 0,
+            spans,
         };
     }
     tail.order = order;
@@ -156,6 +161,7 @@ pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
         keys,
         tail: Some(tail),
         facts: 0,
+        spans,
     }
 }
 

@@ -516,15 +516,15 @@ fn export_position_round_trips_through_pgn_and_parquet() {
 }
 
 #[test]
-fn index_gives_facts_to_games_indexed_before_them_and_resumes() {
+fn index_gives_facts_and_spans_to_games_indexed_before_them_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("v6.sqlite");
     import(&db, &[GAMES], &[]);
     let conn = Connection::open(&db).unwrap();
-    // As a version-6 database upgraded: the index without the trees' facts.
-    conn.execute("DELETE FROM position_facts", []).unwrap();
+    // As a version-6 database upgraded: the index without the trees' facts and the spans.
+    conn.execute("DELETE FROM position_games", []).unwrap();
     assert_eq!(
-        arbiter::db::positions::missing_facts(&conn).unwrap(),
+        arbiter::db::positions::missing_games(&conn).unwrap(),
         [(1, 10)]
     );
     let tree = || {
@@ -547,18 +547,18 @@ fn index_gives_facts_to_games_indexed_before_them_and_resumes() {
     // Killed after its first step of 4 games: those keep their facts.
     let killed = std::panic::catch_unwind(|| {
         let conn = Connection::open(&db).unwrap();
-        arbiter::db::positions::build_facts(&conn, 4, |_, _| panic!("killed")).unwrap();
+        arbiter::db::positions::build_games(&conn, 4, |_, _| panic!("killed")).unwrap();
     });
     assert!(killed.is_err());
     assert_eq!(
-        arbiter::db::positions::missing_facts(&conn).unwrap(),
+        arbiter::db::positions::missing_games(&conn).unwrap(),
         [(5, 10)]
     );
     let out = arbiter(&["index", "--db", db.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("6 of 6"));
     assert!(
-        arbiter::db::positions::missing_facts(&conn)
+        arbiter::db::positions::missing_games(&conn)
             .unwrap()
             .is_empty()
     );
