@@ -90,18 +90,15 @@ fn games_blobs<'a>(
     let mut spans = Vec::new();
     let mut next = first;
     for (g, e) in games {
-        for _ in next..g {
-            spans.push(0);
-        }
+        // Ids without a game: an empty record each.
+        spans.extend(std::iter::repeat_n(0, (g - next) as usize));
         let at = (g - first) as usize * FACTS_BYTES;
         facts[at..at + FACTS_BYTES].copy_from_slice(&e.facts.to_le_bytes());
         put_varint(e.spans.len() as u64, &mut spans);
         spans.extend_from_slice(&e.spans);
         next = g + 1;
     }
-    for _ in next..=last {
-        spans.push(0);
-    }
+    spans.extend(std::iter::repeat_n(0, (last + 1 - next) as usize));
     (facts, spans)
 }
 
