@@ -13,10 +13,11 @@ use crate::db::positions::{
     has_tables, spans_rows, unindexed,
 };
 use crate::db::select::{Filter, games_from};
+use crate::positions::index::INDEX_PLIES;
 use crate::positions::index::{Tail, castling_bits, facts_elo, facts_result, home_left};
 use crate::positions::matcher::board_of;
 use crate::positions::query::{Counts, Material, counts};
-use crate::positions::spans::first_match;
+use crate::positions::spans::{first_match, walk};
 use crate::positions::tree::Trees;
 use crate::positions::{Matcher, Query};
 use rayon::prelude::*;
@@ -358,6 +359,8 @@ pub fn explore(
     others.retain(|&id| chosen(id));
     others.sort_unstable();
     others.dedup();
+    let materials: Vec<[Counts; 2]> = probes.iter().map(|p| p.1).collect();
+    keep_by_spans(conn, &mut others, &materials)?;
     let mut checked = Found::default();
     verify(conn, &matcher, &others, &mut checked)?;
     out.total = keyed.len() + checked.hits.len();
@@ -393,6 +396,46 @@ pub fn explore(
         out.trees = Some(t);
     }
     Ok(Some(out))
+}
+
+/// Drops the candidates (ascending) whose material spans show none of `materials` after
+/// the key index's last ply: a tail record bounds the material, the spans give it at every
+/// ply (at 1M games a position at ply 40 had thousands of tail candidates to replay).
+fn keep_by_spans(
+    conn: &Connection,
+    ids: &mut Vec<i64>,
+    materials: &[[Counts; 2]],
+) -> Result<(), ExportError> {
+    let (Some(&lo), Some(&hi)) = (ids.first(), ids.last()) else {
+        return Ok(());
+    };
+    if !has_games_table(conn)? {
+        return Ok(());
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT first_game, spans FROM position_games WHERE last_game >= ?1 AND first_game <= ?2",
+    )?;
+    let mut rows = stmt.query([lo, hi])?;
+    let mut drop: HashSet<i64> = HashSet::new();
+    while let Some(r) = rows.next()? {
+        let first: u32 = r.get(0)?;
+        let blob: Vec<u8> = r.get(1)?;
+        each_spans(first, &blob, |g, rec| {
+            if rec.is_empty() || ids.binary_search(&i64::from(g)).is_err() {
+                return;
+            }
+            let mut seen = false;
+            let complete = walk(rec, |mat, _, to| {
+                seen |= to > INDEX_PLIES as u32 && materials.contains(mat);
+                !seen
+            });
+            if complete && !seen {
+                drop.insert(i64::from(g));
+            }
+        });
+    }
+    ids.retain(|id| !drop.contains(id));
+    Ok(())
 }
 
 /// What the tail records are asked for each target position: home pawns gone, material,
