@@ -10,7 +10,7 @@
 use arbiter::chess::SanMode;
 use arbiter::game::keys::FirstKeys;
 use arbiter::identity::openings::Book;
-use arbiter::laws::{VerdictOptions, judge_replayed, judge_replayed_keeping_keys};
+use arbiter::laws::{VerdictOptions, judge_keyed};
 use arbiter::pgn::{Splitter, parse_game};
 use arbiter::pipeline::work::{Keep, WorkOptions, process, verdict_input};
 use std::hint::black_box;
@@ -42,11 +42,11 @@ fn main() {
         data.extend(std::fs::read(f).expect("readable"));
         data.push(b'\n');
     }
-    // The replayed games, with their last positions, as the import hands them on.
+    // The replayed games, with their last positions and key data, as the import hands them on.
     let games: Vec<_> = Splitter::new(&data[..])
         .map(|raw| {
             let g = parse_game(&raw.expect("in memory"));
-            let r = arbiter::game::replay(&g, SanMode::Lenient);
+            let r = arbiter::game::replay_keyed(&g, SanMode::Lenient);
             let end = r.final_position();
             (g, r, end)
         })
@@ -73,7 +73,7 @@ fn main() {
 
         let t = Instant::now();
         for (g, r, end) in &games {
-            black_box(judge_replayed(&verdict_input(g, r), end, &laws));
+            black_box(judge_keyed(&verdict_input(g, r), end, &r.keys, &laws, None));
         }
         judged.push(t.elapsed().as_secs_f64());
 
@@ -81,7 +81,8 @@ fn main() {
         named = 0;
         for (g, r, end) in &games {
             keys.clear();
-            let v = judge_replayed_keeping_keys(&verdict_input(g, r), end, &laws, plies, &mut keys);
+            let kept = Some((plies, &mut keys));
+            let v = judge_keyed(&verdict_input(g, r), end, &r.keys, &laws, kept);
             black_box(v);
             // As the import: a game the walk left early (moves after its end) walks itself.
             let name = if keys.keys.len() == r.moves.len().min(plies) {

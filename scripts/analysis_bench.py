@@ -235,6 +235,7 @@ def measure(db, refs, cpu, title, budget):
     ref_n = {l: 0 for l in LABELS}
     diffs = []
     covered = {l: [0, 0] for l in LABELS}
+    settled = {l: 0 for l in LABELS}
     engine_pos = positions = engine_nodes = 0
     games = 0
     for number, (ref_labels, white_cps) in refs.items():
@@ -263,9 +264,11 @@ def measure(db, refs, cpu, title, budget):
             if row[side] is not None and ref_acc[side] is not None:
                 diffs.append(row[side] - ref_acc[side])
         flags = dict(con.execute("SELECT ply, engine FROM evaluations WHERE game_id = ?", (gid,)))
+        deep = dict(con.execute("SELECT ply, deep FROM evaluations WHERE game_id = ?", (gid,)))
         for ply, l in ref_labels.items():
             covered[l][1] += 1
             covered[l][0] += bool(flags.get(ply - 1) and flags.get(ply))
+            settled[l] += bool(deep.get(ply - 1) and deep.get(ply))
         engine_pos += row[2] or 0
         engine_nodes += row[3] or 0
         positions += row[4] or 0
@@ -282,25 +285,105 @@ def measure(db, refs, cpu, title, budget):
     print(f"  throughput  {games / cpu:.2f} games per CPU-second ({cpu:.1f} CPU-s of arbiter; an engine's not counted)")
     if engine_pos:
         print("  triage      reference labels whose move the engine evaluated: " + ", ".join(
-            f"{l} {c[0]}/{c[1]}" for l, c in covered.items()))
+            f"{l} {c[0]}/{c[1]} ({c[0] / max(1, c[1]):.2f})" for l, c in covered.items()))
         print(
             f"  engine      {engine_pos} of {positions} positions ({engine_pos / positions:.3f}), "
             f"{engine_nodes} nodes = {engine_nodes / (positions * budget):.3f} of every position at {budget}"
         )
+    else:
+        print("  triage      reference labels whose two positions arbiter settled deep: " + ", ".join(
+            f"{l} {settled[l]}/{c[1]} ({settled[l] / max(1, c[1]):.2f})" for l, c in covered.items()))
 
 
-def simulate(db, refs, mark_drop):
-    """Tier 2 simulated from the reference itself, on the tier-1 database: the engine set is
-    what the first tier marks on its settled curve (the same rule as `search::analysis`:
-    `suspects`, then the ply before and after), and the engine's evaluations there are taken
-    to be the reference's. Only valid when the reference was made with the tier's engine and
-    budget (Stockfish 15.1, 1,000,000 nodes, one thread); an upper bound on precision."""
+def stm_view(e, ply):
+    """A White-view evaluation ("cp"/"mate", v) as the side to move at `ply` sees it."""
+    return (e[0], e[1] if ply % 2 == 0 else -e[1])
+
+
+def drop_of(before, after):
+    """lichess's label metric in Win% points: raw centipawns when both are centipawns."""
+    if before[0] == after[0] == "cp":
+        return 50 * (wc(before[1]) - wc(after[1]))
+    return win_pct(before) - win_pct(after)
+
+
+def suspect(before, after, mark_drop):
+    """The first tier's marking rule (`search::analysis::suspects`), mover's view."""
+    return (
+        drop_of(before, after) >= mark_drop
+        or (before[0] == "mate" and before[1] > 0 and not (after[0] == "mate" and after[1] >= 0))
+        or (before[0] == "cp" and after[0] == "mate" and after[1] < 0)
+    )
+
+
+class Sweep:
+    """The engine's sweep (`EngineSpec::sweep_nodes`): a quick search of every position of a
+    game in order after `ucinewgame`, as the second tier runs it. Per position: the White-view
+    evaluation (None when the game is over on the board), the best move and the nodes."""
+
+    def __init__(self, path, nodes):
+        self.nodes = nodes
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send("uci")
+        self.wait("uciok")
+        self.send("setoption name Threads value 1")
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def wait(self, word):
+        out = []
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                raise RuntimeError("the sweep's engine stopped")
+            out.append(line.split())
+            if out[-1] and out[-1][0] == word:
+                return out
+
+    def game(self, uci):
+        self.send("ucinewgame")
+        self.send("isready")
+        self.wait("readyok")
+        row = []
+        for ply in range(len(uci) + 1):
+            self.send("position startpos" + (" moves " + " ".join(uci[:ply]) if ply else ""))
+            self.send(f"go nodes {self.nodes}")
+            score, nodes, best = None, 0, None
+            for w in self.wait("bestmove"):
+                if w and w[0] == "info" and "score" in w and "lowerbound" not in w and "upperbound" not in w:
+                    k = w.index("score")
+                    score = ("mate" if w[k + 1] == "mate" else "cp", int(w[k + 2]))
+                if w and w[0] == "info" and "nodes" in w:
+                    nodes = int(w[w.index("nodes") + 1])
+                if w and w[0] == "bestmove":
+                    best = w[1]
+            if best in (None, "(none)") or score is None:
+                row.append((None, None, nodes))
+            else:
+                row.append((stm_view(score, ply), best, nodes))  # stm_view twice is White's view
+        return row
+
+
+def simulate(db, refs, mark_drop, sweep=None, uci=None, budget=1_000_000):
+    """Tier 2 simulated from the reference itself, on the tier-1 database: the engine's
+    evaluations at the positions it would search at its budget are taken to be the
+    reference's. Those positions are, with `sweep` (a `Sweep`), both ends of every move its
+    curve marks (the rule of `search::analysis` with a sweep); without, what the first tier
+    marks at `mark_drop` on arbiter's settled curve and the ply before and after each. The
+    sweep's evaluations are the curve elsewhere (arbiter's without a sweep), and the sweep's
+    nodes count in the cost. Only valid when the reference was made with the tier's engine
+    and budget (Stockfish 15.1, 1,000,000 nodes, one thread); an upper bound on precision (a
+    real run's hash history differs, and labels near a threshold flip). Also prints the
+    triage's recall: the reference labels whose two positions the engine would search."""
     con = sqlite3.connect(db)
     by_number = {n: gid for gid, n in con.execute("SELECT id, game_number FROM games")}
     tp = {l: 0 for l in LABELS}
     ours_n = {l: 0 for l in LABELS}
     ref_n = {l: 0 for l in LABELS}
-    diffs, setn, posn = [], 0, 0
+    covered = {l: 0 for l in LABELS}
+    diffs, setn, posn, swept = [], 0, 0, 0
     for number, (labels, ref_white) in refs.items():
         gid = by_number.get(number)
         if gid is None:
@@ -310,48 +393,61 @@ def simulate(db, refs, mark_drop):
             continue
         nply = len(ref_white) - 1
 
-        def stm(p):
+        def own(p):
             c, m = ev[p]
-            sign = 1 if p % 2 == 0 else -1
-            return ("mate", sign * m) if m is not None else ("cp", sign * c)
+            return ("mate", m) if m is not None else ("cp", c)
 
         marked = set()
-        for k in range(nply):
-            be, af = stm(k), flip(stm(k + 1))
-            d = 50 * (wc(be[1]) - wc(af[1])) if be[0] == af[0] == "cp" else win_pct(be) - win_pct(af)
-            if d >= mark_drop or (be[0] == "mate" and be[1] > 0) or (be[0] == "cp" and af[0] == "mate" and af[1] < 0):
-                marked.update(p for p in (k - 1, k, k + 1) if 0 <= p <= nply)
-        own = {ply: code.split(".")[1] for code, ply in con.execute(
+        if sweep is not None:
+            row = sweep.game(uci[number])
+            swept += sum(r[2] for r in row)
+            white = [r[0] if r[0] is not None else own(p) for p, r in enumerate(row)]
+            for k in range(nply):
+                if row[k][0] is None:
+                    continue
+                after = row[k + 1][0] if row[k + 1][0] is not None else own(k + 1)
+                if suspect(stm_view(white[k], k), flip(stm_view(after, k + 1)), mark_drop):
+                    marked.update((k, k + 1))
+        else:
+            white = [own(p) for p in range(nply + 1)]
+            for k in range(nply):
+                if suspect(stm_view(white[k], k), flip(stm_view(white[k + 1], k + 1)), mark_drop):
+                    marked.update(p for p in (k - 1, k, k + 1) if 0 <= p <= nply)
+        own_labels = {ply: code.split(".")[1] for code, ply in con.execute(
             "SELECT code, ply FROM findings WHERE game_id = ? AND code IN ('analysis.inaccuracy', 'analysis.mistake', 'analysis.blunder')", (gid,))}
         ours = {}
         for ply in range(1, nply + 1):
             if ply - 1 in marked and ply in marked:
                 if ply in labels:
                     ours[ply] = labels[ply]
-            elif ply in own:
-                ours[ply] = own[ply]
+            elif sweep is None and ply in own_labels:
+                ours[ply] = own_labels[ply]
         for l in LABELS:
             ours_n[l] += sum(v == l for v in ours.values())
             ref_n[l] += sum(v == l for v in labels.values())
             tp[l] += sum(v == l and labels.get(p) == l for p, v in ours.items())
+            covered[l] += sum(v == l and p - 1 in marked and p in marked for p, v in labels.items())
         curve = []
         for p in range(nply + 1):
-            c, m = ev[p]
             if p == 0:
                 curve.append(15)
             elif p in marked:
                 curve.append(ref_white[p])
-            elif m is None:
-                curve.append(max(-CEIL, min(CEIL, c)))
-            elif m == 0:
+            elif white[p][0] == "mate" and white[p][1] == 0:
                 curve.append(CEIL if p % 2 == 1 else -CEIL)
             else:
-                curve.append(CEIL if m > 0 else -CEIL)
+                curve.append(ceiled(white[p]))
         mine, theirs = game_accuracy(curve), game_accuracy(ref_white)
         diffs += [mine[s] - theirs[s] for s in (0, 1) if mine[s] is not None and theirs[s] is not None]
         setn += len(marked)
         posn += nply
-    print(f"\n  tier 2 simulated from the reference (MARK_DROP {mark_drop}): engine on {setn} of {posn} positions ({setn / posn:.3f})")
+    how = f"the engine's sweep at {sweep.nodes} nodes, both ends of each move it marks" if sweep else \
+        "arbiter's marks, the ply before and after each"
+    print(f"\n  tier 2 simulated from the reference (MARK_DROP {mark_drop}; {how}):")
+    print(f"  engine      {setn} of {posn} positions ({setn / posn:.3f}) at the budget; "
+          f"nodes {(setn * budget + swept) / (posn * budget):.3f} of every position at {budget} (the sweep's included)")
+    print("  triage      reference labels whose two positions the engine searches: " + ", ".join(
+        f"{l} {covered[l]}/{ref_n[l]} ({covered[l] / max(1, ref_n[l]):.2f})" for l in LABELS))
     for l in LABELS:
         p = tp[l] / ours_n[l] if ours_n[l] else float("nan")
         r = tp[l] / ref_n[l] if ref_n[l] else float("nan")
@@ -360,26 +456,51 @@ def simulate(db, refs, mark_drop):
         print(f"  accuracy    mean |diff| {sum(map(abs, diffs)) / len(diffs):.2f}, bias {sum(diffs) / len(diffs):+.2f}")
 
 
+REFERENCE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "analysis-reference")
+
+
+def stockfish_sets(args):
+    """The Stockfish references, as (title, [PGN files]): with --ref, those files as one set;
+    otherwise the development set (the 12 corpus games and the development half of
+    `testdata/analysis-reference/`) and the held-out half (scripts/stockfish_reference.py
+    --sample 33 made both halves; the goals are read on the held-out one)."""
+    if args.ref:
+        return [("Stockfish reference (" + ", ".join(os.path.basename(f) for f in args.ref) + ")", args.ref)]
+    dev = [os.path.join(CORPUS, "analysis", "lichess-12-stockfish15-1M.pgn")]
+    held = []
+    for half, files in (("dev", dev), ("heldout", held)):
+        f = os.path.join(REFERENCE_DIR, f"sf15-1M-{half}.pgn")
+        if os.path.exists(f) and os.path.getsize(f) > 0:
+            files.append(f)
+    sets = [("Stockfish reference, development set (" + ", ".join(os.path.basename(f) for f in dev) + ")", dev)]
+    if held:
+        sets.append(("Stockfish reference, HELD-OUT set (" + ", ".join(os.path.basename(f) for f in held) + ")", held))
+    return sets
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arbiter", default="target/release/arbiter")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--ref", action="append", help="Stockfish reference PGN (repeatable)")
-    ap.add_argument("--engine", help="UCI engine for tier 2 (e.g. /usr/games/stockfish)")
+    ap.add_argument("--ref", action="append", help="Stockfish reference PGN (repeatable; default: the development and held-out sets)")
+    ap.add_argument("--engine", help="UCI engine for tier 2, a real run (e.g. /usr/games/stockfish; about 1.3 CPU-s a position it searches)")
     ap.add_argument("--engine-nodes", type=int, default=1_000_000)
     ap.add_argument("--engine-timeout", type=int, default=900, help="seconds a position may take (a loaded machine)")
     ap.add_argument("--no-lichess", action="store_true", help="leave out the 133 lichess games")
     ap.add_argument("--no-own", action="store_true", help="leave out tier 1 alone")
     ap.add_argument("--simulate", action="store_true", help="also tier 2 simulated from a Stockfish 1M reference (see simulate())")
+    ap.add_argument("--sweep-engine", help="with --simulate: run this engine's sweep (as --engine does) to mark the positions")
+    ap.add_argument("--sweep-nodes", type=int, default=5000, help="the sweep's nodes (arbiter's --engine-sweep-nodes)")
     ap.add_argument("--mark-drop", type=float, default=5.0, help="the triage threshold the simulation assumes (search::analysis::MARK_DROP)")
     ap.add_argument("--engine-on-lichess", action="store_true", help="run tier 2 on the lichess games too (long)")
     args = ap.parse_args()
-    refs = args.ref or [os.path.join(CORPUS, "analysis", "lichess-12-stockfish15-1M.pgn")]
     tmp = tempfile.mkdtemp(prefix="arbiter-bench-")
 
     sets = []
-    text = "\n\n".join(open(f, encoding="utf-8").read().strip() for f in refs) + "\n"
-    sets.append(("Stockfish reference (" + ", ".join(os.path.basename(f) for f in refs) + ")", text, True))
+    for title, files in stockfish_sets(args):
+        text = "\n\n".join(open(f, encoding="utf-8").read().strip() for f in files) + "\n"
+        sets.append((title, text, True))
+    sweep = Sweep(args.sweep_engine, args.sweep_nodes) if args.simulate and args.sweep_engine else None
     if not args.no_lichess:
         games = []
         for f in sorted(glob.glob(os.path.join(CORPUS, "games", "lichess", "*.pgn"))):
@@ -397,6 +518,7 @@ def main():
                 refs_by_number[n] = r
         # Only the games with a reference on every move are imported and analysed.
         kept = [g for n, g in enumerate(split_games(text), 1) if n in refs_by_number]
+        uci_by_number = {k + 1: uci[n - 1] for k, n in enumerate(sorted(refs_by_number))}
         refs_by_number = {k + 1: refs_by_number[n] for k, n in enumerate(sorted(refs_by_number))}
         open(pgn, "w").write("\n\n".join(kept) + "\n")
         db = os.path.join(tmp, f"set{i}.sqlite")
@@ -405,7 +527,9 @@ def main():
             cpu, _ = run_timed([args.arbiter, "analyse", "--db", db, "-q", "--jobs", str(args.jobs)])
             measure(db, refs_by_number, cpu, f"{title}, tier 1 (arbiter alone)", args.engine_nodes)
             if with_best and args.simulate:
-                simulate(db, refs_by_number, args.mark_drop)
+                simulate(db, refs_by_number, args.mark_drop, None, uci_by_number, args.engine_nodes)
+                if sweep:
+                    simulate(db, refs_by_number, args.mark_drop, sweep, uci_by_number, args.engine_nodes)
         if args.engine and (with_best or args.engine_on_lichess):
             cpu, _ = run_timed(
                 [args.arbiter, "analyse", "--db", db, "-q", "--jobs", str(args.jobs), "--engine", args.engine,

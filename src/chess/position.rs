@@ -583,6 +583,13 @@ impl Position {
         }
     }
 
+    /// The hash without its en passant part: `repetition_key` unless an en passant capture
+    /// is legal. Up to date after hashed moves only (not the replay's unhashed main line).
+    #[inline]
+    pub fn plain_key(&self) -> u64 {
+        self.hash
+    }
+
     /// The `repetition_key` of the position after `m`, without playing it, for an ordinary
     /// move or promotion that changes no castling right and is no double pawn step (which
     /// may leave an en passant capture to look at); `None` for the rest, which the caller

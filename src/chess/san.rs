@@ -594,6 +594,13 @@ pub(crate) fn play_canonical_unhashed(pos: &mut Position, token: &[u8]) -> Optio
     play_canonical_with::<false>(pos, token)
 }
 
+/// [`play_canonical`] inlined into its caller: the replay's main line when it keeps the
+/// key data of every position (`game::replay_keyed`).
+#[inline(always)]
+pub(crate) fn play_canonical_hashed(pos: &mut Position, token: &[u8]) -> Option<Move> {
+    play_canonical_with::<true>(pos, token)
+}
+
 /// What the pawn reader found: a pawn move or promotion (origin, destination, the role it
 /// stands as after), or en passant.
 enum Found {

@@ -130,6 +130,7 @@ pub struct Piece {
 }
 
 impl Piece {
+    #[inline(always)]
     pub const fn new(color: Color, role: Role) -> Piece {
         Piece { color, role }
     }

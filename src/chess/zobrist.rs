@@ -30,9 +30,13 @@ const KEYS: [u64; TOTAL] = {
     keys
 };
 
-#[inline]
+/// The keys as one table in memory: indexing the `const` directly left `piece_key` out of
+/// line at some call sites (the replay's hashed moves call it three times a move).
+static TABLE: [u64; TOTAL] = KEYS;
+
+#[inline(always)]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
-    KEYS[(piece.color.index() * 6 + piece.role.index()) * 64 + sq.index()]
+    TABLE[(piece.color.index() * 6 + piece.role.index()) * 64 + sq.index()]
 }
 
 /// Key for a castling right of `color` with the rook on `file` (works for Chess960).

@@ -100,6 +100,10 @@ pub struct EngineArgs {
     /// game retried once.
     #[arg(long, value_name = "SECS", default_value_t = 60, requires = "engine")]
     pub engine_timeout: u64,
+    /// Nodes of the engine's sweep: a quick search of every position whose curve marks the
+    /// positions the engine then searches at its budget (0: arbiter's own search marks them).
+    #[arg(long, value_name = "N", default_value_t = ENGINE_SWEEP_NODES, requires = "engine")]
+    pub engine_sweep_nodes: u64,
 }
 
 impl EngineArgs {
@@ -116,6 +120,7 @@ impl EngineArgs {
             threads: self.engine_threads.max(1),
             options: self.engine_option.clone(),
             search_timeout: std::time::Duration::from_secs(self.engine_timeout.max(1)),
+            sweep_nodes: self.engine_sweep_nodes,
         })))
     }
 
@@ -131,6 +136,8 @@ impl EngineArgs {
 
 /// Default node limit of `--engine`: near lichess's server analysis.
 pub const ENGINE_DEFAULT_NODES: u64 = 1_000_000;
+/// The sweep's default: 0.5 % of the default budget a position (docs/ANALYSIS.md).
+pub const ENGINE_SWEEP_NODES: u64 = 5_000;
 
 fn parse_engine_option(text: &str) -> std::result::Result<(String, String), String> {
     match text.split_once('=') {

@@ -5,6 +5,7 @@
 
 use super::error::{AppError, Outcome, Result, warn};
 use super::filter::FilterArgs;
+use super::output::{Offers, TableOutput};
 use super::show::printable;
 use crate::db::duplicate_list::{COLUMNS, GroupKind, for_each_member};
 use crate::db::duplicates::{Candidate, Prefer, candidates, refresh, same_moves_other_players};
@@ -37,6 +38,13 @@ const FORMATS: [Format; 5] = [
     Format::Pgn,
 ];
 
+#[derive(Clone, Debug)]
+pub struct DuplicatesFormats;
+
+impl Offers for DuplicatesFormats {
+    const FORMATS: &'static [Format] = &FORMATS;
+}
+
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PreferArg {
     Longest,
@@ -58,16 +66,8 @@ pub struct DuplicatesArgs {
     /// Which groups to list (exact copies are never stored: the import counts them).
     #[arg(long, value_enum, default_value = "all")]
     pub kind: KindArg,
-    /// text (default), csv, jsonl, parquet, or pgn (the members' games with tags naming
-    /// group, kind, survival and reason); default: the -o file's extension.
-    #[arg(long, value_parser = format::parser(&FORMATS))]
-    pub format: Option<Format>,
-    /// Output file (default: standard output); .gz/.zst/.bz2/.xz compress.
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
-    /// CSV: write cells unchanged (no `'` before cells a spreadsheet would run as formulas).
-    #[arg(long)]
-    pub csv_raw: bool,
+    #[command(flatten)]
+    pub out: TableOutput<DuplicatesFormats>,
     /// No summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
@@ -98,8 +98,7 @@ pub fn run(args: &DuplicatesArgs) -> Result {
             "--unique and --all-games do not apply: the command lists duplicate groups",
         ));
     }
-    let format = format::choose(args.format, args.output.as_deref(), &FORMATS, Format::Text)
-        .map_err(|e| AppError::usage(e.to_string()))?;
+    let format = args.out.format()?;
     let mut conn = crate::db::open_existing(&args.db)?;
     let filter = args.select.select(&conn, false)?;
     let prefer = match args.prefer {
@@ -138,10 +137,10 @@ pub fn run(args: &DuplicatesArgs) -> Result {
                 );
                 Ok(())
             })?;
-            write_pgn(&conn, &members, args.output.as_deref())?;
+            write_pgn(&conn, &members, args.out.path())?;
         }
         Format::Text => {
-            let mut out = Output::open(args.output.as_deref())?;
+            let mut out = Output::open(args.out.path())?;
             let mut last_group = None;
             for_each_member(&conn, &filter, kind, |m| -> Result<()> {
                 if last_group != Some(m.group) {
@@ -165,7 +164,7 @@ pub fn run(args: &DuplicatesArgs) -> Result {
             out.finish()?;
         }
         table => {
-            let mut t = format::open_table(table, args.output.as_deref(), args.csv_raw)?;
+            let mut t = format::open_table(table, args.out.path(), args.out.csv_raw)?;
             t.begin(&COLUMNS)?;
             for_each_member(&conn, &filter, kind, |m| -> Result<()> {
                 t.row(&m.cells())?;

@@ -2,8 +2,9 @@
 //! this file reads the flags, resolves the selection, and prints the tree as text or writes
 //! it as CSV, JSON lines or Parquet through the one output convention (`export::format`).
 
-use super::error::{AppError, Outcome, Result, warn};
+use super::error::{Outcome, Result, warn};
 use super::filter::FilterArgs;
+use super::output::{Offers, TableOutput};
 use crate::export::format::{self, Format};
 use crate::stats::tree::{COLUMNS, Tree, TreeOrder, figures};
 use clap::Args;
@@ -12,6 +13,13 @@ use std::path::PathBuf;
 
 /// The formats `openings` writes.
 const FORMATS: [Format; 4] = [Format::Text, Format::Csv, Format::Jsonl, Format::Parquet];
+
+#[derive(Clone, Debug)]
+pub struct OpeningsFormats;
+
+impl Offers for OpeningsFormats {
+    const FORMATS: &'static [Format] = &FORMATS;
+}
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
@@ -36,15 +44,8 @@ pub struct OpeningsArgs {
     /// The order of the moves from one position.
     #[arg(long, value_enum, default_value = "games")]
     pub sort: TreeOrder,
-    /// text (default), csv, jsonl or parquet; default: the -o file's extension.
-    #[arg(long, value_parser = format::parser(&FORMATS))]
-    pub format: Option<Format>,
-    /// Output file (default: standard output); .gz/.zst/.bz2/.xz compress.
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
-    /// CSV: write cells unchanged (no `'` before cells a spreadsheet would run as formulas).
-    #[arg(long)]
-    pub csv_raw: bool,
+    #[command(flatten)]
+    pub out: TableOutput<OpeningsFormats>,
     /// No notes on standard error.
     #[arg(short, long)]
     pub quiet: bool,
@@ -53,15 +54,14 @@ pub struct OpeningsArgs {
 }
 
 pub fn run(args: &OpeningsArgs) -> Result {
-    let format = format::choose(args.format, args.output.as_deref(), &FORMATS, Format::Text)
-        .map_err(|e| AppError::usage(e.to_string()))?;
+    let format = args.out.format()?;
     let conn = crate::db::open_read_only(&args.db)?;
     // Statistics count each duplicate group once unless --all-games.
     let filter = args.select.select(&conn, true)?;
     // A table output is opened before the pass, so an unwritable path fails at once.
     let table = match format {
         Format::Text => None,
-        f => Some(format::open_table(f, args.output.as_deref(), args.csv_raw)?),
+        f => Some(format::open_table(f, args.out.path(), args.out.csv_raw)?),
     };
     let tree = Tree::collect(&conn, &filter, args.depth, args.min_games, args.sort)?;
     let other = tree.selected - tree.standard;

@@ -3,7 +3,7 @@
 //! for the groups with a member among the selected games.
 
 use super::select::{Filter, games_from};
-use crate::export::table::{Cell, Column, Kind};
+use crate::table::{Cell, Column, Kind};
 use rusqlite::Connection;
 use rusqlite::types::Value;
 

@@ -301,27 +301,20 @@ impl Filter {
     /// The WHERE clause (without the keyword; `1` when there is no filter) and its values,
     /// for a database of schema `version` (persons exist from version 2).
     pub fn to_sql(&self, version: i64) -> (String, Vec<Value>) {
-        let mut conds: Vec<String> = Vec::new();
-        let mut values: Vec<Value> = Vec::new();
-        // Each `?` of a condition becomes the numbered parameter of the next value.
-        let mut push = |cond: &str, vals: Vec<Value>, conds: &mut Vec<String>| {
-            let mut pieces = cond.split('?');
-            let mut c = pieces.next().unwrap_or_default().to_owned();
-            let mut vals = vals.into_iter();
-            for piece in pieces {
-                match vals.next() {
-                    Some(v) => {
-                        values.push(v);
-                        c.push_str(&format!("?{}", values.len()));
-                    }
-                    // A `?` in raw SQL with no value of ours stays as written.
-                    None => c.push('?'),
-                }
-                c.push_str(piece);
-            }
-            conds.push(c);
+        let mut c = Conds::default();
+        self.who_sql(&mut c, version);
+        self.games_sql(&mut c, version);
+        self.findings_sql(&mut c, version);
+        let clause = if c.conds.is_empty() {
+            "1".to_owned()
+        } else {
+            c.conds.join(" AND ")
         };
-        let text = |s: &str| Value::Text(s.to_owned());
+        (clause, c.values)
+    }
+
+    /// The players' conditions: names, ids, persons, sides.
+    fn who_sql(&self, c: &mut Conds, version: i64) {
         // The condition that side `s` (`w` or `b`) is the person named `?`: a spelling of
         // that person or its canonical name, ignoring (ASCII) case, or the person whose
         // identity key is the name's safe normalisation (`carlsen,magnus` finds
@@ -355,7 +348,7 @@ impl Filter {
                 vals.extend(person_values(p));
                 vals.extend(person_values(p));
             }
-            push(&format!("({})", any.join(" OR ")), vals, &mut conds);
+            c.push(&format!("({})", any.join(" OR ")), vals);
         }
         if let Some(ids) = &self.ids {
             // One bound value however many games: a JSON array read by json_each.
@@ -363,10 +356,9 @@ impl Filter {
                 "[{}]",
                 ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",")
             );
-            push(
+            c.push(
                 "g.id IN (SELECT value FROM json_each(?))",
                 vec![Value::Text(list)],
-                &mut conds,
             );
         }
         if !self.persons.is_empty() {
@@ -374,17 +366,16 @@ impl Filter {
             let ids: Vec<Value> = self.persons.iter().map(|&id| Value::Integer(id)).collect();
             let mut vals = ids.clone();
             vals.extend(ids);
-            push(
+            c.push(
                 &format!("(w.person_id IN ({marks}) OR b.person_id IN ({marks}))"),
                 vals,
-                &mut conds,
             );
         }
         if let Some(id) = self.white_person {
-            push("w.person_id = ?", vec![Value::Integer(id)], &mut conds);
+            c.push("w.person_id = ?", vec![Value::Integer(id)]);
         }
         if let Some(id) = self.black_person {
-            push("b.person_id = ?", vec![Value::Integer(id)], &mut conds);
+            c.push("b.person_id = ?", vec![Value::Integer(id)]);
         }
         if !self.player_exact.is_empty() {
             let mut any = Vec::new();
@@ -393,25 +384,31 @@ impl Filter {
                 any.push("w.name = ? OR b.name = ?");
                 vals.extend([text(p), text(p)]);
             }
-            push(&format!("({})", any.join(" OR ")), vals, &mut conds);
+            c.push(&format!("({})", any.join(" OR ")), vals);
         }
         if let Some(p) = &self.white {
-            push(&person("w"), person_values(p), &mut conds);
+            c.push(&person("w"), person_values(p));
         }
         if let Some(p) = &self.black {
-            push(&person("b"), person_values(p), &mut conds);
+            c.push(&person("b"), person_values(p));
         }
+    }
+
+    /// The game's own columns: event, site, classification, time control, dates, result,
+    /// ratings, length.
+    fn games_sql(&self, c: &mut Conds, version: i64) {
+        let v2 = version >= 2;
         if let Some(e) = &self.event {
-            push("e.name = ?", vec![text(e)], &mut conds);
+            c.push("e.name = ?", vec![text(e)]);
         }
         if let Some(s) = &self.site {
-            push("g.site = ?", vec![text(s)], &mut conds);
+            c.push("g.site = ?", vec![text(s)]);
         }
         // Columns of schema version 2 (the classification and the time control).
         if v2 && !self.eco.is_empty() {
             let any = vec!["g.eco LIKE ?"; self.eco.len()].join(" OR ");
             let vals = self.eco.iter().map(|e| text(&format!("{e}%"))).collect();
-            push(&format!("({any})"), vals, &mut conds);
+            c.push(&format!("({any})"), vals);
         }
         if v2 && !self.opening.is_empty() {
             // Version 3 keeps the names once, in `openings`.
@@ -426,90 +423,112 @@ impl Filter {
                 .iter()
                 .map(|o| text(&format!("{}%", like_escape(o))))
                 .collect();
-            push(&format!("({any})"), vals, &mut conds);
+            c.push(&format!("({any})"), vals);
         }
         if let Some(tc) = self.tc_class.filter(|_| v2) {
-            push("g.tc_class = ?", vec![text(tc)], &mut conds);
+            c.push("g.tc_class = ?", vec![text(tc)]);
         }
         let key = "(g.year * 10000 + coalesce(g.month, 0) * 100 + coalesce(g.day, 0))";
         if let Some(k) = self.date_from.as_deref().and_then(|d| date_key(d, 0, 0)) {
-            push(
+            c.push(
                 &format!("g.year IS NOT NULL AND {key} >= ?"),
                 vec![Value::Integer(k)],
-                &mut conds,
             );
         }
         if let Some(k) = self.date_to.as_deref().and_then(|d| date_key(d, 99, 99)) {
-            push(
+            c.push(
                 &format!("g.year IS NOT NULL AND {key} <= ?"),
                 vec![Value::Integer(k)],
-                &mut conds,
             );
         }
         if let Some(r) = self.result {
-            push("g.result = ?", vec![text(r.as_str())], &mut conds);
+            c.push("g.result = ?", vec![text(r.as_str())]);
         }
         if let Some(n) = self.min_elo {
-            push(
+            c.push(
                 "g.white_elo >= ? AND g.black_elo >= ?",
                 vec![Value::Integer(n), Value::Integer(n)],
-                &mut conds,
             );
         }
         if let Some(n) = self.min_plies {
-            push("g.ply_count >= ?", vec![Value::Integer(n)], &mut conds);
+            c.push("g.ply_count >= ?", vec![Value::Integer(n)]);
         }
         if let Some(n) = self.max_plies {
-            push("g.ply_count <= ?", vec![Value::Integer(n)], &mut conds);
+            c.push("g.ply_count <= ?", vec![Value::Integer(n)]);
         }
+    }
+
+    /// Findings, the edition applied, duplicates, and the user's own SQL.
+    fn findings_sql(&self, c: &mut Conds, version: i64) {
         for code in &self.has_finding {
-            push(
+            c.push(
                 "EXISTS (SELECT 1 FROM findings f WHERE f.game_id = g.id AND f.code = ?)",
                 vec![text(code)],
-                &mut conds,
             );
         }
         for code in &self.lacks_finding {
-            push(
+            c.push(
                 "NOT EXISTS (SELECT 1 FROM findings f WHERE f.game_id = g.id AND f.code = ?)",
                 vec![text(code)],
-                &mut conds,
             );
         }
         if let Some(s) = self.severity {
-            push(
+            c.push(
                 "EXISTS (SELECT 1 FROM findings f WHERE f.game_id = g.id AND f.severity = ?)",
                 vec![text(s.as_str())],
-                &mut conds,
             );
         }
         if let Some(e) = self.edition {
             // Databases written before 1993's edition was renamed hold `1997` for it.
             let names = e.stored_names();
             let marks = vec!["?"; names.len()].join(", ");
-            push(
+            c.push(
                 &format!("g.laws_edition IN ({marks})"),
                 names.iter().map(|n| text(n)).collect(),
-                &mut conds,
             );
         }
         if self.unique && version >= 2 {
-            push(
+            c.push(
                 "NOT EXISTS (SELECT 1 FROM duplicate_members d WHERE d.game_id = g.id \
                  AND d.survivor = 0)",
                 Vec::new(),
-                &mut conds,
             );
         }
         if let Some(sql) = &self.sql {
-            push(&format!("({sql})"), Vec::new(), &mut conds);
+            c.push(&format!("({sql})"), Vec::new());
         }
-        let clause = if conds.is_empty() {
-            "1".to_owned()
-        } else {
-            conds.join(" AND ")
-        };
-        (clause, values)
+    }
+}
+
+fn text(s: &str) -> Value {
+    Value::Text(s.to_owned())
+}
+
+/// The conditions of a WHERE clause and their values, numbered as they come.
+#[derive(Default)]
+struct Conds {
+    conds: Vec<String>,
+    values: Vec<Value>,
+}
+
+impl Conds {
+    /// Adds `cond`; each `?` in it becomes the numbered parameter of the next value.
+    fn push(&mut self, cond: &str, vals: Vec<Value>) {
+        let mut pieces = cond.split('?');
+        let mut c = pieces.next().unwrap_or_default().to_owned();
+        let mut vals = vals.into_iter();
+        for piece in pieces {
+            match vals.next() {
+                Some(v) => {
+                    self.values.push(v);
+                    c.push_str(&format!("?{}", self.values.len()));
+                }
+                // A `?` in raw SQL with no value of ours stays as written.
+                None => c.push('?'),
+            }
+            c.push_str(piece);
+        }
+        self.conds.push(c);
     }
 }
 

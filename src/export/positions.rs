@@ -103,6 +103,9 @@ pub fn match_game(matcher: &Matcher, fen: Option<&str>, variant: &str, blob: &[u
 
 /// The games of the selection that match the query, by id.
 pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found, ExportError> {
+    if !query.laws.is_empty() {
+        return super::position_laws::search(conn, query, filter);
+    }
     let matcher = Matcher::new(query);
     let selection = selected(conn, filter)?;
     let mut found = Found::default();
@@ -229,6 +232,7 @@ fn material_only(q: &Query) -> bool {
         && q.patterns.is_empty()
         && q.pawns.is_none()
         && q.sequence.is_none()
+        && q.laws.is_empty()
 }
 
 /// The games of `position_games` rows (`(first, last, spans)`) whose spans match, in
@@ -316,6 +320,7 @@ pub fn explore(
         || !query.patterns.is_empty()
         || query.pawns.is_some()
         || query.sequence.is_some()
+        || !query.laws.is_empty()
         || !has_tables(conn)?
     {
         return Ok(None);

@@ -10,58 +10,7 @@ use crate::chess::uci::to_uci;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-/// The type of a column, the same in every format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Int,
-    Float,
-    Text,
-    /// A list of texts: a JSON array, a Parquet list, `;`-joined in CSV.
-    TextList,
-}
-
-impl Kind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Int => "integer",
-            Kind::Float => "float",
-            Kind::Text => "text",
-            Kind::TextList => "list of text",
-        }
-    }
-}
-
-/// One value of a row.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Cell<'a> {
-    Null,
-    Int(i64),
-    Float(f64),
-    Text(Cow<'a, str>),
-    List(Vec<Cow<'a, str>>),
-}
-
-impl<'a> Cell<'a> {
-    pub fn text(s: &'a str) -> Cell<'a> {
-        Cell::Text(Cow::Borrowed(s))
-    }
-
-    pub fn opt_text(s: Option<&'a str>) -> Cell<'a> {
-        s.map_or(Cell::Null, Cell::text)
-    }
-
-    pub fn opt_int(n: Option<i64>) -> Cell<'a> {
-        n.map_or(Cell::Null, Cell::Int)
-    }
-}
-
-/// A column: its name, type and meaning (`--list-columns` prints these).
-#[derive(Clone, Copy, Debug)]
-pub struct Column {
-    pub name: &'static str,
-    pub kind: Kind,
-    pub meaning: &'static str,
-}
+pub use crate::table::{Cell, Column, Kind};
 
 /// A table format: CSV, JSON lines, Parquet. `begin` gets the columns, `row` their values in
 /// the same order, `finish` ends the output (an empty table still gets its header/schema).

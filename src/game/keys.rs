@@ -297,6 +297,84 @@ const BLACK_PAWN: u8 = 7;
 const WHITE_KING: u8 = 6;
 const BLACK_KING: u8 = 12;
 
+/// What the Laws read of one position along a game: its repetition key, half-move clock and
+/// pending en passant square, as the replay leaves them (`game::replay_keyed`), so that the
+/// verdict counts repetitions without walking the moves again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlyKey {
+    /// `Keys::plain_key`: the repetition key without any en passant part.
+    key: u64,
+    clock: u32,
+    /// 1 + the en passant square's index after a double step beside an enemy pawn, else 0:
+    /// `Keys::ep_pending`.
+    ep: u8,
+}
+
+impl PlyKey {
+    /// The position's key data; its hash must be up to date (a hashed move's).
+    #[inline(always)]
+    pub fn of(pos: &Position) -> PlyKey {
+        PlyKey {
+            key: pos.plain_key(),
+            clock: pos.halfmove_clock(),
+            ep: pos.ep_square().map_or(0, |sq| sq.index() as u8 + 1),
+        }
+    }
+
+    /// The key data of a key walk's current position.
+    #[inline]
+    pub fn of_walk(walk: &Keys) -> PlyKey {
+        PlyKey {
+            key: walk.plain_key(),
+            clock: walk.halfmove_clock(),
+            ep: walk.ep.map_or(0, |sq| sq.index() as u8 + 1),
+        }
+    }
+
+    /// The key data after each of `moves` (legal from `start`), by a key walk: for callers
+    /// that have not replayed the game themselves.
+    pub fn walk(start: &Position, moves: &[Move]) -> Vec<PlyKey> {
+        let mut walk = Keys::new(start);
+        moves
+            .iter()
+            .map(|&m| {
+                walk.play(m);
+                PlyKey::of_walk(&walk)
+            })
+            .collect()
+    }
+
+    /// As `Keys::plain_key`.
+    #[inline]
+    pub fn plain_key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.clock
+    }
+
+    /// The move that led here was a pawn move or a capture (Art. 9.3).
+    #[inline]
+    pub fn zeroing(&self) -> bool {
+        self.clock == 0
+    }
+
+    /// As `Keys::ep_pending`.
+    #[inline]
+    pub fn ep_pending(&self) -> bool {
+        self.ep != 0
+    }
+
+    /// As `Keys::key_with_ep`.
+    #[inline]
+    pub fn key_with_ep(&self) -> Option<u64> {
+        self.ep_pending()
+            .then(|| self.key ^ zobrist::en_passant_key(Square::new(self.ep - 1).file()))
+    }
+}
+
 /// The repetition keys of a game's first positions, as a walk hands them over: `keys[i]`
 /// after ply `i + 1`. After a double step next to an enemy pawn the key is one of two,
 /// `keys[i]` or the one in `unsettled` (with `i`, in ply order), as the en passant capture
@@ -323,10 +401,16 @@ impl FirstKeys {
     /// Adds the key of the walk's current position.
     #[inline]
     pub fn push(&mut self, walk: &Keys) {
-        if let Some(other) = walk.key_with_ep() {
+        self.push_ply(&PlyKey::of_walk(walk));
+    }
+
+    /// Adds the key of the next position.
+    #[inline]
+    pub fn push_ply(&mut self, ply: &PlyKey) {
+        if let Some(other) = ply.key_with_ep() {
             self.unsettled.push((self.keys.len(), other));
         }
-        self.keys.push(walk.plain_key());
+        self.keys.push(ply.plain_key());
     }
 
     pub fn clear(&mut self) {

@@ -5,4 +5,4 @@
 pub mod keys;
 pub mod replay;
 
-pub use replay::{Replayed, code, replay};
+pub use replay::{Replayed, code, replay, replay_keyed};

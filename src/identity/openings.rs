@@ -174,7 +174,7 @@ impl Book {
     }
 
     /// `classify` from the keys of the game's first positions, as a walk hands them over
-    /// (`laws::judge_replayed_keeping_keys`: the Laws' walk computes them anyway); they must
+    /// (`laws::judge_keyed`: the Laws' walk computes them anyway); they must
     /// cover the first `max_ply` plies, or the whole game. A key left unsettled by a double
     /// step (Art. 9.2.2: the en passant right, when the capture is legal, makes another
     /// position) is settled on a full position only where one of its two keys is named.

@@ -7,8 +7,7 @@
 
 use super::edition::Edition;
 use crate::chess::zobrist::BuildKeyHasher;
-use crate::chess::{Color, Move, MoveList, Piece, Position, Role};
-use crate::game::keys::{Board, code, piece};
+use crate::chess::{Color, Move, MoveList, Piece, Position, Role, Square};
 use std::collections::HashMap;
 
 /// How a claim could be made.
@@ -76,11 +75,11 @@ impl Occurrences {
         self.twice.clear();
     }
 
-    /// Records one occurrence of the position with this key, board and side to move, and
-    /// returns how many there have been.
+    /// Records one occurrence of the position with this key, and returns how many there
+    /// have been. At two, the caller says so with the side to move (`seen_twice`).
     #[inline]
-    pub fn record(&mut self, key: u64, board: &Board, turn: Color) -> u32 {
-        let n = if !self.long && self.len < LINEAR_LIMIT {
+    pub fn record(&mut self, key: u64) -> u32 {
+        if !self.long && self.len < LINEAR_LIMIT {
             // Only a position with the same side to move can be the same, and not the one
             // two plies back: each side has moved a piece of its own since, and no move
             // within a stretch (no capture, no pawn move) undoes the other side's. So the
@@ -96,11 +95,7 @@ impl Occurrences {
             n
         } else {
             self.record_long(key)
-        };
-        if n == 2 {
-            self.seen_twice(key, board, turn);
         }
-        n
     }
 
     /// `record` in a long stretch: by the hash map, filled from the list the first time.
@@ -118,14 +113,12 @@ impl Occurrences {
         *n
     }
 
+    /// The position just recorded a second time (`record` said 2), with its side to move:
+    /// a written move may make it occur a third time (`may_repeat_next`).
     #[cold]
     #[inline(never)]
-    fn seen_twice(&mut self, key: u64, board: &Board, turn: Color) {
-        self.twice.push(Seen {
-            key,
-            board: *board,
-            turn,
-        });
+    pub fn seen_twice(&mut self, key: u64, turn: Color) {
+        self.twice.push(Seen { key, turn });
     }
 
     /// How many times `key` has been recorded since the last `clear`.
@@ -153,18 +146,25 @@ impl Occurrences {
         }
     }
 
-    /// Could one move from the position with this board and side to move make a position
-    /// seen twice occur a third time (9.2.1.1)? Answered from the boards alone, so that most
-    /// plies need no move generation: a move that is neither a pawn move nor a capture
-    /// takes one piece of the mover to an empty square, or (castling) moves only the
-    /// mover's king and rook, over at most four squares.
+    /// Could one move from the position with this key (`plain_key`: without an en passant
+    /// part) and side to move make a position seen twice occur a third time (9.2.1.1)?
+    /// Answered from the keys alone, so that most plies need no move generation, and a
+    /// necessary condition only (the full position decides, `threefold`). A move that
+    /// repeats a position of the stretch is neither a pawn move nor a capture, and changes
+    /// no castling right (the rights only shrink along a stretch, and the earlier position
+    /// had them all): it takes one piece of the mover from a square to another, so the two
+    /// keys differ by that piece's two square keys and the side to move (`MOVE_KEYS`). A
+    /// castling move changes rights, so it never repeats a position.
     #[inline]
-    pub fn may_repeat_next(&self, board: &Board, turn: Color) -> bool {
+    pub fn may_repeat_next(&self, key: u64, turn: Color) -> bool {
         !self.twice.is_empty()
-            && self
-                .twice
-                .iter()
-                .any(|seen| seen.turn != turn && one_move_apart(board, &seen.board, turn))
+            && self.twice.iter().any(|seen| {
+                seen.turn != turn
+                    && one_piece_move(
+                        turn,
+                        key ^ seen.key ^ crate::chess::zobrist::black_to_move_key(),
+                    )
+            })
     }
 
     /// Is a threefold claim available in `pos`, which has already been recorded
@@ -207,38 +207,58 @@ impl Occurrences {
 #[derive(Debug, Clone, Copy)]
 struct Seen {
     key: u64,
-    board: Board,
     turn: Color,
 }
 
-/// Could one move by `mover`, neither a pawn move nor a capture, turn `from` into `to`?
-/// Necessary conditions only (legality is for a full position to tell).
-fn one_move_apart(from: &Board, to: &Board, mover: Color) -> bool {
-    let changed: u32 = from.iter().zip(to).map(|(a, b)| u32::from(a != b)).sum();
-    if !(2..=4).contains(&changed) {
-        return false;
-    }
-    let own = |role: Role| code(Piece::new(mover, role));
-    let (king, rook) = (own(Role::King), own(Role::Rook));
-    let squares = || (0..64).filter(|&i| from[i] != to[i]);
-    // Castling: only the mover's king and rook move.
-    let castling = squares().all(|i| {
-        [from[i], to[i]]
-            .iter()
-            .all(|&c| c == 0 || c == king || c == rook)
-    });
-    if castling {
-        return true;
-    }
-    // Any other move: one piece of the mover, not a pawn, from a square to an empty one.
-    let pawn = own(Role::Pawn);
-    let mine = |c: u8| c != 0 && c != pawn && piece(c).is_some_and(|p| p.color == mover);
-    changed == 2 && {
-        let mut it = squares();
-        let (a, b) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
-        let moved =
-            |x: usize, y: usize| mine(from[x]) && to[x] == 0 && from[y] == 0 && to[y] == from[x];
-        moved(a, b) || moved(b, a)
+/// Slots of each colour's table of one-piece moves: a power of two, over three times its
+/// 10,080 keys.
+const MOVE_SLOTS: usize = 1 << 15;
+
+/// By colour, the exclusive-or of a piece's keys on two different squares, for each of
+/// that colour's pieces but a pawn, as an open-addressing table (0: an empty slot; no such
+/// value is 0, the keys being distinct): what one move of that piece does to a position's
+/// key, the side to move aside.
+fn move_keys() -> &'static [Vec<u64>; 2] {
+    static TABLES: std::sync::OnceLock<[Vec<u64>; 2]> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        Color::ALL.map(|color| {
+            let mut table = vec![0u64; MOVE_SLOTS];
+            for role in Role::ALL.into_iter().filter(|&r| r != Role::Pawn) {
+                let p = Piece::new(color, role);
+                for a in Square::all() {
+                    for b in Square::all().filter(|b| b.index() > a.index()) {
+                        let d = crate::chess::zobrist::piece_key(p, a)
+                            ^ crate::chess::zobrist::piece_key(p, b);
+                        let mut i = move_slot(d);
+                        while table[i] != 0 && table[i] != d {
+                            i = (i + 1) & (MOVE_SLOTS - 1);
+                        }
+                        table[i] = d;
+                    }
+                }
+            }
+            table
+        })
+    })
+}
+
+#[inline]
+fn move_slot(d: u64) -> usize {
+    (d >> 48) as usize & (MOVE_SLOTS - 1)
+}
+
+/// Is `d` what one move of a piece of `mover` (not a pawn) from a square to another does to
+/// a key?
+#[inline]
+fn one_piece_move(mover: Color, d: u64) -> bool {
+    let table = &move_keys()[mover.index()];
+    let mut i = move_slot(d);
+    loop {
+        match table[i] {
+            0 => return false,
+            v if v == d => return true,
+            _ => i = (i + 1) & (MOVE_SLOTS - 1),
+        }
     }
 }
 
@@ -358,10 +378,18 @@ pub fn fifty(pos: &Position, edition: Edition) -> Option<ClaimWay> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Square;
 
     fn sq(s: &str) -> Square {
         Square::parse(s).unwrap()
+    }
+
+    /// Records a key as the verdict does: a position seen twice hands over its board.
+    fn record(seen: &mut Occurrences, key: u64) -> u32 {
+        let n = seen.record(key);
+        if n == 2 {
+            seen.seen_twice(key, Color::White);
+        }
+        n
     }
 
     #[test]
@@ -377,11 +405,7 @@ mod tests {
                 .wrapping_mul(0x9e37_79b9_7f4a_7c15)
                 .wrapping_add(1);
             expected[i % 8] += 1;
-            assert_eq!(
-                seen.record(key, &[0; 64], Color::White),
-                expected[i % 8],
-                "record #{i}"
-            );
+            assert_eq!(record(&mut seen, key), expected[i % 8], "record #{i}");
             assert_eq!(seen.count(key), expected[i % 8]);
         }
         assert_eq!(seen.count(12345), 0);
@@ -390,8 +414,9 @@ mod tests {
         assert_eq!(seen.count(1), 0);
         assert!(seen.twice.is_empty());
         // A short one after the clear: every position comes back four plies later.
-        let mut record = |key| seen.record(key, &[0; 64], Color::White);
-        let counts: Vec<u32> = [5, 6, 7, 8, 5, 6, 7, 8, 5].map(&mut record).to_vec();
+        let counts: Vec<u32> = [5, 6, 7, 8, 5, 6, 7, 8, 5]
+            .map(|key| record(&mut seen, key))
+            .to_vec();
         assert_eq!(counts, [1, 1, 1, 1, 2, 2, 2, 2, 3]);
         assert_eq!(seen.twice.len(), 4);
         assert_eq!(seen.twice[0].key, 5);
@@ -412,5 +437,39 @@ mod tests {
         // Not blocked by a knight.
         let p = Position::from_fen("8/8/8/8/3p4/8/k2N4/2K1N3 w - - 0 1").unwrap();
         assert_eq!(fifty_move_limit(&p, Edition::Fide1980), 100);
+    }
+
+    /// The key test of `may_repeat_next` lets through every move that could repeat a
+    /// position (a move of one of the mover's pieces, not a pawn, changing no castling
+    /// right) and stops the other side's moves and two men moved.
+    #[test]
+    fn one_piece_moves_are_told_from_the_keys() {
+        let btm = crate::chess::zobrist::black_to_move_key();
+        let pos =
+            Position::from_fen("r3k2r/ppp2ppp/2n2n2/3pp3/3PP3/2N2N2/PPP2PPP/R3K2R w KQkq - 0 1")
+                .unwrap();
+        let mut list = MoveList::new();
+        pos.generate_legal(&mut list);
+        let mut told = 0;
+        for &m in list.iter() {
+            let mut child = pos;
+            child.play_unchecked(m);
+            let d = pos.plain_key() ^ child.plain_key() ^ btm;
+            let repeats_possible = !pos.is_zeroing(m) && child.castling() == pos.castling();
+            assert_eq!(one_piece_move(Color::White, d), repeats_possible, "{m:?}");
+            // Black's pieces never make White's move.
+            assert!(!one_piece_move(Color::Black, d), "{m:?}");
+            told += usize::from(repeats_possible);
+        }
+        // The knights' nine moves to empty squares; not the captures, pawn moves, castling,
+        // or the king's and rooks' moves (they end castling rights).
+        assert_eq!(told, 9);
+        // Two knights moved at once: no one move.
+        let two = pos.plain_key()
+            ^ crate::chess::zobrist::piece_key(Piece::new(Color::White, Role::Knight), sq("c3"))
+            ^ crate::chess::zobrist::piece_key(Piece::new(Color::White, Role::Knight), sq("b1"))
+            ^ crate::chess::zobrist::piece_key(Piece::new(Color::White, Role::Knight), sq("f3"))
+            ^ crate::chess::zobrist::piece_key(Piece::new(Color::White, Role::Knight), sq("g1"));
+        assert!(!one_piece_move(Color::White, pos.plain_key() ^ two));
     }
 }

@@ -17,6 +17,5 @@ pub use edition::{Edition, EditionChoice, LawsChoice};
 pub use finding::{Code, LawFinding, Severity};
 pub use result::GameResult;
 pub use verdict::{
-    GameInput, TerminationKind, Verdict, VerdictOptions, judge, judge_replayed,
-    judge_replayed_keeping_keys,
+    GameInput, TerminationKind, Verdict, VerdictOptions, judge, judge_keyed, judge_replayed,
 };

@@ -9,7 +9,7 @@ use super::finding::{Code, LawFinding};
 use super::memo;
 use super::result::{GameResult, is_time_forfeit};
 use crate::chess::{Bitboard, Color, Move, Position, Role};
-use crate::game::keys::{FirstKeys, Keys};
+use crate::game::keys::{FirstKeys, PlyKey};
 
 /// What the arbiter needs to know about one game; the PGN reader fills it in.
 #[derive(Debug, Clone, Copy)]
@@ -125,21 +125,23 @@ impl FirstClaims {
     /// Records the first ply at which a threefold repetition (Art. 9.2) or a fifty-move
     /// draw (Art. 9.3) could be claimed, if not recorded already. `keys` stands at `ply`.
     /// Most plies are ruled out here from the counts and the board alone.
+    /// `at`: the key data of the position at `ply`, and its side to move.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn check(
         &mut self,
         seen: &Occurrences,
-        keys: &Keys,
+        at: &PlyKey,
+        turn: Color,
         replayer: &mut Replayer<'_>,
         occurrences: u32,
         edition: Edition,
         ply: u32,
     ) {
         let threefold = self.threefold.is_none()
-            && (occurrences >= 3 || seen.may_repeat_next(keys.board(), keys.turn()));
+            && (occurrences >= 3 || seen.may_repeat_next(at.plain_key(), turn));
         // Every fifty-move limit is at least 100 half-moves (`claims::fifty`).
-        let fifty = self.fifty.is_none() && keys.halfmove_clock() + 1 >= 100;
+        let fifty = self.fifty.is_none() && at.halfmove_clock() + 1 >= 100;
         if threefold || fifty {
             self.check_position(
                 seen,
@@ -184,31 +186,42 @@ fn found(ply: u32, way: ClaimWay, pos: &Position) -> (Claim, Position) {
 
 /// Walks the game and returns the verdict.
 pub fn judge(game: &GameInput<'_>, options: &VerdictOptions) -> Verdict {
-    judge_walk(game, None, options, None)
+    let keys = PlyKey::walk(&game.start, game.moves);
+    judge_walk(game, None, &keys, options, None)
 }
 
 /// `judge`, for a caller that has replayed the game already: `end` must be the position
 /// after all of `game.moves`. Most games then need no full replay here at all.
 pub fn judge_replayed(game: &GameInput<'_>, end: &Position, options: &VerdictOptions) -> Verdict {
-    judge_walk(game, Some(end), options, None)
+    let keys = PlyKey::walk(&game.start, game.moves);
+    judge_walk(game, Some(end), &keys, options, None)
 }
 
-/// `judge_replayed`, also handing over the repetition keys (Art. 9.2.2) of the positions
-/// after the first `plies` moves, for a caller that looks positions up by key (the opening
-/// names): the walk computes them anyway. Fewer keys come back when the game ended earlier.
-pub fn judge_replayed_keeping_keys(
+/// `judge_replayed`, for a replay that also kept the key data of each position
+/// (`game::replay_keyed`: `keys[i]` after move `i + 1`), so the moves are not walked again
+/// for repetitions and the move count. With `kept`, also hands over the repetition keys
+/// (Art. 9.2.2) of the positions after the first `plies` moves, for a caller that looks
+/// positions up by key (the opening names); fewer come back when the game ended earlier.
+pub fn judge_keyed(
     game: &GameInput<'_>,
     end: &Position,
+    keys: &[PlyKey],
     options: &VerdictOptions,
-    plies: usize,
-    keys: &mut FirstKeys,
+    kept: Option<(usize, &mut FirstKeys)>,
 ) -> Verdict {
-    judge_walk(game, Some(end), options, Some((plies, keys)))
+    if keys.len() != game.moves.len() {
+        // Not the keys of these moves: walk them rather than judge something else.
+        let keys = PlyKey::walk(&game.start, game.moves);
+        return judge_walk(game, Some(end), &keys, options, kept);
+    }
+    judge_walk(game, Some(end), keys, options, kept)
 }
 
+/// `plies`: the key data after each of `game.moves`, as many.
 fn judge_walk(
     game: &GameInput<'_>,
     end: Option<&Position>,
+    plies: &[PlyKey],
     options: &VerdictOptions,
     mut kept: Option<(usize, &mut FirstKeys)>,
 ) -> Verdict {
@@ -225,12 +238,14 @@ fn judge_walk(
     }
 
     // ---- one pass: mate/stalemate/fivefold/75, claims ----------------------------------
-    // `keys` follows repetition keys and the move count; full positions are replayed only
-    // where a claim or the end of the game needs one.
-    let mut keys = Keys::new(&game.start);
+    // `plies` holds the repetition keys and the move count; full positions are replayed
+    // only where a claim or the end of the game needs one.
     let mut replayer = Replayer::new(&game.start, game.moves, end);
     let mut seen = Occurrences::default();
-    let mut occurrences = seen.record(game.start.repetition_key(), keys.board(), keys.turn());
+    // The key data of the current position, and its side to move.
+    let mut at = PlyKey::of(&game.start);
+    let mut turn = game.start.turn();
+    let mut occurrences = seen.record(game.start.repetition_key());
     let at_start = game.moves.is_empty().then_some(&game.start);
     let mut ending: Option<(TerminationKind, u32)> =
         immediate_ending(at_start, game.start.halfmove_clock(), edition, 1).map(|k| (k, 0));
@@ -239,18 +254,19 @@ fn judge_walk(
     // yet need the en passant file: (ply, key without it).
     let mut ep_pending: Option<(usize, u64)> = None;
     let last_move = game.moves.len();
-    for (i, &m) in game.moves.iter().enumerate() {
+    for (i, next) in plies.iter().enumerate() {
         let ply = i as u32;
         if ending.is_some() {
             break;
         }
-        claims.check(&seen, &keys, &mut replayer, occurrences, edition, ply);
-        if keys.play(m) {
+        claims.check(&seen, &at, turn, &mut replayer, occurrences, edition, ply);
+        (at, turn) = (*next, turn.other());
+        if at.zeroing() {
             seen.clear();
             ep_pending = None;
         }
-        let key = keys.plain_key();
-        if keys.ep_pending() {
+        let key = at.plain_key();
+        if at.ep_pending() {
             ep_pending = Some((i + 1, key));
         } else if let Some((at, plain)) = ep_pending
             && key == plain
@@ -265,11 +281,14 @@ fn judge_walk(
         if let Some((plies, out)) = kept.as_mut()
             && i < *plies
         {
-            out.push(&keys);
+            out.push_ply(&at);
         }
-        occurrences = seen.record(key, keys.board(), keys.turn());
+        occurrences = seen.record(key);
+        if occurrences == 2 {
+            seen.seen_twice(key, turn);
+        }
         // Most plies are neither the last nor near a 2014 automatic draw: no call for them.
-        let clock = keys.halfmove_clock();
+        let clock = at.halfmove_clock();
         let automatic = edition >= Edition::Fide2014 && (occurrences >= 5 || clock >= 150);
         if i + 1 == last_move || automatic {
             let last = (i + 1 == last_move).then(|| replayer.position_at(last_move));
@@ -281,7 +300,7 @@ fn judge_walk(
         Some((_, ply)) => ply,
         None => {
             let ply = game.moves.len() as u32;
-            claims.check(&seen, &keys, &mut replayer, occurrences, edition, ply);
+            claims.check(&seen, &at, turn, &mut replayer, occurrences, edition, ply);
             ply
         }
     };

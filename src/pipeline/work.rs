@@ -6,7 +6,7 @@ use super::record::record;
 use crate::chess::SanMode;
 use crate::db::GameRecord;
 use crate::game::keys::FirstKeys;
-use crate::game::{Replayed, replay};
+use crate::game::{Replayed, replay, replay_keyed};
 use crate::identity::openings::Book;
 use crate::laws::{self, GameInput, LawFinding, Verdict, VerdictOptions};
 use crate::pgn::{Finding, Game, Pos, RawGame, Severity, parse_game};
@@ -65,6 +65,9 @@ pub fn process(raw: RawGame, options: &WorkOptions, keep: Keep) -> Processed {
         // The reader already rejected it; replaying up to the problem still locates later
         // errors, but moves past a syntax error would be misleading.
         replay_prefix(&game, options.mode)
+    } else if options.laws.is_some() {
+        // The Laws count repetitions and moves by the keys the replay keeps on its way.
+        replay_keyed(&game, options.mode)
     } else {
         replay(&game, options.mode)
     };
@@ -210,14 +213,10 @@ fn judge(
     options: &VerdictOptions,
     keep_keys: Option<(usize, &mut FirstKeys)>,
 ) -> Verdict {
-    // The replay is complete (the caller checks): its final position is the game's last.
+    // The replay is complete (the caller checks): its final position is the game's last,
+    // and it kept the key data of every position (`replay_keyed`).
     let (input, end) = (verdict_input(game, replay), replay.final_position());
-    match keep_keys {
-        Some((plies, keys)) => {
-            laws::judge_replayed_keeping_keys(&input, &end, options, plies, keys)
-        }
-        None => laws::judge_replayed(&input, &end, options),
-    }
+    laws::judge_keyed(&input, &end, &replay.keys, options, keep_keys)
 }
 
 /// A Laws finding, placed at the move that made it true (ply 0: the game's start).

@@ -5,7 +5,7 @@
 //! Deterministic for arbiter's own tier: one searcher per game, cleared first, node limits only.
 //! The formulas, thresholds and budgets are documented in `docs/ANALYSIS.md`.
 
-use super::engine::{EngineError, EngineErrorKind, EngineSpec, with_engine};
+use super::engine::{EngineError, EngineErrorKind, EngineLimit, EngineSpec, with_engine};
 use super::lichess;
 use super::{Limits, Score, SearchResult, Searcher};
 use crate::chess::san::to_san;
@@ -24,6 +24,12 @@ pub const MATE_CP: i32 = 1000;
 /// the first tier marks what it would itself call an inaccuracy. Not fitted to the reference
 /// labels; docs/ANALYSIS.md has what other marks would cost and gain.
 pub const MARK_DROP: f64 = 5.0;
+/// arbiter's deep searches settle both positions of every move whose drop on its curve is at
+/// least this: one label band (5 Win% points, the cheap search's error is of that order) below
+/// the lowest label its own tier emits (`OWN_TIER_LABELS`: blunders, 15), so a move the cheap
+/// curve puts near a blunder is judged on deep evaluations. The engine's marks stay at
+/// `MARK_DROP`.
+pub const OWN_MARK_DROP: f64 = 10.0;
 /// The labels arbiter's own tier emits (inaccuracy, mistake, blunder): those whose precision
 /// against Stockfish at 1,000,000 nodes reached 0.5 on the development set (docs/ANALYSIS.md).
 pub const OWN_TIER_LABELS: [bool; 3] = [false, false, true];
@@ -43,7 +49,8 @@ pub const DRAW_IN_WON_WC: f64 = 0.5;
 /// drawn only from the third occurrence. 3: lichess's labelling rules exactly (no label for
 /// the best move, the mate transitions, raw centipawns for the drop), the scale fitted to
 /// normalised Stockfish, and the two tiers.
-pub const ANALYSIS_VERSION: u32 = 3;
+/// 4: with an engine, its sweep of every position marks where its budget goes.
+pub const ANALYSIS_VERSION: u32 = 4;
 
 /// Node budgets of the two passes and the hash size. The defaults analyse a 40-move master
 /// game in a fraction of a second on one core (`docs/ANALYSIS.md` has the measurements).
@@ -103,9 +110,9 @@ pub enum Tier {
 /// What the second tier cost in one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EngineUse {
-    /// Positions the engine searched.
+    /// Positions the engine searched at its budget (the sweep's quick searches not counted).
     pub positions: u32,
-    /// Nodes it reported for them.
+    /// Nodes it reported, the sweep's included.
     pub nodes: u64,
     /// Positions with a legal move: what evaluating every position would search.
     pub searchable: u32,
@@ -290,9 +297,9 @@ fn being_mated(slot: &Slot) -> bool {
 
 /// The moves the first tier marks as possibly critical, from its curve: those that lichess's
 /// label metric (the drop of the mover's winning chances on raw centipawns, in Win% points)
-/// puts at `MARK_DROP` or more, and the possible mate transitions (the mover had a forced
-/// mate, or the move lets the opponent force one).
-fn suspects(slots: &[Slot], n: usize) -> Vec<bool> {
+/// puts at `mark` or more, and the possible mate transitions (the mover had a forced
+/// mate and no longer has one, or the move lets the opponent force one).
+fn suspects(slots: &[Slot], n: usize, mark: f64) -> Vec<bool> {
     (0..n)
         .map(|k| {
             let (before, after) = (slots[k].eval(), slots[k + 1].eval().flip());
@@ -302,10 +309,12 @@ fn suspects(slots: &[Slot], n: usize) -> Vec<bool> {
                 }
                 _ => lichess::win_percent(before) - lichess::win_percent(after),
             };
-            let mate_had = matches!(before, Eval::Mate(m) if m > 0);
+            // A mate kept (or given) is not lichess's "lost forced checkmate": only its loss is.
+            let mate_lost = matches!(before, Eval::Mate(m) if m > 0)
+                && !matches!(after, Eval::Mate(m) if m >= 0);
             let mate_allowed =
                 matches!(before, Eval::Cp(_)) && matches!(after, Eval::Mate(m) if m < 0);
-            drop >= MARK_DROP || mate_had || mate_allowed
+            drop >= mark || mate_lost || mate_allowed
         })
         .collect()
 }
@@ -346,26 +355,50 @@ pub fn analyse_game(
 struct EngineTier {
     /// The engine's name, as it reported it.
     name: String,
+    /// At the engine's budget.
     slots: Vec<Option<Slot>>,
+    /// The sweep's quick evaluations of every position (empty without a sweep).
+    sweep: Vec<Slot>,
     nodes: u64,
     /// What stopped the tier early (an illegal reply): the evaluations before it are kept.
     failure: Option<EngineError>,
 }
 
-/// Runs the UCI engine on the `wanted` positions, in order, after `ucinewgame`. A crash or a
-/// hang is retried once on a fresh engine; a second one is the error. An illegal reply ends
-/// the tier there, keeping what was evaluated.
+/// The positions the engine searches at its budget, from the suspect moves: where each starts
+/// and the ply after it (both are needed to judge it), the ply before it when `before`, and
+/// the final position when the game-level checks need it.
+fn engine_wanted(suspect: &[bool], before: bool, game_level: bool) -> Vec<bool> {
+    let n = suspect.len();
+    let mut wanted = vec![false; n + 1];
+    for k in (0..n).filter(|&k| suspect[k]) {
+        let from = if before { k.saturating_sub(1) } else { k };
+        wanted[from..=k + 1].fill(true);
+    }
+    if game_level {
+        wanted[n] = true;
+    }
+    wanted
+}
+
+/// Runs the UCI engine after `ucinewgame`: with a sweep (`EngineSpec::sweep_nodes`), a quick
+/// search of every position in order, whose curve marks the suspect moves (`suspects`, the
+/// same rule as arbiter's own); without one, arbiter's marks (`own_suspect`). Then the
+/// budgeted searches of `engine_wanted`, in order. A crash or a hang is retried once on a
+/// fresh engine; a second one is the error. An illegal reply ends the tier there, keeping
+/// what was evaluated.
 fn engine_tier(
     spec: &'static EngineSpec,
     positions: &[Position],
     moves: &[Move],
-    wanted: &[bool],
+    own_suspect: &[bool],
+    game_level: bool,
 ) -> Result<EngineTier, EngineError> {
     let mut attempt = 0;
     loop {
         let mut tier = EngineTier {
             name: String::new(),
             slots: vec![None; positions.len()],
+            sweep: Vec::new(),
             nodes: 0,
             failure: None,
         };
@@ -374,6 +407,37 @@ fn engine_tier(
                 e.new_game()?;
                 Ok(e.name.clone())
             })?;
+            if spec.sweep_nodes > 0 {
+                for ply in 0..positions.len() {
+                    let r = with_engine(spec, |e| {
+                        e.search_limited(
+                            &positions[0],
+                            &moves[..ply],
+                            &positions[ply],
+                            &[],
+                            EngineLimit::Nodes(spec.sweep_nodes),
+                        )
+                    })
+                    .map_err(|mut e| {
+                        e.ply = Some(ply as u32);
+                        e
+                    })?;
+                    tier.nodes += r.nodes;
+                    tier.sweep.push(Slot::from_result(&r, false));
+                }
+            }
+            // arbiter's marks miss moves its curve does not see, so the ply before each is
+            // searched too (issue 33: "plus the ply before and after each"); the sweep judges
+            // every move itself, the one before included, so its marks need only both ends.
+            let wanted = if tier.sweep.is_empty() {
+                engine_wanted(own_suspect, true, game_level)
+            } else {
+                engine_wanted(
+                    &suspects(&tier.sweep, moves.len(), MARK_DROP),
+                    false,
+                    game_level,
+                )
+            };
             for (ply, _) in wanted.iter().enumerate().filter(|(_, w)| **w) {
                 let r = with_engine(spec, |e| {
                     e.search(&positions[0], &moves[..ply], &positions[ply], &[])
@@ -390,6 +454,10 @@ fn engine_tier(
         match run {
             Ok(()) => return Ok(tier),
             Err(e) if matches!(e.kind, EngineErrorKind::BadMove { .. }) => {
+                // A sweep cut short marks nothing: arbiter's own curve and labels stand.
+                if tier.sweep.len() < positions.len() {
+                    tier.sweep.clear();
+                }
                 tier.failure = Some(e);
                 return Ok(tier);
             }
@@ -440,10 +508,22 @@ pub fn analyse(
         slots.push(Slot::from_result(&r, false));
     }
 
-    // 2. Only-move probes: the cheap pass's best move against the best of the rest.
+    // 2. Only-move probes: the cheap pass's best move against the best of the rest, where an
+    // only move can be reported: the move played was the best (`analysis.only-move`), or the
+    // move may get a label (its message says the only move was missed).
     let mut only_candidates = Vec::new();
+    // An engine without a sweep searches what arbiter marks at `MARK_DROP`: those moves are
+    // settled deep first, as they were before the sweep.
+    let own_mark = match options.engine {
+        Some(spec) if spec.sweep_nodes == 0 => MARK_DROP,
+        _ => OWN_MARK_DROP,
+    };
+    let may_label = suspects(&slots, n, own_mark);
     for (k, slot) in slots.iter().enumerate().take(n) {
         let Some(best) = slot.best else { continue };
+        if best != moves[k] && !may_label[k] {
+            continue;
+        }
         let wc = slot.wc();
         if wc.abs() >= ONLY_MOVE_OPEN || is_recapture(&game.positions, moves, k, best) {
             continue;
@@ -454,11 +534,11 @@ pub fn analyse(
         }
     }
 
-    // 3. Triage: deep searches until both positions of every suspect move are settled (a
-    // deep score can make a neighbouring move look critical, so the marking runs again on
-    // the new curve). The settled suspects are the first tier's marks.
+    // 3. Triage: deep searches until both positions of every move that may get arbiter's own
+    // label are settled (a deep score can make a neighbouring move look critical, so the
+    // marking runs again on the new curve).
     let game_level = game_level_kind(recorded_result, termination_is_mate);
-    let mut suspect = suspects(&slots, n);
+    let mut suspect = may_label;
     loop {
         let mut wanted = both_ends(&suspect);
         for &k in &only_candidates {
@@ -474,7 +554,7 @@ pub fn analyse(
         for p in todo {
             slots[p] = game.deep(p);
         }
-        suspect = suspects(&slots, n);
+        suspect = suspects(&slots, n, own_mark);
     }
 
     // 4. Only moves confirmed at the deep budget.
@@ -494,26 +574,27 @@ pub fn analyse(
     // and the ply before and after each (and the final position when the game-level checks
     // need it).
     let positions = &game.positions;
-    let (engine_slots, engine_nodes, engine_failure, engine_name) = match options.engine {
-        None => (vec![None; n + 1], 0, None, None),
+    let (engine_slots, sweep, engine_nodes, engine_failure, engine_name) = match options.engine {
+        None => (vec![None; n + 1], Vec::new(), 0, None, None),
         Some(spec) => {
-            let mut wanted = vec![false; n + 1];
-            for k in (0..n).filter(|&k| suspect[k]) {
-                wanted[k.saturating_sub(1)..=k + 1].fill(true);
-            }
-            if game_level.is_some() {
-                wanted[n] = true;
-            }
-            let tier = engine_tier(spec, positions, moves, &wanted)?;
-            (tier.slots, tier.nodes, tier.failure, Some(tier.name))
+            let marks = suspects(&slots, n, MARK_DROP);
+            let tier = engine_tier(spec, positions, moves, &marks, game_level.is_some())?;
+            (
+                tier.slots,
+                tier.sweep,
+                tier.nodes,
+                tier.failure,
+                Some(tier.name),
+            )
         }
     };
     let engine_positions = engine_slots.iter().filter(|s| s.is_some()).count() as u32;
-    // The curve the labels and the accuracy read: the engine's where it searched.
+    // The curve the labels and the accuracy read: the engine's where it searched at its
+    // budget, its sweep's elsewhere (closer to it than arbiter's), arbiter's without either.
     let curve: Vec<Slot> = slots
         .iter()
-        .zip(&engine_slots)
-        .map(|(own, eng)| eng.unwrap_or(*own))
+        .enumerate()
+        .map(|(p, own)| engine_slots[p].or(sweep.get(p).copied()).unwrap_or(*own))
         .collect();
     let standard_start = start.fen() == crate::chess::START_FEN;
 
@@ -542,8 +623,11 @@ pub fn analyse(
             before.eval()
         };
         let after_eval = after.eval().flip();
-        let label = lichess::label(before_eval, after_eval, before.best == Some(played))
-            .filter(|(j, _)| tier == Tier::Engine || OWN_TIER_LABELS[j.index()]);
+        // With a sweep, a move the engine did not search at its budget was not marked: the
+        // engine's own quick look found no label there, so arbiter's is not given either.
+        let label = lichess::label(before_eval, after_eval, before.best == Some(played)).filter(
+            |(j, _)| tier == Tier::Engine || (sweep.is_empty() && OWN_TIER_LABELS[j.index()]),
+        );
         let judgement = label.map(|(j, _)| j);
         let missed_mate = short_mate(&before) && !being_mated(&after);
         let text = move_label(pos, played);
@@ -684,6 +768,8 @@ pub fn settings_json(options: &AnalysisOptions, engine_name: Option<&str>) -> St
         "repetition": "third occurrence in the game, second inside the search",
         "labels": "lichess (Advice, WinPercent, AccuracyPercent)",
         "mark_drop": MARK_DROP,
+        "own_mark_drop": OWN_MARK_DROP,
+        "only_move_probes": "best move played or may be labelled",
         "own_tier_labels": OWN_TIER_LABELS,
         "missed_mate_max": MISSED_MATE_MAX,
         "only_move_gap": ONLY_MOVE_GAP,
@@ -828,6 +914,54 @@ fn move_label(pos: &Position, m: Move) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn slot(score: Score) -> Slot {
+        Slot {
+            score,
+            depth: 1,
+            nodes: 1,
+            best: None,
+            deep: false,
+        }
+    }
+
+    /// Scores from each position's side to move: [before move 1, after it, after move 2].
+    fn marks(scores: [Score; 3], mark: f64) -> Vec<bool> {
+        suspects(&scores.map(slot), 2, mark)
+    }
+
+    #[test]
+    fn a_kept_mate_is_not_marked_a_lost_one_and_an_allowed_one_are() {
+        // White mates in 3, plays on and still mates in 2 (Black to move is mated in 2):
+        // lichess gives no label, so nothing is marked; Black's reply keeps it too.
+        assert_eq!(
+            marks([Score::Mate(3), Score::Mate(-2), Score::Mate(2)], MARK_DROP),
+            [false, false]
+        );
+        // The mating move itself (Black is mated on the board): kept.
+        let mated = suspects(&[slot(Score::Mate(1)), slot(Score::Mate(0))], 1, MARK_DROP);
+        assert_eq!(mated, [false]);
+        // White had a mate and now only +5: lost forced checkmate.
+        assert_eq!(
+            marks([Score::Mate(3), Score::Cp(-500), Score::Cp(500)], MARK_DROP),
+            [true, false]
+        );
+        // A level position where the move lets the opponent mate.
+        assert_eq!(
+            marks([Score::Cp(0), Score::Mate(4), Score::Mate(-3)], MARK_DROP),
+            [true, false]
+        );
+    }
+
+    #[test]
+    fn the_mark_is_lichess_drop_in_win_percent() {
+        // White +100 -> -50: wc(100) - wc(-50) = 0.182 + 0.092 = 0.274, 13.7 points.
+        // Black +50 -> -30: wc(50) - wc(-30) = 0.092 + 0.055 = 0.147, 7.4 points.
+        let m = [Score::Cp(100), Score::Cp(50), Score::Cp(30)];
+        assert_eq!(marks(m, MARK_DROP), [true, true]);
+        assert_eq!(marks(m, OWN_MARK_DROP), [true, false]);
+        assert_eq!(marks(m, 14.0), [false, false]);
+    }
 
     #[test]
     fn white_view_flips_black_scores() {

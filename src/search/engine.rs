@@ -36,6 +36,10 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Longest wait for one search's `bestmove`.
     pub search_timeout: Duration,
+    /// Nodes of the sweep: a quick search of every position before the budgeted ones, whose
+    /// curve marks where the budget goes (`search::analysis`); 0: no sweep, arbiter's own
+    /// search marks the positions.
+    pub sweep_nodes: u64,
 }
 
 impl EngineSpec {
@@ -52,6 +56,7 @@ impl EngineSpec {
             kind: value,
             "threads": self.threads,
             "options": self.options.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
+            "sweep_nodes": self.sweep_nodes,
         })
     }
 }
@@ -269,6 +274,18 @@ impl UciEngine {
         pos: &Position,
         excluded: &[Move],
     ) -> Result<SearchResult, EngineError> {
+        self.search_limited(start, moves, pos, excluded, self.spec.limit)
+    }
+
+    /// `search` with another limit than the spec's (the sweep's).
+    pub fn search_limited(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        pos: &Position,
+        excluded: &[Move],
+        limit: EngineLimit,
+    ) -> Result<SearchResult, EngineError> {
         let fen = pos.fen();
         let mut command = format!("position fen {}", start.fen());
         if !moves.is_empty() {
@@ -304,7 +321,7 @@ impl UciEngine {
             return Ok(result);
         }
         self.send(&command, Some(&fen))?;
-        let mut go = match self.spec.limit {
+        let mut go = match limit {
             EngineLimit::Nodes(n) => format!("go nodes {n}"),
             EngineLimit::Depth(d) => format!("go depth {d}"),
         };
@@ -496,6 +513,7 @@ mod tests {
             threads: 1,
             options: Vec::new(),
             search_timeout: Duration::from_secs(5),
+            sweep_nodes: 0,
         };
         let e = UciEngine::start(&spec).err().expect("no such program");
         let text = e.to_string();

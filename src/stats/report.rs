@@ -8,8 +8,8 @@ use super::dossier::{
 use super::performance::{Performance, PerformanceInput, wilson};
 use super::row::format_date_key;
 use crate::db::directory::Directory;
-use crate::export::table::{Cell, Column, Kind};
 use crate::identity::names::visible;
+use crate::table::{Cell, Column, Kind};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -114,7 +114,11 @@ pub struct RatingOut {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AnalysisOut {
+    /// Games of the selection that have been analysed: the accuracy and the blunders are over
+    /// these only.
     pub games: u32,
+    /// Games of the selection (finished or not), analysed or not.
+    pub of_games: u32,
     pub accuracy: Option<f64>,
     pub blunders: u32,
     /// Blunders per 100 own moves.
@@ -284,8 +288,9 @@ impl Report {
                 .iter()
                 .map(|(id, t)| Line::new(dir.person_name(*id), t))
                 .collect(),
-            analysis: (d.accuracy.games > 0).then(|| AnalysisOut {
+            analysis: (all > 0).then(|| AnalysisOut {
                 games: d.accuracy.games,
+                of_games: all,
                 accuracy: d.accuracy_mean(),
                 blunders: d.accuracy.blunders,
                 blunder_rate: d.blunder_rate(),
@@ -756,15 +761,26 @@ impl Report {
                 self.rating_history.len()
             );
         }
-        if let Some(a) = &self.analysis {
-            let _ = writeln!(
-                out,
-                "\nanalysis: {} games, accuracy {}, {} blunders ({} per 100 moves)",
-                a.games,
-                a.accuracy.map_or("-".to_owned(), |v| format!("{v:.1}")),
-                a.blunders,
-                a.blunder_rate.map_or("-".to_owned(), |v| format!("{v:.2}"))
-            );
+        match &self.analysis {
+            Some(a) if a.games == 0 => {
+                let _ = writeln!(
+                    out,
+                    "\nanalysis: none of the {} games analysed (`arbiter analyse --db DB` analyses them)",
+                    a.of_games
+                );
+            }
+            Some(a) => {
+                let _ = writeln!(
+                    out,
+                    "\nanalysis: {} of {} games analysed; in those, accuracy {}, {} blunders ({} per 100 moves)",
+                    a.games,
+                    a.of_games,
+                    a.accuracy.map_or("-".to_owned(), |v| format!("{v:.1}")),
+                    a.blunders,
+                    a.blunder_rate.map_or("-".to_owned(), |v| format!("{v:.2}"))
+                );
+            }
+            None => {}
         }
         out
     }

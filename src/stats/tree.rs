@@ -8,9 +8,9 @@ use crate::chess::san::to_san;
 use crate::chess::{Move, Position};
 use crate::db::encode::decode_moves;
 use crate::db::select::{Filter, games_from};
-use crate::export::table::{Cell, Column, Kind};
 use crate::identity::openings::Book;
 use crate::laws::GameResult;
+use crate::table::{Cell, Column, Kind};
 use rusqlite::{Connection, params_from_iter};
 use std::collections::BTreeMap;
 

@@ -114,7 +114,7 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
         ..Budget::default()
     };
     let finals = corpus_finals(&corpus);
-    let (mut settled, mut pawnless, mut unlocked) = (0, 0, 0);
+    let (mut settled, mut pawnless, mut unlocked, mut open_file) = (0, 0, 0, 0);
     let mut tally = [0usize; 3];
     for pos in &finals {
         // The fast path (classes at the root and along the cheap line) against the full
@@ -139,6 +139,7 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
             match class {
                 alive::AliveClass::PawnlessHeavy => pawnless += 1,
                 alive::AliveClass::Unlocked => unlocked += 1,
+                alive::AliveClass::OpenFile => open_file += 1,
             }
             let full = analyse_side(pos, side, budget);
             assert!(
@@ -154,7 +155,8 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
     }
     eprintln!(
         "{} distinct finals ({} dead, {} alive, {} undetermined), {settled} settled by a class \
-         at the root ({pawnless} pawnless sides, {unlocked} unlocked sides)",
+         at the root ({pawnless} pawnless sides, {unlocked} unlocked sides, {open_file} sides \
+         with jammed pawns and an open file)",
         finals.len(),
         tally[Deadness::Dead as usize],
         tally[Deadness::Alive as usize],

@@ -44,7 +44,6 @@ fn costliest_final_positions() {
 #[test]
 #[ignore]
 fn walk_costs() {
-    use arbiter::chess::Color;
     use arbiter::game::keys::Keys;
     use arbiter::laws::claims::Occurrences;
     let Some(path) = std::env::var_os("ARBITER_PGN") else {
@@ -107,7 +106,7 @@ fn walk_costs() {
                 if keys.play(m) {
                     seen.clear();
                 }
-                sum += u64::from(seen.record(keys.plain_key(), keys.board(), Color::White));
+                sum += u64::from(seen.record(keys.plain_key()));
             }
         }
         sum

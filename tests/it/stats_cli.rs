@@ -438,3 +438,59 @@ fn the_leaderboard_equals_the_dossiers_on_the_master_games() {
     // About 2,000 persons each time.
     assert!(board_equals_dossiers(&db) > 12 * 1000);
 }
+
+/// `stats player` says how many of the player's games have been analysed, and its accuracy and
+/// blunder rate are over those only (issue 33 §1).
+#[test]
+fn stats_player_says_how_many_games_were_analysed() {
+    let (_dir, db) = constructed();
+    let db = db.to_str().unwrap();
+    let text = |out: Output| String::from_utf8(out.stdout).unwrap();
+
+    let out = arbiter(&["stats", "player", "Alpha, Ann", "--db", db]);
+    assert!(
+        text(out).contains("analysis: none of the 7 games analysed"),
+        "nothing analysed yet"
+    );
+
+    // Only the game of January 2020 (Alpha, Ann with White, 1-0).
+    let out = arbiter(&["analyse", "--db", db, "--to", "2020-01-31", "-q"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let v = json(&[
+        "stats",
+        "player",
+        "Alpha, Ann",
+        "--db",
+        db,
+        "--format",
+        "json",
+    ]);
+    let a = &v["analysis"];
+    assert_eq!(a["games"], 1, "{a}");
+    assert_eq!(a["of_games"], 7, "{a}");
+    let conn = Connection::open(db).unwrap();
+    let (accuracy, blunders, plies): (f64, u32, u32) = conn
+        .query_row(
+            "SELECT a.white_accuracy, a.white_blunders, g.ply_count FROM analyses a \
+             JOIN games g ON g.id = a.game_id",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert!(
+        (a["accuracy"].as_f64().unwrap() - accuracy).abs() < 1e-9,
+        "{a}"
+    );
+    assert_eq!(a["blunders"], blunders, "{a}");
+    let own_moves = plies.div_ceil(2);
+    let rate = 100.0 * f64::from(blunders) / f64::from(own_moves);
+    assert!(
+        (a["blunder_rate"].as_f64().unwrap() - rate).abs() < 1e-9,
+        "{a}"
+    );
+    let out = arbiter(&["stats", "player", "Alpha, Ann", "--db", db]);
+    assert!(
+        text(out).contains("analysis: 1 of 7 games analysed; in those, accuracy"),
+        "one analysed"
+    );
+}

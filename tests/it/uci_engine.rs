@@ -35,6 +35,7 @@ fn spec(path: &Path, nodes: u64, options: Vec<(String, String)>) -> &'static Eng
         threads: 1,
         options,
         search_timeout: Duration::from_secs(20),
+        sweep_nodes: 0,
     }))
 }
 
@@ -88,6 +89,39 @@ fn stockfish_finds_the_hung_queen_and_is_recorded_in_the_settings() {
     // Reproducible: a fresh game (ucinewgame) gives the same analysis.
     let again = analyse(&start, &moves, None, false, &options(engine)).unwrap();
     assert_eq!(a, again);
+}
+
+/// With a sweep, the engine's quick look at every position marks the moves; the budget goes
+/// only to both ends of the marked ones, the sweep's nodes are counted in the cost, the
+/// unmarked positions carry the sweep's evaluations, and the settings record the sweep.
+#[test]
+fn stockfish_sweep_marks_the_hung_queen_and_its_nodes_are_counted() {
+    let Some(sf) = stockfish() else { return };
+    let (start, moves) = game(QUEEN_HUNG);
+    let engine = Box::leak(Box::new(EngineSpec {
+        sweep_nodes: 2_000,
+        ..spec(&sf, 50_000, Vec::new()).clone()
+    }));
+    let a = analyse(&start, &moves, None, false, &options(engine)).unwrap();
+    assert_eq!(a.moves[3].judgement, Some(Judgement::Blunder), "{a:#?}");
+    assert_eq!(a.moves[3].tier, Tier::Engine);
+    assert!(a.evals[3].engine && a.evals[4].engine);
+    // Not every position gets the budget, but every one was swept.
+    assert!(a.engine.positions < a.engine.searchable, "{:?}", a.engine);
+    let budgeted: u64 = a.evals.iter().filter(|e| e.engine).map(|e| e.nodes).sum();
+    let swept: u64 = a.evals.iter().filter(|e| !e.engine).map(|e| e.nodes).sum();
+    assert!(swept > 0 && swept <= 2_100 * 8, "{swept}");
+    assert!(a.engine.nodes > budgeted, "{} {budgeted}", a.engine.nodes);
+    // A move the sweep did not mark gets no label, not even arbiter's.
+    assert!(
+        a.moves
+            .iter()
+            .all(|m| m.tier == Tier::Engine || m.judgement.is_none()),
+        "{a:#?}"
+    );
+    let settings: serde_json::Value = serde_json::from_str(&a.settings).unwrap();
+    assert_eq!(settings["uci_engine"]["sweep_nodes"], 2_000);
+    assert_eq!(settings["analysis_version"], 4);
 }
 
 #[test]
@@ -311,7 +345,16 @@ fn an_illegal_reply_keeps_the_evaluations_made_and_says_what_was_asked() {
         "liar",
         "echo 'info depth 1 score cp 0 nodes 10'; echo 'bestmove a1a1'",
     );
-    let out = analyse_db(&db, &["--engine", liar.to_str().unwrap()]);
+    // Without the sweep, the first question is a budgeted search after 1. e4.
+    let out = analyse_db(
+        &db,
+        &[
+            "--engine",
+            liar.to_str().unwrap(),
+            "--engine-sweep-nodes",
+            "0",
+        ],
+    );
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     // Both games are analysed (arbiter's own evaluations where the engine gave none)…
     assert_eq!(count(&db, "SELECT count(*) FROM analyses"), 2);
@@ -331,6 +374,29 @@ fn an_illegal_reply_keeps_the_evaluations_made_and_says_what_was_asked() {
             )
             && detail.contains("go nodes 1000000"),
         "{detail}"
+    );
+
+    // With the sweep (the default), the first question is the sweep's, at the start; a sweep
+    // cut short marks nothing, so arbiter's own labels stand.
+    let out = analyse_db(&db, &["--engine", liar.to_str().unwrap(), "--redo"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let detail: String = conn
+        .query_row(
+            "SELECT detail FROM findings WHERE code = 'analysis.engine-failed' ORDER BY id",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(
+        detail.contains("go nodes 5000") && detail.contains("(ply 0 of the game)"),
+        "{detail}"
+    );
+    assert!(
+        count(
+            &db,
+            "SELECT count(*) FROM findings WHERE code = 'analysis.blunder' AND detail LIKE '%[arbiter]'"
+        ) >= 2,
+        "arbiter's own blunders are kept"
     );
 }
 
@@ -503,6 +569,7 @@ fn stockfish_end_to_end_labels_the_blunders_with_a_fraction_of_the_positions() {
         "{positions}/{searchable}"
     );
     assert!(settings.contains("\"nodes\":1000000"), "{settings}");
+    assert!(settings.contains("\"sweep_nodes\":5000"), "{settings}");
     // The same command again finds everything done.
     let out = analyse_db(&db, &["--engine", sf.to_str().unwrap()]);
     assert!(

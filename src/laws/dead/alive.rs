@@ -3,7 +3,7 @@
 //! proved alive once, here, from the material and the pawns alone, in a few bitboard
 //! operations. A class that does not apply claims nothing; the searches decide the rest.
 
-use crate::chess::{Bitboard, Color, Position, Role, attacks};
+use crate::chess::{Bitboard, Color, File, Position, Role, attacks};
 
 /// Which class proved that a side can still mate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +13,10 @@ pub enum AliveClass {
     /// Both sides have a queen or a rook, no pawn stands directly in front of an enemy
     /// pawn or the enemy king, and there are enough men on the board.
     Unlocked,
+    /// As `Unlocked`, but with pawns jammed head to head, and a file without any pawn: the
+    /// kings and the heavy pieces can cross the jammed pawns there, so the jams wall off
+    /// no part of the board (no pawn may stand in front of the enemy king).
+    OpenFile,
 }
 
 /// Men (kings included) that `Unlocked` needs on the board: in the smallest endings one
@@ -66,10 +70,18 @@ fn conditions(pos: &Position, winner: Color) -> Option<AliveClass> {
     let black = pos.pieces(Color::Black, Role::Pawn);
     let kings = pos.by_role(Role::King);
     // A pawn that can never advance: in front of it an enemy pawn, or the enemy king.
-    let stopped = (white.shift_up(1) & (black | (kings & pos.by_color(Color::Black))))
-        | (black.shift_down(1) & (white | (kings & pos.by_color(Color::White))));
-    (stopped.is_empty() && pos.occupied().count() >= UNLOCKED_MIN_MEN)
-        .then_some(AliveClass::Unlocked)
+    let by_king = (white.shift_up(1) & kings & pos.by_color(Color::Black))
+        | (black.shift_down(1) & kings & pos.by_color(Color::White));
+    let jammed = white.shift_up(1) & black;
+    if by_king.nonempty() || pos.occupied().count() < UNLOCKED_MIN_MEN {
+        return None;
+    }
+    if jammed.is_empty() {
+        return Some(AliveClass::Unlocked);
+    }
+    (0..8)
+        .any(|f| (pawns & Bitboard::from_file(File(f))).is_empty())
+        .then_some(AliveClass::OpenFile)
 }
 
 #[cfg(test)]
@@ -104,13 +116,47 @@ mod tests {
         assert_eq!(class(free, Color::White), Some(AliveClass::Unlocked));
         assert_eq!(class(free, Color::Black), Some(AliveClass::Unlocked));
         assert_eq!(searched(free), Deadness::Alive);
-        // One step further the a-pawns block each other: not claimed.
+        // One step further the a-pawns block each other: not `Unlocked`, but the files
+        // beside them are open.
         let blocked = "r3k3/p1p5/P7/8/8/8/1P6/R3K3 w - - 0 1";
-        assert_eq!(class(blocked, Color::White), None);
-        // A locked wall the rooks cannot cross: dead only because of the blocked files.
-        let wall = "1k1r4/p1p1p1p1/P1P1P1P1/8/8/8/8/R3K3 w - - 0 1";
+        assert_eq!(class(blocked, Color::White), Some(AliveClass::OpenFile));
+        assert_eq!(searched(blocked), Deadness::Alive);
+        // Jammed pairs on the a-, c-, e- and g-files, with the files between them open:
+        // the rooks cross there (Rh8 mates behind the pawns), so `OpenFile` claims it.
+        let gaps = "1k1r4/p1p1p1p1/P1P1P1P1/8/8/8/8/R3K3 w - - 0 1";
+        assert_eq!(class(gaps, Color::White), Some(AliveClass::OpenFile));
+        assert_eq!(class(gaps, Color::Black), Some(AliveClass::OpenFile));
+        assert_eq!(searched(gaps), Deadness::Alive);
+    }
+
+    #[test]
+    fn open_file_class_needs_a_file_without_pawns() {
+        // A wall over all eight files, no pawn able to take another: no class claims it
+        // (it is alive, but only because a rook can give itself up to a pawn of the wall
+        // and open it, which is for the searches to find).
+        let wall = "r3k3/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/R3K3 w - - 0 1";
         assert_eq!(class(wall, Color::White), None);
         assert_eq!(class(wall, Color::Black), None);
+        assert_eq!(searched(wall), Deadness::Alive);
+        // Without the rooks nothing can open it: dead only because of the blocked files.
+        let bare = "4k3/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/4K3 w - - 0 1";
+        assert_eq!(class(bare, Color::White), None);
+        assert_eq!(searched(bare), Deadness::Dead);
+        // The h-pawns gone, the h-file is open: the rooks and kings cross, and both sides
+        // can mate again.
+        let open = "r3k3/8/1p1p1p2/pPpPpPp1/P1P1P1P1/8/8/R3K3 w - - 0 1";
+        assert_eq!(class(open, Color::White), Some(AliveClass::OpenFile));
+        assert_eq!(class(open, Color::Black), Some(AliveClass::OpenFile));
+        assert_eq!(searched(open), Deadness::Alive);
+        // A pawn standing in front of the enemy king is left to the searches, open file or
+        // not (the king may be held there, as in the tempo position below).
+        let held = "r7/8/1p1p1p2/pPpPpPp1/P1P1P1P1/k7/P7/4K2R w - - 0 1";
+        assert_eq!(class(held, Color::White), None);
+        // Seven men: the smallest endings go to the searches.
+        assert_eq!(
+            class("r3k3/8/p7/P7/8/8/8/R3K3 w - - 0 1", Color::White),
+            None
+        );
     }
 
     #[test]

@@ -264,11 +264,18 @@ mod tests {
         assert!(line(&pos, Color::White).is_some_and(|l| l.len() > moves.len()));
     }
 
-    /// A head-on pair keeps the position out of the classes: the line takes its pawn first
-    /// and stops one ply in.
+    /// A head-on pair with a pawn on every file keeps the position out of the classes: the
+    /// line takes its pawn first and stops one ply in. (With a file free of pawns the
+    /// position is in `OpenFile` at once.)
     #[test]
     fn the_line_takes_a_jammed_pawn_to_reach_a_class() {
-        let pos = Position::from_fen("r3k3/7p/8/4p3/4P3/5N2/P7/R3K3 w - - 0 1").unwrap();
+        let open = Position::from_fen("r3k3/7p/8/4p3/4P3/5N2/P7/R3K3 w - - 0 1").unwrap();
+        assert_eq!(
+            super::super::alive::proof(&open, Color::White),
+            Some(super::super::alive::AliveClass::OpenFile)
+        );
+        let fen = "r3k3/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/R3K3 w - - 0 1";
+        let pos = Position::from_fen(fen).unwrap();
         assert_eq!(super::super::alive::proof(&pos, Color::White), None);
         let (moves, class) = played(&pos, Color::White, true).unwrap();
         assert!(class);
