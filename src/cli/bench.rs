@@ -4,6 +4,7 @@
 //! signature that changes whenever search behaviour does, and nps measures speed.
 //! `arbiter bench import`: the import's rate as the database grows (`bench_import.rs`).
 //! `arbiter bench synth`: a synthetic collection for benchmarks at scale (`bench_synth.rs`).
+//! `arbiter bench positions`: position search on a fixed query set (`bench_positions.rs`).
 
 use super::error::{Outcome, Result};
 use crate::chess::Position;
@@ -26,6 +27,8 @@ pub struct BenchArgs {
     pub synth: super::bench_synth::SynthArgs,
     #[command(flatten)]
     pub laws: super::bench_laws::LawsBenchArgs,
+    #[command(flatten)]
+    pub positions: super::bench_positions::PositionsBenchArgs,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -39,6 +42,9 @@ pub enum BenchKind {
     Synth,
     /// What the Laws cost on top of parse and replay, one thread (see the laws flags).
     Laws,
+    /// Position search on a fixed query set, median and worst per query (see the positions
+    /// flags).
+    Positions,
 }
 
 /// The six positions, with the depth benchmarked and its known node count.
@@ -91,6 +97,7 @@ pub fn run(args: &BenchArgs) -> Result {
         }
         BenchKind::Synth => super::bench_synth::run(&args.synth),
         BenchKind::Laws => super::bench_laws::run(&args.laws, args.runs),
+        BenchKind::Positions => super::bench_positions::run(&args.positions, args.runs),
     }
 }
 

@@ -8,6 +8,7 @@ pub mod analyse;
 pub mod bench;
 pub mod bench_import;
 pub mod bench_laws;
+pub mod bench_positions;
 pub mod bench_synth;
 pub mod check;
 pub mod dead;

@@ -7,7 +7,7 @@
 use super::error::{AppError, Result};
 use super::filter::FilterArgs;
 use crate::db::{open_existing, open_read_only};
-use crate::export::positions::{hit_rows, search, trees};
+use crate::export::positions::{explore, hit_rows, search, trees};
 use crate::positions::laws::{AutomaticKind, ClaimKind, LawsQuery, parse_repetition};
 use crate::positions::query::{
     parse_fen_query, parse_material, parse_pattern, parse_pawns, parse_sequence,
@@ -203,10 +203,42 @@ pub fn run_index(args: &IndexArgs) -> Result {
             start.elapsed().as_secs_f64()
         );
     }
+    // Games indexed before schema version 7 get their trees' facts and material spans.
+    let f = crate::db::positions::build_games(&conn, step, |done, total| {
+        if !quiet {
+            eprint!("\rtree facts and material spans: {done} of {total} games");
+        }
+    })?;
+    if f > 0 && !quiet {
+        eprintln!();
+    }
     Ok(super::Outcome::Success)
 }
 
 pub fn run(args: &SearchArgs) -> Result {
+    let conn = open_read_only(&args.db)?;
+    map_pages(&conn);
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(p) => Box::new(io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| AppError::io(p, e))?,
+        )),
+        None => Box::new(io::BufWriter::new(io::stdout().lock())),
+    };
+    run_on(&conn, args, &mut out)?;
+    out.flush()?;
+    Ok(super::Outcome::Success)
+}
+
+/// Lets SQLite read the file through a memory map: a search reads the index's blobs whole
+/// (26 MB of tail records at 1M games), which through read() calls cost more than the
+/// search itself. Best effort: a build without mmap reads as before.
+pub fn map_pages(conn: &rusqlite::Connection) {
+    let _ = conn.pragma_update(None, "mmap_size", 1i64 << 32);
+}
+
+/// The search of `args` on an open database, written to `out` (`bench positions` runs
+/// it on one connection, many times).
+pub fn run_on(conn: &rusqlite::Connection, args: &SearchArgs, out: &mut dyn Write) -> Result {
     let query = args.query.query(args.fen.as_deref())?;
     if query.is_empty() {
         return Err(AppError::usage(format!(
@@ -216,37 +248,61 @@ pub fn run(args: &SearchArgs) -> Result {
     if (args.tree || args.reverse_tree) && query.position.is_none() {
         return Err(AppError::usage("--tree and --reverse-tree need a FEN"));
     }
-    let conn = open_read_only(&args.db)?;
-    let filter = args.select.select(&conn, false)?;
-    let found = search(&conn, &query, &filter).map_err(|e| AppError::Other(e.to_string()))?;
-    if found.unindexed > 0 && !args.quiet {
-        eprintln!(
-            "arbiter: {} games are not in the position index and were replayed; `arbiter index --db {}` indexes them",
-            found.unindexed,
-            args.db.display()
-        );
-    }
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| AppError::io(p, e))?,
-        )),
-        None => Box::new(io::BufWriter::new(io::stdout().lock())),
+    let filter = args.select.select(conn, false)?;
+    let other = |e: crate::export::ExportError| AppError::Other(e.to_string());
+    let unindexed_note = |n: u64| {
+        if n > 0 && !args.quiet {
+            eprintln!(
+                "arbiter: {n} games are not in the position index and were replayed; `arbiter index --db {}` indexes them",
+                args.db.display()
+            );
+        }
     };
+    // An exact position from the key index (count, first rows, tree); the move orders of
+    // `--reverse-tree` and the other forms replay the games.
+    let limit = if args.tree {
+        0
+    } else {
+        args.limit.unwrap_or(usize::MAX)
+    };
+    if !args.reverse_tree
+        && let Some(e) = explore(conn, &query, &filter, limit, args.tree).map_err(other)?
+    {
+        unindexed_note(e.unindexed);
+        if let Some(t) = &e.trees {
+            write_trees(out, args, e.total, t)?;
+            out.flush()?;
+            return Ok(super::Outcome::Success);
+        }
+        let rows = hit_rows(conn, &e.hits).map_err(other)?;
+        return write_rows(out, args, e.total, &rows);
+    }
+    let found = search(conn, &query, &filter).map_err(other)?;
+    unindexed_note(found.unindexed);
     let total = found.hits.len();
     let shown = &found.hits[..args.limit.unwrap_or(total).min(total)];
     if args.tree || args.reverse_tree {
-        let t = trees(&conn, &found.hits, args.reverse_tree)
-            .map_err(|e| AppError::Other(e.to_string()))?;
-        write_trees(&mut out, args, total, &t)?;
+        let t = trees(conn, &found.hits, args.reverse_tree).map_err(other)?;
+        write_trees(out, args, total, &t)?;
         out.flush()?;
         return Ok(super::Outcome::Success);
     }
-    let rows = hit_rows(&conn, shown).map_err(|e| AppError::Other(e.to_string()))?;
+    let rows = hit_rows(conn, shown).map_err(other)?;
+    write_rows(out, args, total, &rows)
+}
+
+/// The rows of matching games in the chosen format, after the count (text).
+fn write_rows(
+    out: &mut dyn Write,
+    args: &SearchArgs,
+    total: usize,
+    rows: &[crate::export::positions::HitRow],
+) -> Result {
     let s = |v: &Option<String>| v.clone().unwrap_or_default();
     match args.format {
         SearchFormat::Text => {
             writeln!(out, "{total} games")?;
-            for r in &rows {
+            for r in rows {
                 writeln!(
                     out,
                     "{:>8}  ply {:>3}  {}  {} - {}  {}",
@@ -260,9 +316,9 @@ pub fn run(args: &SearchArgs) -> Result {
             }
         }
         SearchFormat::Csv => {
-            let mut w = csv::Writer::from_writer(&mut out);
+            let mut w = csv::Writer::from_writer(&mut *out);
             w.write_record(["id", "white", "black", "date", "result", "ply"])?;
-            for r in &rows {
+            for r in rows {
                 w.write_record([
                     r.id.to_string(),
                     s(&r.white),
@@ -275,8 +331,8 @@ pub fn run(args: &SearchArgs) -> Result {
             w.flush()?;
         }
         SearchFormat::Jsonl => {
-            for r in &rows {
-                serde_json::to_writer(&mut out, r)?;
+            for r in rows {
+                serde_json::to_writer(&mut *out, r)?;
                 writeln!(out)?;
             }
         }

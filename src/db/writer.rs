@@ -346,7 +346,13 @@ impl Writer {
             ])?;
         self.counts.stored += 1;
         if let Some(entry) = &g.positions {
-            self.positions.push(&self.conn, id, entry.clone())?;
+            let mut entry = entry.clone();
+            entry.facts = crate::positions::index::facts(
+                g.lawful_result.or(tag(T::Result)),
+                c.white_elo,
+                c.black_elo,
+            );
+            self.positions.push(&self.conn, id, entry)?;
         }
         // Each list's statement is looked up only when there is something to insert: the
         // lookup hashes the statement's text.

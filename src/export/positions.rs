@@ -6,12 +6,19 @@
 
 use super::ExportError;
 use super::games::schema_version;
+use crate::chess::Position;
 use crate::db::encode::{decode_moves, start_position};
-use crate::db::positions::{for_each_tail, games_with_key, has_tables, unindexed};
+use crate::db::positions::{
+    Facts, each_spans, for_each_tail, for_each_tail_where, games_with_key, has_games_table,
+    has_tables, spans_rows, unindexed,
+};
 use crate::db::select::{Filter, games_from};
-use crate::positions::index::{castling_bits, home_left};
+use crate::positions::index::INDEX_PLIES;
+use crate::positions::index::{Tail, castling_bits, facts_elo, facts_result, home_left};
 use crate::positions::matcher::board_of;
-use crate::positions::query::{Material, counts};
+use crate::positions::query::{Counts, Material, counts};
+use crate::positions::spans::{first_match, walk};
+use crate::positions::tree::Trees;
 use crate::positions::{Matcher, Query};
 use rayon::prelude::*;
 use rusqlite::{Connection, params_from_iter};
@@ -118,15 +125,10 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
             }
         }
         // After the index's last ply: the games whose tail records allow one of the targets.
-        let probes: Vec<_> = variants
-            .iter()
-            .map(|v| {
-                let b = board_of(v);
-                let castling = (!query.identity.ignore_castling).then(|| castling_bits(v));
-                (home_left(&b), counts(&b), castling)
-            })
-            .collect();
-        for_each_tail(conn, |g, t| {
+        let probes = tail_probes(query, &variants);
+        let lefts: Vec<u8> = probes.iter().map(|p| p.0.count_ones() as u8).collect();
+        let pass = |rec: &[u8]| lefts.iter().any(|&k| Tail::may_have_left(rec, k));
+        for_each_tail_where(conn, pass, |g, t| {
             if probes
                 .iter()
                 .any(|(left, c, castling)| t.may_hold(*left, c, *castling))
@@ -157,6 +159,7 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
     let mut pruned: HashSet<i64> = HashSet::new();
     if indexed
         && query.position.is_none()
+        && !(material_only(query) && has_games_table(conn)?)
         && let Some(Material::Signature(sides)) = &query.material
         && !query.identity.mirror
     {
@@ -170,10 +173,26 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
             }
         })?;
     }
-    // One pass over the table (a statement per game cost a fifth of a scan), the games
-    // matched in parallel by chunks.
-    let mut stmt = conn.prepare("SELECT id, start_fen, variant, moves FROM games ORDER BY id")?;
-    let mut rows = stmt.query([])?;
+    // A material query alone reads the games' material spans where they are stored.
+    let mut ranges: Option<Vec<(i64, i64)>> = None;
+    if let (Some(material), true) = (&query.material, material_only(query)) {
+        let rows = spans_rows(conn)?;
+        if !rows.is_empty() {
+            let chosen = |id: u32| {
+                selection
+                    .as_ref()
+                    .is_none_or(|s| s.contains(&i64::from(id)))
+            };
+            let hits = span_hits(&rows, material, query.held, query.identity.mirror, chosen);
+            found.hits.extend(hits);
+            ranges = Some(outside(conn, &rows)?);
+        }
+    }
+    // One pass over the table (a statement per game cost a fifth of a scan), or over the
+    // ranges the spans do not cover, the games matched in parallel by chunks.
+    let mut stmt = conn.prepare(
+        "SELECT id, start_fen, variant, moves FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
+    )?;
     let mut chunk: Vec<(i64, Option<String>, String, Vec<u8>)> = Vec::with_capacity(4096);
     let flush = |chunk: &mut Vec<(i64, Option<String>, String, Vec<u8>)>, found: &mut Found| {
         found.replayed += chunk.len() as u64;
@@ -187,20 +206,299 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
         found.hits.extend(hits);
         chunk.clear();
     };
-    while let Some(r) = rows.next()? {
-        let id: i64 = r.get(0)?;
-        if pruned.contains(&id) || selection.as_ref().is_some_and(|s| !s.contains(&id)) {
-            continue;
-        }
-        chunk.push((id, r.get(1)?, r.get(2)?, r.get(3)?));
-        if chunk.len() == 4096 {
-            flush(&mut chunk, &mut found);
+    for (a, b) in ranges.unwrap_or_else(|| vec![(i64::MIN, i64::MAX)]) {
+        let mut rows = stmt.query([a, b])?;
+        while let Some(r) = rows.next()? {
+            let id: i64 = r.get(0)?;
+            if pruned.contains(&id) || selection.as_ref().is_some_and(|s| !s.contains(&id)) {
+                continue;
+            }
+            chunk.push((id, r.get(1)?, r.get(2)?, r.get(3)?));
+            if chunk.len() == 4096 {
+                flush(&mut chunk, &mut found);
+            }
         }
     }
     flush(&mut chunk, &mut found);
     found.unindexed = holes.iter().map(|&(a, b)| (b - a + 1) as u64).sum::<u64>();
     found.hits.sort_by_key(|h| h.id);
     Ok(found)
+}
+
+/// Whether a query is a material balance alone (the spans answer it).
+fn material_only(q: &Query) -> bool {
+    q.material.is_some()
+        && q.position.is_none()
+        && q.patterns.is_empty()
+        && q.pawns.is_none()
+        && q.sequence.is_none()
+        && q.laws.is_empty()
+}
+
+/// The games of `position_games` rows (`(first, last, spans)`) whose spans match, in
+/// parallel over the rows.
+fn span_hits(
+    rows: &[(u32, u32, Vec<u8>)],
+    material: &Material,
+    held: u32,
+    mirror: bool,
+    chosen: impl Fn(u32) -> bool + Sync,
+) -> Vec<Hit> {
+    rows.par_iter()
+        .flat_map_iter(|(first, _, blob)| {
+            let mut hits = Vec::new();
+            each_spans(*first, blob, |g, rec| {
+                if !rec.is_empty()
+                    && chosen(g)
+                    && let Some(ply) = first_match(rec, material, held, mirror)
+                {
+                    hits.push(Hit {
+                        id: i64::from(g),
+                        ply,
+                    });
+                }
+            });
+            hits
+        })
+        .collect()
+}
+
+/// The id ranges of the games table outside the rows' ranges.
+fn outside(conn: &Connection, rows: &[(u32, u32, Vec<u8>)]) -> rusqlite::Result<Vec<(i64, i64)>> {
+    let lo: Option<i64> = conn.query_row("SELECT min(id) FROM games", [], |r| r.get(0))?;
+    let hi: Option<i64> = conn.query_row("SELECT max(id) FROM games", [], |r| r.get(0))?;
+    let (Some(lo), Some(hi)) = (lo, hi) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    let mut next = lo;
+    for &(a, b, _) in rows {
+        if i64::from(a) > next {
+            out.push((next, i64::from(a) - 1));
+        }
+        next = next.max(i64::from(b) + 1);
+    }
+    if next <= hi {
+        out.push((next, hi));
+    }
+    Ok(out)
+}
+
+/// An exact position's count, first rows and move tree, from the key index (`explore`).
+#[derive(Debug, Default)]
+pub struct Explored {
+    /// Every matching game of the selection.
+    pub total: usize,
+    /// The first `limit` of them by id, with their matching ply.
+    pub hits: Vec<Hit>,
+    pub trees: Option<Trees>,
+    /// Games replayed: the rows shown, candidates the keys do not settle, tree games whose
+    /// next move the keys do not settle.
+    pub replayed: u64,
+    pub unindexed: u64,
+}
+
+/// An exact position's answer without replaying the games the key index settles
+/// (docs/POSITIONS.md): a game under the position's key reached it by ply `INDEX_PLIES`,
+/// so it counts without a replay; only the rows shown are replayed (for their ply), and
+/// candidates after the index's last ply (tail records) and unindexed games are replayed
+/// to be counted. The tree's next move of a game is the one child position (the position
+/// after a legal move) whose key also holds the game; a game under none or several is
+/// replayed. None when the query is not one exact position alone (or `tree` with a
+/// relaxation or `--mirror`, which match several positions): `search` answers those.
+pub fn explore(
+    conn: &Connection,
+    query: &Query,
+    filter: &Filter,
+    limit: usize,
+    tree: bool,
+) -> Result<Option<Explored>, ExportError> {
+    let Some(pos) = &query.position else {
+        return Ok(None);
+    };
+    if query.material.is_some()
+        || !query.patterns.is_empty()
+        || query.pawns.is_some()
+        || query.sequence.is_some()
+        || !query.laws.is_empty()
+        || !has_tables(conn)?
+    {
+        return Ok(None);
+    }
+    let variants = query.identity.exact_variants(pos);
+    if tree && variants.len() != 1 {
+        return Ok(None);
+    }
+    let matcher = Matcher::new(query);
+    let selection = selected(conn, filter)?;
+    let chosen = |id: i64| selection.as_ref().is_none_or(|s| s.contains(&id));
+    let mut keyed: Vec<u32> = Vec::new();
+    for v in &variants {
+        keyed.extend(games_with_key(conn, v.repetition_key())?);
+    }
+    keyed.sort_unstable();
+    keyed.dedup();
+    keyed.retain(|&g| chosen(i64::from(g)));
+    // Candidates the keys do not hold: after the index's last ply, or not indexed.
+    let mut others: Vec<i64> = Vec::new();
+    let probes = tail_probes(query, &variants);
+    let lefts: Vec<u8> = probes.iter().map(|p| p.0.count_ones() as u8).collect();
+    let pass = |rec: &[u8]| lefts.iter().any(|&k| Tail::may_have_left(rec, k));
+    for_each_tail_where(conn, pass, |g, t| {
+        if keyed.binary_search(&g).is_err()
+            && probes
+                .iter()
+                .any(|(left, c, castling)| t.may_hold(*left, c, *castling))
+        {
+            others.push(i64::from(g));
+        }
+    })?;
+    let mut out = Explored::default();
+    for (a, b) in unindexed(conn)? {
+        let mut stmt = conn.prepare_cached("SELECT id FROM games WHERE id BETWEEN ?1 AND ?2")?;
+        for id in stmt.query_map([a, b], |r| r.get::<_, i64>(0))? {
+            others.push(id?);
+        }
+        out.unindexed += (b - a + 1) as u64;
+    }
+    others.retain(|&id| chosen(id));
+    others.sort_unstable();
+    others.dedup();
+    let materials: Vec<[Counts; 2]> = probes.iter().map(|p| p.1).collect();
+    keep_by_spans(conn, &mut others, &materials)?;
+    let mut checked = Found::default();
+    verify(conn, &matcher, &others, &mut checked)?;
+    out.total = keyed.len() + checked.hits.len();
+    // The first rows: keyed games (replayed for their ply) and checked ones, by id.
+    let mut first: Vec<i64> = keyed.iter().take(limit).map(|&g| i64::from(g)).collect();
+    first.extend(checked.hits.iter().take(limit).map(|h| h.id));
+    first.sort_unstable();
+    first.truncate(limit);
+    let mut rows = Found::default();
+    let keyed_first: Vec<i64> = first
+        .iter()
+        .copied()
+        .filter(|&id| keyed.binary_search(&(id as u32)).is_ok())
+        .collect();
+    verify(conn, &matcher, &keyed_first, &mut rows)?;
+    rows.hits.extend(
+        checked
+            .hits
+            .iter()
+            .filter(|h| first.binary_search(&h.id).is_ok()),
+    );
+    rows.hits.sort_by_key(|h| h.id);
+    out.hits = rows.hits;
+    out.replayed = checked.replayed + rows.replayed;
+    if tree {
+        let mut t = Trees::default();
+        let unsettled = tree_from_keys(conn, &variants[0], &keyed, &mut t)?;
+        let mut again = Found::default();
+        verify(conn, &matcher, &unsettled, &mut again)?;
+        again.hits.extend_from_slice(&checked.hits);
+        add_replayed(conn, &again.hits, false, &mut t)?;
+        out.replayed += again.replayed;
+        out.trees = Some(t);
+    }
+    Ok(Some(out))
+}
+
+/// Drops the candidates (ascending) whose material spans show none of `materials` after
+/// the key index's last ply: a tail record bounds the material, the spans give it at every
+/// ply (at 1M games a position at ply 40 had thousands of tail candidates to replay).
+fn keep_by_spans(
+    conn: &Connection,
+    ids: &mut Vec<i64>,
+    materials: &[[Counts; 2]],
+) -> Result<(), ExportError> {
+    let (Some(&lo), Some(&hi)) = (ids.first(), ids.last()) else {
+        return Ok(());
+    };
+    if !has_games_table(conn)? {
+        return Ok(());
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT first_game, spans FROM position_games WHERE last_game >= ?1 AND first_game <= ?2",
+    )?;
+    let mut rows = stmt.query([lo, hi])?;
+    let mut drop: HashSet<i64> = HashSet::new();
+    while let Some(r) = rows.next()? {
+        let first: u32 = r.get(0)?;
+        let blob: Vec<u8> = r.get(1)?;
+        each_spans(first, &blob, |g, rec| {
+            if rec.is_empty() || ids.binary_search(&i64::from(g)).is_err() {
+                return;
+            }
+            let mut seen = false;
+            let complete = walk(rec, |mat, _, to| {
+                seen |= to > INDEX_PLIES as u32 && materials.contains(mat);
+                !seen
+            });
+            if complete && !seen {
+                drop.insert(i64::from(g));
+            }
+        });
+    }
+    ids.retain(|id| !drop.contains(id));
+    Ok(())
+}
+
+/// What the tail records are asked for each target position: home pawns gone, material,
+/// castling rights (None when the query ignores them).
+fn tail_probes(query: &Query, variants: &[Position]) -> Vec<(u16, [Counts; 2], Option<u8>)> {
+    variants
+        .iter()
+        .map(|v| {
+            let b = board_of(v);
+            let castling = (!query.identity.ignore_castling).then(|| castling_bits(v));
+            (home_left(&b), counts(&b), castling)
+        })
+        .collect()
+}
+
+/// Adds to `t` each keyed game (ascending) whose next move from `pos` the index settles:
+/// the one legal move whose resulting position's key also holds the game. Returns the
+/// games it does not settle (under no child or several, or without stored facts).
+fn tree_from_keys(
+    conn: &Connection,
+    pos: &Position,
+    keyed: &[u32],
+    t: &mut Trees,
+) -> Result<Vec<i64>, ExportError> {
+    const SEVERAL: u16 = u16::MAX;
+    let moves: Vec<crate::chess::Move> = pos.legal_moves().iter().copied().collect();
+    // Per keyed game: 0 no child yet, i + 1 the child of moves[i], SEVERAL more than one.
+    let mut child = vec![0u16; keyed.len()];
+    for (i, &m) in moves.iter().enumerate() {
+        let Ok(next) = pos.play(m) else { continue };
+        let games = games_with_key(conn, next.repetition_key())?;
+        let mut k = 0;
+        for g in games {
+            // Both ascending: a merge, galloping past the keyed games below `g`.
+            k += keyed[k..].partition_point(|&x| x < g);
+            if k == keyed.len() {
+                break;
+            }
+            if keyed[k] == g {
+                child[k] = if child[k] == 0 { i as u16 + 1 } else { SEVERAL };
+            }
+        }
+    }
+    let (Some(&lo), Some(&hi)) = (keyed.first(), keyed.last()) else {
+        return Ok(Vec::new());
+    };
+    let facts = Facts::load(conn, lo, hi)?;
+    let mut unsettled = Vec::new();
+    for (k, &g) in keyed.iter().enumerate() {
+        match (child[k], facts.get(g)) {
+            (c, Some(f)) if c != 0 && c != SEVERAL => {
+                let elo = [facts_elo(f, 0), facts_elo(f, 1)];
+                t.add_next(pos, moves[c as usize - 1], facts_result(f), elo);
+            }
+            _ => unsettled.push(i64::from(g)),
+        }
+    }
+    Ok(unsettled)
 }
 
 /// A matching game as `arbiter search` prints it.
@@ -248,16 +546,23 @@ type TreeRow = (
 );
 
 /// The next moves and move orders of the hits' games at their matching ply.
-pub fn trees(
+pub fn trees(conn: &Connection, hits: &[Hit], reverse: bool) -> Result<Trees, ExportError> {
+    let mut trees = Trees::default();
+    add_replayed(conn, hits, reverse, &mut trees)?;
+    Ok(trees)
+}
+
+/// Adds the hits' games to `trees`, replaying each to its matching ply.
+fn add_replayed(
     conn: &Connection,
     hits: &[Hit],
     reverse: bool,
-) -> Result<crate::positions::tree::Trees, ExportError> {
+    trees: &mut Trees,
+) -> Result<(), ExportError> {
     let mut stmt = conn.prepare_cached(
         "SELECT start_fen, variant, moves, coalesce(lawful_result, result), white_elo, black_elo \
          FROM games WHERE id = ?1",
     )?;
-    let mut trees = crate::positions::tree::Trees::default();
     for h in hits {
         let (fen, variant, blob, result, we, be): TreeRow = stmt.query_row([h.id], |r| {
             Ok((
@@ -283,5 +588,5 @@ pub fn trees(
         };
         trees.add(&start, &moves, h.ply as usize, white, [we, be], reverse);
     }
-    Ok(trees)
+    Ok(())
 }

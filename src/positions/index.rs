@@ -31,6 +31,10 @@ pub struct GameEntry {
     pub keys: Vec<u64>,
     /// The tail record without the game id, when the game goes beyond `INDEX_PLIES`.
     pub tail: Option<Tail>,
+    /// The game's result and ratings for the trees (`facts`), set by the writer.
+    pub facts: u32,
+    /// The game's material spans (`spans::encode`).
+    pub spans: Vec<u8>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -91,6 +95,8 @@ pub fn castling_bits(pos: &Position) -> u8 {
 
 /// A game's entry: legal `moves` from `start`.
 pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
+    let mut spans = Vec::new();
+    super::spans::encode(start, moves, &mut spans);
     let mut pos = *start;
     let mut keys = Vec::with_capacity(INDEX_PLIES + 1);
     keys.push(pos.repetition_key());
@@ -139,7 +145,12 @@ pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
     keys.sort_unstable();
     keys.dedup();
     if moves.len() <= INDEX_PLIES {
-        return GameEntry { keys, tail: None };
+        return GameEntry {
+            keys,
+            tail: None,
+            facts: 0,
+            spans,
+        };
     }
     tail.order = order;
     tail.left_at_end = n_left;
@@ -149,7 +160,41 @@ pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
     GameEntry {
         keys,
         tail: Some(tail),
+        facts: 0,
+        spans,
     }
+}
+
+/// Bytes a game in `position_facts`.
+pub const FACTS_BYTES: usize = 4;
+const ELO_BITS: u32 = 13;
+const ELO_MAX: i64 = (1 << ELO_BITS) - 1;
+
+/// What a move tree needs of a game, in 32 bits: the result (2 bits: none, 1-0, ½-½, 0-1)
+/// and each rating (13 bits, 0: none; ratings are clamped to 1..8191).
+pub fn facts(result: Option<&str>, white_elo: Option<i64>, black_elo: Option<i64>) -> u32 {
+    let r = match result {
+        Some("1-0") => 1,
+        Some("1/2-1/2") => 2,
+        Some("0-1") => 3,
+        _ => 0,
+    };
+    let elo = |e: Option<i64>| e.filter(|&e| e > 0).map_or(0, |e| e.min(ELO_MAX) as u32);
+    r | elo(white_elo) << 2 | elo(black_elo) << (2 + ELO_BITS)
+}
+
+/// White's score in `facts`: 0, 1, 2 for 1-0, ½-½, 0-1 (`tree::Trees`' numbering).
+pub fn facts_result(f: u32) -> Option<usize> {
+    match f & 3 {
+        0 => None,
+        r => Some(r as usize - 1),
+    }
+}
+
+/// White's (0) or Black's (1) rating in `facts`.
+pub fn facts_elo(f: u32, side: usize) -> Option<i64> {
+    let e = (f >> (2 + ELO_BITS * side as u32)) & ELO_MAX as u32;
+    (e > 0).then_some(i64::from(e))
 }
 
 fn pack_counts(c: &[Counts; 2], out: &mut Vec<u8>) {
@@ -200,6 +245,12 @@ impl Tail {
             custom_start: b[25] & 2 != 0,
         };
         (game, tail)
+    }
+
+    /// `may_hold`'s first test on a stored record, before decoding it: whether a position
+    /// with `k` home pawns gone may come after `INDEX_PLIES` in its game.
+    pub fn may_have_left(record: &[u8], k: u8) -> bool {
+        record[25] & 2 != 0 || (record[12]..=record[13]).contains(&k)
     }
 
     /// Whether a position with these home pawns gone, material and castling rights may come
@@ -425,6 +476,17 @@ mod tests {
         // The start position does not.
         let start = board_of(&Position::new());
         assert!(!tail.may_hold(home_left(&start), &counts(&start), Some(15)));
+    }
+
+    #[test]
+    fn facts_keep_result_and_ratings() {
+        let f = facts(Some("0-1"), Some(2812), None);
+        assert_eq!(facts_result(f), Some(2));
+        assert_eq!((facts_elo(f, 0), facts_elo(f, 1)), (Some(2812), None));
+        let f = facts(Some("*"), Some(0), Some(9000));
+        assert_eq!(facts_result(f), None);
+        assert_eq!((facts_elo(f, 0), facts_elo(f, 1)), (None, Some(8191)));
+        assert_eq!(facts_result(facts(Some("1/2-1/2"), None, None)), Some(1));
     }
 
     #[test]

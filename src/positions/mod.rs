@@ -2,7 +2,8 @@
 //! a pattern of pieces, a pawn structure or a sequence of moves, and at which ply. `key`
 //! says which positions are the same (Art. 9.2.2 and its relaxations), `query` parses every
 //! form, `matcher` replays a game against a query, `index` is what each game adds to the
-//! stored index (made on the import's workers), `tree` the moves played from a position.
+//! stored index (made on the import's workers), `spans` a game's material ply by ply,
+//! `tree` the moves played from a position.
 //! Named apart from `search/`, which is the engine.
 
 pub mod index;
@@ -10,6 +11,7 @@ pub mod key;
 pub mod laws;
 pub mod matcher;
 pub mod query;
+pub mod spans;
 pub mod tree;
 
 pub use key::Identity;

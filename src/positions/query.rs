@@ -175,7 +175,8 @@ impl Material {
 
 /// `a` has `more` than `b` and `b` has `less` than `a`, the minors of `less` as bishops or knights.
 fn imbalance(a: Counts, b: Counts, more: &Counts, less: &Counts, minors: [u8; 2]) -> bool {
-    let diff: Vec<i32> = (0..5).map(|i| a[i] as i32 - b[i] as i32).collect();
+    // An array, not a Vec: this runs for every material span of every game of a scan.
+    let diff: [i32; 5] = std::array::from_fn(|i| a[i] as i32 - b[i] as i32);
     // minors[0]: minors on `more`'s side, minors[1]: on `less`'s side.
     for wm in 0..=minors[0] {
         for lm in 0..=minors[1] {

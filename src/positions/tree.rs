@@ -78,11 +78,22 @@ impl Trees {
         if reverse {
             *self.orders.entry(order).or_default() += 1;
         }
-        let Some(&m) = moves.get(ply) else {
-            return;
-        };
+        if let Some(&m) = moves.get(ply) {
+            self.add_next(&pos, m, white, elo);
+        }
+    }
+
+    /// Adds a game that played `m` from `pos` (the matched position), without its moves:
+    /// `search --tree` from the key index.
+    pub fn add_next(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        white: Option<usize>,
+        elo: [Option<i64>; 2],
+    ) {
         let b = self.next.entry(m.to_u16()).or_insert_with(|| Branch {
-            san: to_san(&pos, m).as_str().to_owned(),
+            san: to_san(pos, m).as_str().to_owned(),
             ..Branch::default()
         });
         b.games += 1;

@@ -384,7 +384,7 @@ fn a_newer_database_is_refused() {
     let db = dir.path().join("a.sqlite");
     Connection::open(&db)
         .unwrap()
-        .pragma_update(None, "user_version", 7)
+        .pragma_update(None, "user_version", arbiter::db::SCHEMA_VERSION + 1)
         .unwrap();
     let out = arbiter(&[
         "import",

@@ -8,7 +8,7 @@
 use arbiter::chess::Position;
 use arbiter::db::encode::{decode_moves, start_position};
 use arbiter::db::select::Filter;
-use arbiter::export::positions::{Hit, search};
+use arbiter::export::positions::{Hit, explore, search, trees};
 use arbiter::positions::query::{
     parse_fen_query, parse_material, parse_pattern, parse_pawns, parse_sequence,
 };
@@ -197,6 +197,9 @@ fn identity(flags: &str) -> Identity {
 }
 
 /// Runs each query through the index and by brute force; returns how many matched games.
+/// An exact position is also answered from the key index (`explore`: count, the first
+/// rows, the tree without replays) and must agree: the count, the rows, and the tree the
+/// replay of every matching game gives.
 fn oracle(db: &Path, queries: &[Query]) -> Vec<usize> {
     let conn = Connection::open(db).unwrap();
     queries
@@ -205,9 +208,26 @@ fn oracle(db: &Path, queries: &[Query]) -> Vec<usize> {
             let found = search(&conn, q, &Filter::default()).unwrap();
             let expected = brute_force(&conn, q);
             assert_eq!(found.hits, expected, "{q:?}");
+            explore_agrees(&conn, q, &expected);
             expected.len()
         })
         .collect()
+}
+
+fn explore_agrees(conn: &Connection, q: &Query, expected: &[Hit]) {
+    let Some(e) = explore(conn, q, &Filter::default(), 7, false).unwrap() else {
+        return;
+    };
+    assert_eq!(e.total, expected.len(), "{q:?}");
+    assert_eq!(e.hits, expected[..expected.len().min(7)], "{q:?}");
+    let Some(e) = explore(conn, q, &Filter::default(), 0, true).unwrap() else {
+        assert!(!q.identity.is_exact() || q.identity.mirror, "{q:?}");
+        return;
+    };
+    assert_eq!(e.total, expected.len(), "{q:?}");
+    let replayed = trees(conn, expected, false).unwrap();
+    let tree = e.trees.unwrap();
+    assert_eq!(tree.branches(), replayed.branches(), "{q:?}");
 }
 
 fn fen(q: &str, flags: &str) -> Query {
@@ -493,4 +513,57 @@ fn export_position_round_trips_through_pgn_and_parquet() {
     // A bad query is a usage error here too.
     let out = arbiter(&["export", "--db", d, "--material", "KRXKR"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn index_gives_facts_and_spans_to_games_indexed_before_them_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v6.sqlite");
+    import(&db, &[GAMES], &[]);
+    let conn = Connection::open(&db).unwrap();
+    // As a version-6 database upgraded: the index without the trees' facts and the spans.
+    conn.execute("DELETE FROM position_games", []).unwrap();
+    assert_eq!(
+        arbiter::db::positions::missing_games(&conn).unwrap(),
+        [(1, 10)]
+    );
+    let tree = || {
+        let q = fen(AFTER_NF6, "");
+        let e = explore(&conn, &q, &Filter::default(), 0, true)
+            .unwrap()
+            .unwrap();
+        let t = e.trees.unwrap();
+        let b: Vec<(String, u64)> = t
+            .branches()
+            .iter()
+            .map(|b| (b.san.clone(), b.games))
+            .collect();
+        (e.total, b, e.replayed)
+    };
+    // Without facts the tree's games are replayed; the answer is the same.
+    let (total, branches, replayed) = tree();
+    assert_eq!((total, replayed), (2, 2));
+    assert_eq!(branches, [("Nc3".to_string(), 1), ("Nxe5".to_string(), 1)]);
+    // Killed after its first step of 4 games: those keep their facts.
+    let killed = std::panic::catch_unwind(|| {
+        let conn = Connection::open(&db).unwrap();
+        arbiter::db::positions::build_games(&conn, 4, |_, _| panic!("killed")).unwrap();
+    });
+    assert!(killed.is_err());
+    assert_eq!(
+        arbiter::db::positions::missing_games(&conn).unwrap(),
+        [(5, 10)]
+    );
+    let out = arbiter(&["index", "--db", db.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("6 of 6"));
+    assert!(
+        arbiter::db::positions::missing_games(&conn)
+            .unwrap()
+            .is_empty()
+    );
+    // Now the keys settle both games' next moves: nothing replayed.
+    let (total, again, replayed) = tree();
+    assert_eq!((total, replayed), (2, 0));
+    assert_eq!(again, branches);
 }

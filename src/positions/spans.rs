@@ -1,0 +1,240 @@
+//! Material spans of a game (docs/POSITIONS.md): the material changes only at a capture or
+//! a promotion, so a game's material at every ply is its start material and the list of
+//! those events. Stored per game (about one byte an event), a material or imbalance query,
+//! held for N plies or not, reads the spans instead of replaying the game.
+//!
+//! A record: varint `plies << 1 | custom`; for a custom start, the side to move (a byte)
+//! and both sides' counts (`Counts`, a nibble each, 5 bytes); then one byte an event: the
+//! plies since the previous event in the top 3 bits (0: a varint follows with them), and in
+//! the low 5 the piece taken (none, Q R B N P: 0 to 5) × 5 + the piece promoted to (none,
+//! Q R B N: 0 to 4). The side that moved is known from the ply.
+
+use super::index::{get_varint, put_varint};
+use super::query::{Counts, Material, counts};
+use crate::chess::{Color, Move, Position, Role};
+use crate::positions::matcher::board_of;
+
+const STANDARD: [Counts; 2] = [[1, 2, 2, 2, 8], [1, 2, 2, 2, 8]];
+
+/// `Counts`' slot of a role (Q R B N P), None for the king.
+fn slot(role: Role) -> Option<usize> {
+    match role {
+        Role::Queen => Some(0),
+        Role::Rook => Some(1),
+        Role::Bishop => Some(2),
+        Role::Knight => Some(3),
+        Role::Pawn => Some(4),
+        Role::King => None,
+    }
+}
+
+/// The game's record (legal `moves` from `start`), appended to `out`.
+pub fn encode(start: &Position, moves: &[Move], out: &mut Vec<u8>) {
+    let custom = *start != Position::new();
+    put_varint((moves.len() as u64) << 1 | u64::from(custom), out);
+    if custom {
+        out.push(u8::from(start.turn() == Color::Black));
+        let c = counts(&board_of(start));
+        let n: Vec<u8> = c.iter().flatten().map(|&x| x.min(15)).collect();
+        for pair in n.chunks(2) {
+            out.push(pair[0] | pair[1] << 4);
+        }
+    }
+    let mut pos = *start;
+    let mut last = 0usize;
+    for (i, &m) in moves.iter().enumerate() {
+        let taken = pos.captured_role(m).and_then(slot).map_or(0, |s| s + 1);
+        let promoted = m.promotion_role().and_then(slot).map_or(0, |s| s + 1);
+        pos.play_unchecked(m);
+        if taken == 0 && promoted == 0 {
+            continue;
+        }
+        let ply = i + 1;
+        let code = (taken * 5 + promoted) as u8;
+        let delta = ply - last;
+        last = ply;
+        if delta < 8 {
+            out.push((delta as u8) << 5 | code);
+        } else {
+            out.push(code);
+            put_varint(delta as u64, out);
+        }
+    }
+}
+
+/// Calls `each(material, first ply, last ply)` for each span of equal material of a record,
+/// in order, while it returns true. False when the record does not decode.
+pub fn walk(record: &[u8], mut each: impl FnMut(&[Counts; 2], u32, u32) -> bool) -> bool {
+    let mut at = 0;
+    let Some(head) = get_varint(record, &mut at) else {
+        return false;
+    };
+    let plies = (head >> 1) as u32;
+    let (mut mat, mut black_first) = (STANDARD, false);
+    if head & 1 == 1 {
+        let Some(b) = record.get(at..at + 6) else {
+            return false;
+        };
+        black_first = b[0] == 1;
+        for i in 0..10 {
+            let nib = (b[1 + i / 2] >> (4 * (i % 2))) & 15;
+            mat[i / 5][i % 5] = nib;
+        }
+        at += 6;
+    }
+    let mut from = 0u32;
+    let mut ply = 0u32;
+    while at < record.len() {
+        let b = record[at];
+        at += 1;
+        let delta = match b >> 5 {
+            0 => match get_varint(record, &mut at) {
+                Some(d) => d as u32,
+                None => return false,
+            },
+            d => u32::from(d),
+        };
+        ply += delta;
+        if ply == 0 || ply > plies {
+            return false;
+        }
+        if !each(&mat, from, ply - 1) {
+            return true;
+        }
+        from = ply;
+        // The side that made the ply-th move.
+        let mover = usize::from((ply % 2 == 1) == black_first);
+        let code = b & 31;
+        let (taken, promoted) = ((code / 5) as usize, (code % 5) as usize);
+        if taken > 0 {
+            let c = &mut mat[1 - mover][taken - 1];
+            *c = c.saturating_sub(1);
+        }
+        if promoted > 0 {
+            mat[mover][4] = mat[mover][4].saturating_sub(1);
+            mat[mover][promoted - 1] += 1;
+        }
+    }
+    each(&mat, from, plies);
+    true
+}
+
+/// The first ply at which `material` (or its colour flip, with `mirror`) holds for `held`
+/// plies, as `Matcher::first_match` finds it for a material-only query.
+pub fn first_match(record: &[u8], material: &Material, held: u32, mirror: bool) -> Option<u32> {
+    let flipped = mirror.then(|| material.mirrored());
+    let held = held.max(1);
+    let mut run: [Option<u32>; 2] = [None, None];
+    let mut found = None;
+    walk(record, |mat, from, to| {
+        let mut best: Option<u32> = None;
+        for (s, m) in [Some(material), flipped.as_ref()].into_iter().enumerate() {
+            let Some(m) = m else { continue };
+            if m.matches(mat) {
+                let start = *run[s].get_or_insert(from);
+                if to + 1 - start >= held {
+                    best = Some(best.map_or(start, |b: u32| b.min(start)));
+                }
+            } else {
+                run[s] = None;
+            }
+        }
+        found = best;
+        best.is_none()
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::SanMode;
+    use crate::positions::Matcher;
+    use crate::positions::query::{Query, parse_material};
+
+    fn game(start: Position, sans: &str) -> Vec<Move> {
+        let mut pos = start;
+        sans.split_whitespace()
+            .map(|t| {
+                crate::chess::san::play_san(&mut pos, t, SanMode::Strict)
+                    .unwrap()
+                    .mv
+            })
+            .collect()
+    }
+
+    #[test]
+    fn spans_follow_captures_and_promotions_and_agree_with_the_matcher() {
+        let s = Position::new();
+        let g = game(
+            s,
+            "e4 d5 exd5 Qxd5 Nc3 Qa5 d4 c6 Nf3 Nf6 Bd2 Bf5 Nd5 Qxd5 c4 Qe4+ Be2 Bg4 h3 Bxf3 gxf3 Qxd4",
+        );
+        let mut rec = Vec::new();
+        encode(&s, &g, &mut rec);
+        let mut spans = Vec::new();
+        assert!(walk(&rec, |m, a, b| {
+            spans.push((m[0][4], m[1][4], m[0][3], a, b));
+            true
+        }));
+        // Pawns and White's knights: 8/8 to ply 2, 8/7 (exd5) to 3, 7/7 (Qxd5) to 13, a
+        // knight gone (Qxd5) to 19, the other (Bxf3), the bishop back (gxf3), d4 taken.
+        assert_eq!(
+            spans,
+            [
+                (8, 8, 2, 0, 2),
+                (8, 7, 2, 3, 3),
+                (7, 7, 2, 4, 13),
+                (7, 7, 1, 14, 19),
+                (7, 7, 0, 20, 20),
+                (7, 7, 0, 21, 21),
+                (6, 7, 0, 22, 22)
+            ]
+        );
+        for (text, held, mirror) in [
+            ("down>=1", 1, false),
+            ("down>=1", 2, false),
+            ("down>=3", 1, true),
+            ("white-down>=3", 3, false),
+            ("black-down>=3", 1, false),
+            ("QR2B2N2P7", 1, false),
+            ("KQR2B2NP5KQR2B2N2P7", 1, true),
+            ("KQR2B2NP6KQR2B2N2P7", 4, false),
+            ("N vs PP", 1, false),
+        ] {
+            let m = parse_material(text).unwrap();
+            let mut q = Query {
+                material: Some(m.clone()),
+                held,
+                ..Query::default()
+            };
+            q.identity.mirror = mirror;
+            assert_eq!(
+                first_match(&rec, &m, held, mirror),
+                Matcher::new(&q).first_match(&s, &g),
+                "{text} held {held}"
+            );
+        }
+    }
+
+    #[test]
+    fn custom_starts_and_promotions() {
+        let s = Position::from_fen("4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1").unwrap();
+        let g = game(s, "gxh1=N b8=Q+ Kd7 Qb7+");
+        let mut rec = Vec::new();
+        encode(&s, &g, &mut rec);
+        let mut spans = Vec::new();
+        walk(&rec, |m, a, b| {
+            spans.push((m[0], m[1], a, b));
+            true
+        });
+        assert_eq!(
+            spans,
+            [
+                ([0, 1, 0, 0, 1], [0, 0, 0, 0, 1], 0, 0),
+                ([0, 0, 0, 0, 1], [0, 0, 0, 1, 0], 1, 1),
+                ([1, 0, 0, 0, 0], [0, 0, 0, 1, 0], 2, 4)
+            ]
+        );
+    }
+}
