@@ -459,13 +459,16 @@ def simulate(db, refs, mark_drop, sweep=None, uci=None, budget=1_000_000):
         print(f"  accuracy    mean |diff| {sum(map(abs, diffs)) / len(diffs):.2f}, bias {sum(diffs) / len(diffs):+.2f}")
 
 
-REFERENCE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "analysis-reference")
+# The references made here hold corpus games (with Stockfish's evaluations), so they stay
+# outside the repository: ARBITER_REFERENCE, or the CI cache folder.
+REFERENCE_DIR = os.environ.get("ARBITER_REFERENCE") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "arbiter-ci", "analysis-reference")
 
 
 def stockfish_sets(args):
     """The Stockfish references, as (title, [PGN files]): with --ref, those files as one set;
     otherwise the development set (the 12 corpus games and the development half of
-    `testdata/analysis-reference/`) and the held-out half (scripts/stockfish_reference.py
+    `$ARBITER_REFERENCE`, by default `~/.cache/arbiter-ci/analysis-reference/`) and the held-out half (scripts/stockfish_reference.py
     --sample 33 made both halves; the goals are read on the held-out one)."""
     if args.ref:
         return [("Stockfish reference (" + ", ".join(os.path.basename(f) for f in args.ref) + ")", args.ref)]

@@ -26,11 +26,11 @@ moves into SAN and UCI. Stops cleanly (whole games only) at --deadline (HH:MM, U
 
   nice -n 10 scripts/stockfish_reference.py --sample 33 --skip \
       $ARBITER_CORPUS/analysis/lichess-12-stockfish15-1M.pgn --max-plies 120 \
-      --out testdata/analysis-reference/sf15-1M    # the issue-33 sets (about 4,000 positions)
+      --out ~/.cache/arbiter-ci/analysis-reference/sf15-1M    # the issue-33 sets (about 4,000 positions)
 
   scripts/stockfish_reference.py --pgn $ARBITER_CORPUS/games/lichess/lichess_2021-10_first999.pgn \
       --skip $ARBITER_CORPUS/analysis/lichess-12-stockfish15-1M.pgn --games 20 --with-eval \
-      --out testdata/reference.pgn --deadline 11:05
+      --out /tmp/reference.pgn --deadline 11:05
 """
 
 import argparse
