@@ -34,11 +34,12 @@ fn count(db: &Path, sql: &str) -> i64 {
     conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
 
-/// A slow analysis (deep searches of 150,000 nodes) on one thread, so that it is still
+/// A slow analysis (deep searches of 2,000,000 nodes: about 20 s for the 20 games) on one
+/// thread, so that it is still
 /// running after its first commit.
 fn slow_run(db: &Path) -> Child {
     Command::new(BIN)
-        .args(["analyse", "-q", "--jobs", "1", "--nodes", "150000", "--db"])
+        .args(["analyse", "-q", "--jobs", "1", "--nodes", "2000000", "--db"])
         .arg(db)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -80,7 +81,7 @@ fn a_killed_run_keeps_what_it_committed_and_the_same_command_does_the_rest() {
             .collect()
     };
     let out = Command::new(BIN)
-        .args(["analyse", "-q", "--jobs", "1", "--nodes", "150000", "--db"])
+        .args(["analyse", "-q", "--jobs", "1", "--nodes", "2000000", "--db"])
         .arg(&db)
         .output()
         .unwrap();
@@ -110,7 +111,7 @@ fn a_killed_run_keeps_what_it_committed_and_the_same_command_does_the_rest() {
     // --redo analyses everything again under the same settings.
     let out = Command::new(BIN)
         .args([
-            "analyse", "-q", "--redo", "--jobs", "2", "--nodes", "150000", "--db",
+            "analyse", "-q", "--redo", "--jobs", "2", "--nodes", "2000000", "--db",
         ])
         .arg(&db)
         .output()
