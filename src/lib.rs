@@ -17,3 +17,4 @@ pub mod pipeline;
 pub mod positions;
 pub mod search;
 pub mod stats;
+pub mod tune;
