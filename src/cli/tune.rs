@@ -51,6 +51,10 @@ pub struct FitArgs {
     /// Adam's step size in centipawns.
     #[arg(long, default_value_t = 1.0)]
     pub rate: f64,
+    /// Ridge penalty toward the hand-set weights: moving one weight by a pawn costs this much
+    /// error (0: none).
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
     /// Write the fitted weights here as Rust source (e.g. src/search/weights_tuned.rs).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -129,9 +133,15 @@ fn tune_error(e: TuneError) -> AppError {
 }
 
 fn run_fit(args: &FitArgs) -> Result {
-    if args.per_game == 0 || args.epochs == 0 || args.rate.is_nan() || args.rate <= 0.0 {
+    if args.per_game == 0
+        || args.epochs == 0
+        || args.rate.is_nan()
+        || args.rate <= 0.0
+        || args.l2.is_nan()
+        || args.l2 < 0.0
+    {
         return Err(AppError::usage(
-            "--per-game and --epochs must be at least 1 and --rate above 0",
+            "--per-game and --epochs must be at least 1, --rate above 0 and --l2 at least 0",
         ));
     }
     let corpus = corpus_dir(&args.corpus)?;
@@ -179,6 +189,7 @@ fn run_fit(args: &FitArgs) -> Result {
     let fit_opts = FitOptions {
         epochs: args.epochs,
         rate: args.rate,
+        l2: args.l2,
     };
     let every = (args.epochs / 10).max(1);
     let fitted = texel::fit(&train_set, &start, k, &fit_opts, |epoch, l| {
@@ -195,7 +206,7 @@ fn run_fit(args: &FitArgs) -> Result {
     )?;
     if let Some(path) = &args.out {
         let header = format!(
-            "// Written by `arbiter tune fit --seed {} --per-game {} --skip-plies {} --epochs {} --rate {}`\n\
+            "// Written by `arbiter tune fit --seed {} --per-game {} --skip-plies {} --epochs {} --rate {} --l2 {}`\n\
              // over the corpus games: {} quiet positions fitted ({} held out), K = {:.4}.\n\
              // Error before {:.6} (held out {:.6}), after {:.6} (held out {:.6}).\n",
             args.seed,
@@ -203,6 +214,7 @@ fn run_fit(args: &FitArgs) -> Result {
             args.skip_plies,
             args.epochs,
             args.rate,
+            args.l2,
             train.len(),
             valid.len(),
             k,

@@ -253,6 +253,9 @@ pub struct FitOptions {
     pub epochs: usize,
     /// Adam's step size, in centipawns.
     pub rate: f64,
+    /// Ridge penalty toward the start: `l2 · Σ ((w − start) / 100)²` is added to the error, so
+    /// a weight moves a pawn from where it started only if that buys `l2` of error.
+    pub l2: f64,
 }
 
 impl Default for FitOptions {
@@ -260,12 +263,13 @@ impl Default for FitOptions {
         FitOptions {
             epochs: 2000,
             rate: 1.0,
+            l2: 0.0,
         }
     }
 }
 
-/// Fits every weight by Adam on the full batch, starting from `start`; `progress` sees each
-/// epoch's error before its step.
+/// Fits every weight by Adam on the full batch, starting from `start` (and, with `l2`, held
+/// near it); `progress` sees each epoch's error (without the penalty) before its step.
 pub fn fit(
     data: &Dataset,
     start: &[[f64; 2]],
@@ -278,8 +282,15 @@ pub fn fit(
     let mut m = vec![[0.0; 2]; w.len()];
     let mut v = vec![[0.0; 2]; w.len()];
     for epoch in 0..opts.epochs {
-        let (l, g) = gradient(data, &w, k);
+        let (l, mut g) = gradient(data, &w, k);
         progress(epoch, l);
+        if opts.l2 > 0.0 {
+            for ((gi, wi), si) in g.iter_mut().zip(&w).zip(start) {
+                for j in 0..2 {
+                    gi[j] += 2.0 * opts.l2 * (wi[j] - si[j]) / 1e4;
+                }
+            }
+        }
         let t = (epoch + 1) as i32;
         let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
         for i in 0..w.len() {
@@ -356,6 +367,7 @@ mod tests {
             &FitOptions {
                 epochs: 3000,
                 rate: 2.0,
+                l2: 0.0,
             },
             |_, _| {},
         );
@@ -368,6 +380,26 @@ mod tests {
         // The endgame half never counts in a pure middlegame.
         assert_eq!(w[at::MATERIAL][1], 0.0);
         assert!((loss(&data, &w, k) - 0.1875).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_ridge_penalty_holds_weights_near_the_start() {
+        // With the penalty, the optimum solves 2·l2·w/1e4 = −dMSE/dw: between the start (0)
+        // and the unpenalised optimum.
+        let data = one_feature(&[1.0, 1.0, 1.0, 0.0]);
+        let k = 1.3;
+        let opts = FitOptions {
+            epochs: 3000,
+            rate: 2.0,
+            l2: 0.05,
+        };
+        let w = fit(&data, &zero(), k, &opts, |_, _| {});
+        let free = 400.0 * 3f64.log10() / k;
+        let x = w[at::MATERIAL][0];
+        assert!(x > 1.0 && x < free - 1.0, "{x}");
+        let (_, g) = gradient(&data, &w, k);
+        let balance = g[at::MATERIAL][0] + 2.0 * opts.l2 * x / 1e4;
+        assert!(balance.abs() < 1e-6, "{balance}");
     }
 
     #[test]
