@@ -3,6 +3,7 @@
 //! The architecture (see `docs/ARCHITECTURE.md`): data flows one way,
 //! `chess` ← `pgn` ← `game` ← {`laws`, `search`} ← {`db`, `export`, `stats`} ← `pipeline` ← `cli`.
 
+pub mod bench;
 pub mod chess;
 pub mod cli;
 pub mod db;
@@ -18,3 +19,4 @@ pub mod positions;
 pub mod search;
 pub mod stats;
 pub mod tune;
+pub mod uci;

@@ -80,7 +80,15 @@ pub fn run(args: &BenchArgs) -> Result {
     match args.what {
         BenchKind::Perft => run_perft(args),
         BenchKind::Search => run_search(args),
-        BenchKind::Import => super::bench_import::run_bench(&args.import),
+        BenchKind::Import => {
+            super::bench_import::run_bench(&super::bench_import::ImportBenchArgs {
+                games: args
+                    .synth
+                    .games
+                    .unwrap_or(super::bench_import::IMPORT_GAMES),
+                ..args.import.clone()
+            })
+        }
         BenchKind::Synth => super::bench_synth::run(&args.synth),
         BenchKind::Laws => super::bench_laws::run(&args.laws, args.runs),
     }

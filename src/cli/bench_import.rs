@@ -20,15 +20,14 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// `bench import`'s games when `--games` is not given.
+pub const IMPORT_GAMES: u64 = 1_000_000;
+
 #[derive(Args, Debug, Clone)]
 pub struct ImportBenchArgs {
-    /// import: games to import in all (distinct copies of the source games).
-    #[arg(
-        id = "import_games",
-        long = "import-games",
-        value_name = "N",
-        default_value_t = 1_000_000
-    )]
+    /// Games to import in all (distinct copies of the source games): `--games` (or its old
+    /// name `--import-games`), shared with synth, set by `bench`.
+    #[arg(skip = IMPORT_GAMES)]
     pub games: u64,
     /// import: games per step; each step's rate is printed.
     #[arg(
@@ -44,10 +43,11 @@ pub struct ImportBenchArgs {
     /// import: PGN files whose games are copied (default: $ARBITER_CORPUS/games/otb-pgnmentor).
     #[arg(id = "import_source", long = "import-source", value_name = "PGN")]
     pub sources: Vec<PathBuf>,
-    /// import: worker threads (0: all cores).
+    /// import: worker threads (0: all cores), as `import --jobs`.
     #[arg(
         id = "import_jobs",
-        long = "import-jobs",
+        long = "jobs",
+        alias = "import-jobs",
         value_name = "N",
         default_value_t = 0
     )]
@@ -155,7 +155,7 @@ struct Wrap {
 pub fn run_bench(args: &ImportBenchArgs) -> Result {
     if args.games == 0 || args.step == 0 {
         return Err(AppError::Usage(
-            "bench import: --import-games and --import-step must be at least 1".into(),
+            "bench import: --games and --import-step must be at least 1".into(),
         ));
     }
     let games = load_sources(args)?;

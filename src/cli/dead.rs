@@ -1,10 +1,8 @@
 //! `arbiter dead FEN [--budget N]`: can each side still checkmate? Prints per side the
 //! verdict and how it was reached (with a mating line in SAN where a side can win, cut to
 //! the shortest line through the positions the search found: `dead::shorten`).
-//! `arbiter dead --suite FILE [--budget N]` checks a CHA-style label file (`WB`, `W-`,
-//! `-B`, `--` then a FEN; `#` lines are comments), or a tab-separated one (`fen`, `dead`,
-//! `white_can_win`, `black_can_win` as `yes`/`no`, further columns ignored, a header line
-//! starting `fen`), and exits 1 on any disagreement.
+//! `arbiter dead --suite FILE [--budget N]` checks a label file (`laws::dead::suite`) and
+//! exits 1 on any disagreement.
 //! `arbiter dead --positions FILE [--budget N]` runs the deadness test that the Laws
 //! verdict applies to every game's final position over a file of FENs (one a line, no
 //! labels) and prints how many are alive, dead and undetermined, with the time per position.
@@ -14,6 +12,7 @@ use crate::chess::lines::suite_lines;
 use crate::chess::san::to_san;
 use crate::chess::{Color, Move, Position};
 use crate::laws::dead::shorten::shorten;
+use crate::laws::dead::suite::{self, Event};
 use crate::laws::dead::{Budget, Deadness, Winnability, analyse, deadness};
 use clap::Args;
 use std::io::{self, Write};
@@ -26,7 +25,7 @@ pub struct DeadArgs {
     #[arg(required_unless_present_any = ["suite", "positions"])]
     pub fen: Option<String>,
     /// Nodes each side's search may visit before answering "unknown".
-    #[arg(long, alias = "nodes", default_value_t = Budget::default().nodes)]
+    #[arg(long, aliases = ["nodes", "dead-budget"], default_value_t = Budget::default().nodes)]
     pub budget: u64,
     /// A label file: each line `WB`, `W-`, `-B` or `--`, a space and a FEN; or tab-separated
     /// `fen`, `dead`, `white_can_win`, `black_can_win` (yes/no), after a header line.
@@ -136,101 +135,49 @@ fn run_suite(
     budget: Budget,
     list: bool,
 ) -> Result {
-    let (mut passed, mut failed, mut unknown, mut bad) = (0u64, 0u64, 0u64, 0u64);
-    let mut illegal = 0u64;
     let start = Instant::now();
-    for (n, line) in suite_lines(text) {
-        let (fen, white, black) = match suite_entry(line) {
-            Ok(Some(entry)) => entry,
-            Ok(None) => continue,
-            Err(why) => {
-                writeln!(out, "{}:{}: skipped: {why}", path.display(), n)?;
-                bad += 1;
-                continue;
-            }
-        };
-        let pos = match Position::from_fen(fen) {
-            Ok(p) => p,
-            Err(e) => {
-                // A well-formed line whose position cannot arise (D3-Chess's vector holds 48
-                // on purpose) is reported and skipped, but is not a fault of the file.
-                writeln!(out, "{}:{}: skipped: {e}", path.display(), n)?;
-                illegal += 1;
-                continue;
-            }
-        };
-        let u = analyse(&pos, budget);
-        let mut ok = true;
-        let mut undetermined = false;
-        for (color, expected) in [(Color::White, white), (Color::Black, black)] {
-            match (expected, u.side(color)) {
-                (_, Winnability::Unknown { .. }) => undetermined = true,
-                (true, Winnability::CanWin { .. }) | (false, Winnability::CannotWin(_)) => {}
-                (_, got) => {
-                    ok = false;
-                    let said = if got.can_win() { "can" } else { "cannot" };
-                    writeln!(
-                        out,
-                        "FAIL {}:{}: {} {said} win: {}",
-                        path.display(),
-                        n,
-                        color_name(color),
-                        fen.trim()
-                    )?;
-                }
-            }
+    let mut written = Ok(());
+    let place = path.display();
+    let tally = suite::check(text, budget, |event| {
+        if written.is_err() {
+            return;
         }
-        if !ok {
-            failed += 1;
-        } else if undetermined {
-            unknown += 1;
-            if list {
-                writeln!(out, "undetermined {}:{}: {}", path.display(), n, fen.trim())?;
+        written = match event {
+            Event::Malformed { line, why } => writeln!(out, "{place}:{line}: skipped: {why}"),
+            Event::Illegal { line, error } => writeln!(out, "{place}:{line}: skipped: {error}"),
+            Event::Wrong {
+                line,
+                color,
+                can_win,
+                fen,
+            } => {
+                let said = if can_win { "can" } else { "cannot" };
+                let name = color_name(color);
+                writeln!(out, "FAIL {place}:{line}: {name} {said} win: {fen}")
             }
-        } else {
-            passed += 1;
-        }
-    }
+            Event::Undetermined { line, fen } if list => {
+                writeln!(out, "undetermined {place}:{line}: {fen}")
+            }
+            Event::Undetermined { .. } => Ok(()),
+        };
+    });
+    written?;
     let secs = start.elapsed().as_secs_f64();
-    let total = passed + failed + unknown;
+    let total = tally.positions();
     eprintln!(
         "{total} positions in {secs:.2} s ({:.0} µs per position)",
         secs * 1e6 / total.max(1) as f64
     );
     writeln!(
         out,
-        "{passed} passed, {failed} failed, {unknown} undetermined, {} skipped",
-        bad + illegal
+        "{} passed, {} failed, {} undetermined, {} skipped",
+        tally.passed,
+        tally.failed,
+        tally.undetermined,
+        tally.malformed + tally.illegal
     )?;
     // A malformed line fails the run; a position that cannot arise only is skipped.
-    Ok(Outcome::from(failed == 0 && bad == 0))
-}
-
-/// One line of a label file: the FEN and whether White and Black can win; `None` for the
-/// tab-separated file's header line.
-fn suite_entry(line: &str) -> std::result::Result<Option<(&str, bool, bool)>, &'static str> {
-    if line.contains('\t') {
-        let mut cols = line.split('\t').map(str::trim);
-        let fen = cols.next().unwrap_or("");
-        if fen == "fen" {
-            return Ok(None);
-        }
-        let mut yes_no = || match cols.next() {
-            Some("yes") => Ok(true),
-            Some("no") => Ok(false),
-            _ => Err("bad label: the dead, white_can_win and black_can_win columns take yes or no"),
-        };
-        let (dead, white, black) = (yes_no()?, yes_no()?, yes_no()?);
-        if dead == (white || black) {
-            return Err("bad label: dead must be yes exactly when neither side can win");
-        }
-        return Ok(Some((fen, white, black)));
-    }
-    let (label, fen) = line.split_at(line.len().min(2));
-    match label.as_bytes() {
-        [w @ (b'W' | b'-'), b @ (b'B' | b'-')] => Ok(Some((fen.trim(), *w == b'W', *b == b'B'))),
-        _ => Err("bad label"),
-    }
+    Ok(Outcome::from(tally.ok()))
 }
 
 /// Deadness of every FEN in `text`; the positions are parsed first so that only the
@@ -288,30 +235,6 @@ fn run_positions(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn suite_lines_in_both_formats() {
-        let k = "8/8/4k3/8/8/3K4/8/8 w - - 0 1";
-        assert_eq!(suite_entry(&format!("-- {k}")), Ok(Some((k, false, false))));
-        assert_eq!(suite_entry(&format!("W- {k}")), Ok(Some((k, true, false))));
-        assert_eq!(suite_entry(&format!("WB {k}")), Ok(Some((k, true, true))));
-        assert_eq!(suite_entry(&format!("XB {k}")), Err("bad label"));
-        assert_eq!(
-            suite_entry("fen\tdead\twhite_can_win\tblack_can_win\tsource"),
-            Ok(None)
-        );
-        assert_eq!(
-            suite_entry(&format!("{k}\tyes\tno\tno\tconstructed\tK v K")),
-            Ok(Some((k, false, false)))
-        );
-        assert_eq!(
-            suite_entry(&format!("{k}\tno\tno\tyes")),
-            Ok(Some((k, false, true)))
-        );
-        assert!(suite_entry(&format!("{k}\tyes\tyes\tno")).is_err());
-        assert!(suite_entry(&format!("{k}\tmaybe\tno\tno")).is_err());
-        assert!(suite_entry(&format!("{k}\tno\tyes")).is_err());
-    }
 
     #[test]
     fn tab_separated_suite_runs() {

@@ -175,7 +175,7 @@ const EXAMPLES_PERFT: &str = "Examples:
 
 const EXAMPLES_BENCH: &str = "Examples:
   arbiter bench laws --runs 7
-  arbiter bench import --import-games 1000000 --import-check
+  arbiter bench import --games 1000000 --import-check
   arbiter bench synth --games 1000000 --players 20000 --seed 1 -o synth.pgn.zst --truth truth.csv";
 
 const EXAMPLES_TUNE: &str = "Examples:

@@ -8,6 +8,7 @@ use super::error::{AppError, Result};
 use super::filter::FilterArgs;
 use crate::db::{open_existing, open_read_only};
 use crate::export::positions::{hit_rows, search, trees};
+use crate::positions::laws::{AutomaticKind, ClaimKind, LawsQuery, parse_repetition};
 use crate::positions::query::{
     parse_fen_query, parse_material, parse_pattern, parse_pawns, parse_sequence,
 };
@@ -52,6 +53,27 @@ pub struct QueryArgs {
     /// Also the colour-flipped position (and material, patterns, pawns).
     #[arg(long)]
     pub mirror: bool,
+    /// The Laws: the position occurs for at least the N-th time in the game (Art. 9.2.2's
+    /// sameness); its first match is the N-th occurrence. With a FEN: that position's N-th
+    /// occurrence ('FEN --repetition 3': the third time it stands on the board).
+    #[arg(long, value_name = "N", value_parser = repetition_count, allow_negative_numbers = true, help_heading = LAWS_HEADING)]
+    pub repetition: Option<u32>,
+    /// The Laws: the player to move could claim this draw here, on the board or by writing
+    /// down the move that completes it (Art. 9.2 / 9.3 of the edition in force), and play
+    /// went on; the first such ply.
+    #[arg(long, value_enum, value_name = "KIND", help_heading = LAWS_HEADING)]
+    pub claimable: Option<ClaimKind>,
+    /// The Laws: the game ended here by itself under the 2014 Laws (fivefold repetition,
+    /// Art. 9.6.1; 75 moves, 9.6.2) and the record goes on.
+    #[arg(long, value_enum, value_name = "KIND", help_heading = LAWS_HEADING)]
+    pub automatic: Option<AutomaticKind>,
+}
+
+const LAWS_HEADING: &str = "The Laws joined to positions (docs/POSITIONS.md)";
+
+/// `--repetition N`: a whole number from 1 up.
+fn repetition_count(text: &str) -> std::result::Result<u32, String> {
+    parse_repetition(text).map_err(|e| e.to_string())
 }
 
 impl QueryArgs {
@@ -96,6 +118,11 @@ impl QueryArgs {
                 ignore_ep: self.ignore_ep,
                 mirror: self.mirror,
             },
+            laws: LawsQuery {
+                repetition: self.repetition,
+                claimable: self.claimable,
+                automatic: self.automatic,
+            },
         })
     }
 }
@@ -111,6 +138,10 @@ const EXAMPLES: &str = "Examples:
   arbiter search --db games.sqlite 'rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq - 0 6' --min-elo 2400 --from 2015
   arbiter search --db games.sqlite --material KRPKR --mirror --held 10 --format csv -o rook-endings.csv
   arbiter search --db games.sqlite --tree 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+  arbiter search --db games.sqlite --claimable threefold --min-elo 2600
+  arbiter search --db games.sqlite --repetition 3 --material KRPKR --mirror
+  arbiter search --db games.sqlite --claimable fifty --format csv -o fifty.csv
+  arbiter export --db games.sqlite --automatic seventy-five -o seventy-five.pgn
 (--pawns 'abdfgh/abefgh', --sequence 'Bxh7+ Kxh7 Ng5+', --pattern …: docs/POSITIONS.md)";
 
 #[derive(Args, Debug)]
@@ -181,7 +212,7 @@ pub fn run(args: &SearchArgs) -> Result {
     let query = args.query.query(args.fen.as_deref())?;
     if query.is_empty() {
         return Err(AppError::usage(format!(
-            "search: give a FEN or one of --material, --pattern, --pawns, --sequence\n{EXAMPLES}"
+            "search: give a FEN or one of --material, --pattern, --pawns, --sequence, --repetition, --claimable, --automatic\n{EXAMPLES}"
         )));
     }
     if (args.tree || args.reverse_tree) && query.position.is_none() {

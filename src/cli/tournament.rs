@@ -146,6 +146,12 @@ fn load(args: &TournamentArgs) -> Result<Tournament> {
                     left.unfinished, left.unnamed
                 );
             }
+            if left.other_stage > 0 {
+                eprintln!(
+                    "left out: {} games numbered apart from the event's round.board tags (a play-off)",
+                    left.other_stage
+                );
+            }
             Ok(t)
         }
         _ => Err(AppError::usage(

@@ -385,60 +385,144 @@ impl fmt::Display for Counts {
     }
 }
 
-/// Loads every game's comparison data.
-pub fn candidates(conn: &Connection) -> rusqlite::Result<Vec<Candidate>> {
-    let mut stmt = conn.prepare(include_str!("sql/duplicate_candidates.sql"))?;
-    stmt.query_map([], |r| {
-        let start_fen: Option<String> = r.get(16)?;
-        let chess960 = r.get_ref(17)?.as_str()? == "chess960";
-        let blob = r.get_ref(1)?.as_blob()?;
-        // A row whose moves do not replay keys on its bytes: it still meets its exact copies.
-        let key = moves_key(start_fen.as_deref(), chess960, blob)
-            .unwrap_or_else(|_| moves_hash(start_fen.as_deref(), blob));
-        Ok(Candidate {
-            id: r.get(0)?,
-            moves_hash: key.to_vec(),
-            ply_count: r.get(2)?,
-            white: r.get(3)?,
-            black: r.get(4)?,
-            white_name: r.get(5)?,
-            black_name: r.get(6)?,
-            event: r.get(7)?,
-            date: [r.get(8)?, r.get(9)?, r.get(10)?],
-            round: r.get(11)?,
-            result: r.get(12)?,
-            annotated: r.get(13)?,
-            clocks: r.get(14)?,
-            tags: r.get(15)?,
-        })
-    })?
-    .collect()
+/// The comparison data of one row of `duplicate_candidates*.sql`.
+fn row_to_candidate(r: &rusqlite::Row) -> rusqlite::Result<Candidate> {
+    let start_fen: Option<String> = r.get(16)?;
+    let chess960 = r.get_ref(17)?.as_str()? == "chess960";
+    let blob = r.get_ref(1)?.as_blob()?;
+    // A row whose moves do not replay keys on its bytes: it still meets its exact copies.
+    let key = moves_key(start_fen.as_deref(), chess960, blob)
+        .unwrap_or_else(|_| moves_hash(start_fen.as_deref(), blob));
+    Ok(Candidate {
+        id: r.get(0)?,
+        moves_hash: key.to_vec(),
+        ply_count: r.get(2)?,
+        white: r.get(3)?,
+        black: r.get(4)?,
+        white_name: r.get(5)?,
+        black_name: r.get(6)?,
+        event: r.get(7)?,
+        date: [r.get(8)?, r.get(9)?, r.get(10)?],
+        round: r.get(11)?,
+        result: r.get(12)?,
+        annotated: r.get(13)?,
+        clocks: r.get(14)?,
+        tags: r.get(15)?,
+    })
 }
 
-/// Finds the groups again and replaces the stored ones, in one transaction.
-pub fn refresh(conn: &mut Connection, prefer: Prefer) -> rusqlite::Result<Counts> {
-    let tx = conn.transaction()?;
-    let games = candidates(&tx)?;
-    let groups = find_groups(&games, prefer, |ids| {
-        // The prefix test compares moves in the 2-byte layout (a packed blob is no prefix of
-        // a longer game's); a row whose moves do not replay is left out of it.
-        let mut stmt =
-            tx.prepare_cached("SELECT moves, start_fen, variant FROM games WHERE id = ?1")?;
-        let mut out = HashMap::with_capacity(ids.len());
-        for &id in ids {
-            let (blob, fen, variant): (Vec<u8>, Option<String>, String) =
-                stmt.query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-            if let Ok(moves) = start_position(fen.as_deref(), variant == "chess960")
-                .and_then(|start| decode_moves(&start, &blob))
-            {
-                out.insert(id, encode_moves(&moves));
+/// Loads every game's comparison data (all at once: `same_moves_other_players` compares
+/// games across persons).
+pub fn candidates(conn: &Connection) -> rusqlite::Result<Vec<Candidate>> {
+    let mut stmt = conn.prepare(include_str!("sql/duplicate_candidates.sql"))?;
+    stmt.query_map([], row_to_candidate)?.collect()
+}
+
+/// The moves of `ids` in the 2-byte layout, for the prefix test (a packed blob is no prefix
+/// of a longer game's); a row whose moves do not replay is left out of it.
+pub fn prefix_moves(conn: &Connection, ids: &[i64]) -> rusqlite::Result<HashMap<i64, Vec<u8>>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT moves, start_fen, variant FROM games WHERE id = ?1")?;
+    let mut out = HashMap::with_capacity(ids.len());
+    for &id in ids {
+        let (blob, fen, variant): (Vec<u8>, Option<String>, String) =
+            stmt.query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        if let Ok(moves) = start_position(fen.as_deref(), variant == "chess960")
+            .and_then(|start| decode_moves(&start, &blob))
+        {
+            out.insert(id, encode_moves(&moves));
+        }
+    }
+    Ok(out)
+}
+
+/// Finds the groups among the stored games pair of persons by pair, handing each pair's
+/// groups to `each`; returns how many games were read.
+///
+/// Both kinds of link join games between the same two persons (a variant bucket is
+/// (moves, White, Black), a contained one (White, Black, event)), so no group spans two
+/// pairs of persons: the rows come sorted by pair (SQLite's sorter spills to disk) and each
+/// pair's games are grouped on their own and dropped. Memory is one pair's games, not every
+/// game's key (832 MB on a million games when they were all held).
+pub fn for_each_pair_groups(
+    conn: &Connection,
+    prefer: Prefer,
+    mut each: impl FnMut(Vec<Group>) -> rusqlite::Result<()>,
+) -> rusqlite::Result<u64> {
+    let mut stmt = conn.prepare(include_str!("sql/duplicate_candidates_by_pair.sql"))?;
+    let mut rows = stmt.query([])?;
+    let mut read = 0u64;
+    let mut pair: Vec<Candidate> = Vec::new();
+    let mut flush = |pair: &mut Vec<Candidate>| -> rusqlite::Result<()> {
+        if pair.len() > 1 {
+            let groups = find_groups(pair, prefer, |ids| prefix_moves(conn, ids))?;
+            if !groups.is_empty() {
+                each(groups)?;
             }
         }
-        Ok(out)
+        pair.clear();
+        Ok(())
+    };
+    while let Some(r) = rows.next()? {
+        read += 1;
+        let persons: (Option<i64>, Option<i64>) = (r.get(3)?, r.get(4)?);
+        if persons == (None, None) {
+            // Games of no known person join no group (and come first in the order).
+            continue;
+        }
+        if pair
+            .last()
+            .is_some_and(|last| (last.white, last.black) != persons)
+        {
+            flush(&mut pair)?;
+        }
+        pair.push(row_to_candidate(r)?);
+    }
+    flush(&mut pair)?;
+    Ok(read)
+}
+
+/// Every group among the stored games, in `find_groups`' order (by survivor), and how
+/// many games were read: the groups `find_groups` finds over all the games at once.
+pub fn all_groups(conn: &Connection, prefer: Prefer) -> rusqlite::Result<(u64, Vec<Group>)> {
+    let mut out: Vec<Group> = Vec::new();
+    let read = for_each_pair_groups(conn, prefer, |groups| {
+        out.extend(groups);
+        Ok(())
     })?;
+    out.sort_by_key(|g| g.survivor);
+    Ok((read, out))
+}
+
+/// Finds the groups again and replaces the stored ones, in one transaction. The groups
+/// are numbered by survivor, as `find_groups` orders them: each pair's groups wait in a
+/// temporary table keyed by survivor (on disk, like the sort), not in memory, since on a
+/// million copies of the master games nearly every record is in a group.
+pub fn refresh(conn: &mut Connection, prefer: Prefer) -> rusqlite::Result<Counts> {
+    let tx = conn.transaction()?;
+    tx.execute_batch(
+        "DROP TABLE IF EXISTS temp.found_members;
+         CREATE TEMP TABLE found_members (survivor INTEGER NOT NULL, seq INTEGER NOT NULL,
+             kind TEXT NOT NULL, game_id INTEGER NOT NULL, reason TEXT NOT NULL,
+             PRIMARY KEY (survivor, seq)) WITHOUT ROWID;",
+    )?;
+    let games = {
+        let mut found = tx.prepare(
+            "INSERT INTO temp.found_members (survivor, seq, kind, game_id, reason)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?;
+        for_each_pair_groups(&tx, prefer, |groups| {
+            for g in groups {
+                for (seq, (id, _, reason)) in g.members.iter().enumerate() {
+                    found.execute(params![g.survivor, seq as i64, g.kind.as_str(), id, reason])?;
+                }
+            }
+            Ok(())
+        })?
+    };
     tx.execute_batch("DELETE FROM duplicate_members; DELETE FROM duplicate_groups;")?;
     let mut counts = Counts {
-        games: games.len() as u64,
+        games,
         exact_skipped: tx.query_row(
             "SELECT coalesce(sum(games_present), 0) FROM imports",
             [],
@@ -452,25 +536,33 @@ pub fn refresh(conn: &mut Connection, prefer: Prefer) -> rusqlite::Result<Counts
         let mut member_stmt = tx.prepare(
             "INSERT INTO duplicate_members (game_id, group_id, survivor, reason) VALUES (?1, ?2, ?3, ?4)",
         )?;
-        for g in &groups {
-            group_stmt.execute(params![g.kind.as_str(), g.survivor])?;
-            let gid = tx.last_insert_rowid();
-            for (id, survivor, reason) in &g.members {
-                member_stmt.execute(params![id, gid, survivor, reason])?;
+        let mut found = tx.prepare(
+            "SELECT seq, kind, game_id, reason FROM temp.found_members ORDER BY survivor, seq",
+        )?;
+        let mut rows = found.query([])?;
+        let mut gid = 0;
+        while let Some(r) = rows.next()? {
+            let (seq, kind, id): (i64, &str, i64) = (r.get(0)?, r.get_ref(1)?.as_str()?, r.get(2)?);
+            let reason = r.get_ref(3)?.as_str()?;
+            let variant = kind == Kind::Variant.as_str();
+            if seq == 0 {
+                group_stmt.execute(params![kind, id])?;
+                gid = tx.last_insert_rowid();
+                if variant {
+                    counts.variant_groups += 1;
+                } else {
+                    counts.contained_groups += 1;
+                }
             }
-            let n = g.members.len() as u64;
-            match g.kind {
-                Kind::Variant => {
-                    (counts.variant_groups, counts.variant_games) =
-                        (counts.variant_groups + 1, counts.variant_games + n)
-                }
-                Kind::Contained => {
-                    (counts.contained_groups, counts.contained_games) =
-                        (counts.contained_groups + 1, counts.contained_games + n)
-                }
+            member_stmt.execute(params![id, gid, seq == 0, reason])?;
+            if variant {
+                counts.variant_games += 1;
+            } else {
+                counts.contained_games += 1;
             }
         }
     }
+    tx.execute_batch("DROP TABLE temp.found_members;")?;
     tx.commit()?;
     Ok(counts)
 }

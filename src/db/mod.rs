@@ -10,6 +10,7 @@ pub mod duplicates;
 pub mod encode;
 pub mod open;
 pub mod persons;
+pub mod position_laws;
 pub mod positions;
 pub mod ratings;
 pub mod record;

@@ -15,6 +15,7 @@ pub mod output;
 pub mod parquet;
 pub mod pgn;
 pub mod players;
+pub mod position_laws;
 pub mod positions;
 pub mod side;
 pub mod table;

@@ -96,6 +96,9 @@ pub fn match_game(matcher: &Matcher, fen: Option<&str>, variant: &str, blob: &[u
 
 /// The games of the selection that match the query, by id.
 pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found, ExportError> {
+    if !query.laws.is_empty() {
+        return super::position_laws::search(conn, query, filter);
+    }
     let matcher = Matcher::new(query);
     let selection = selected(conn, filter)?;
     let mut found = Found::default();

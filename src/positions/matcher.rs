@@ -3,6 +3,7 @@
 //! scan for the forms the index cannot answer and the check of the index's candidates, so
 //! every answer is a replay's answer.
 
+use super::laws::{GameLaws, matching_plies};
 use super::query::{Query, counts};
 use crate::chess::{Move, Position, Square};
 use crate::game::keys::code;
@@ -96,9 +97,27 @@ impl Matcher {
         }
     }
 
-    /// The first ply at which the game (legal `moves` from `start`) matches.
+    /// The first ply at which the game (legal `moves` from `start`) matches. The Laws'
+    /// forms, if any, read the game under the newest Laws with no ending known: a caller
+    /// with the game's verdict gives it to `first_match_under`.
     pub fn first_match(&self, start: &Position, moves: &[Move]) -> Option<u32> {
+        self.first_match_under(start, moves, &GameLaws::default())
+    }
+
+    /// `first_match`, with the Laws' forms read under the game's edition and ending.
+    pub fn first_match_under(
+        &self,
+        start: &Position,
+        moves: &[Move],
+        laws: &GameLaws,
+    ) -> Option<u32> {
         let q = &self.query;
+        // The plies where the Laws' forms hold (most games have none: no replay below).
+        let lawful = if q.laws.is_empty() {
+            None
+        } else {
+            Some(matching_plies(&q.laws, start, moves, laws)?)
+        };
         let held = q.held.max(1) as usize;
         let sides: &[bool] = if q.identity.mirror {
             &[false, true]
@@ -128,6 +147,7 @@ impl Matcher {
             for &flipped in sides {
                 let s = usize::from(flipped);
                 let here = self.holds(&pos, &board, key, flipped)
+                    && lawful.as_ref().is_none_or(|l| l[ply])
                     && q.sequence.as_ref().is_none_or(|seq| {
                         moves.get(ply).is_some_and(|&m| seq.first_is(&pos, m))
                             && seq.matches_at(&pos, &moves[ply..])

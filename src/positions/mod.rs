@@ -7,6 +7,7 @@
 
 pub mod index;
 pub mod key;
+pub mod laws;
 pub mod matcher;
 pub mod query;
 pub mod tree;

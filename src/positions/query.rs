@@ -4,6 +4,7 @@
 //! which option, where in its text it fails, why, and shows an example (docs/POSITIONS.md).
 
 use super::key::{Identity, parse_position};
+use super::laws::LawsQuery;
 use crate::chess::san::Suffix;
 use crate::chess::san::parse_strict;
 use crate::chess::{Color, File, Position, Rank, San, Square};
@@ -21,6 +22,8 @@ pub struct Query {
     pub pawns: Option<Pawns>,
     pub sequence: Option<Sequence>,
     pub identity: Identity,
+    /// The Laws' forms: repetitions, claims passed over, automatic draws (`positions::laws`).
+    pub laws: LawsQuery,
 }
 
 impl Query {
@@ -30,6 +33,15 @@ impl Query {
             && self.patterns.is_empty()
             && self.pawns.is_none()
             && self.sequence.is_none()
+            && self.laws.is_empty()
+    }
+
+    /// The query without its Laws' forms (what the position index can answer).
+    pub fn without_laws(&self) -> Query {
+        Query {
+            laws: LawsQuery::default(),
+            ..self.clone()
+        }
     }
 }
 

@@ -453,13 +453,15 @@ fn every_corpus_event_builds_and_its_totals_agree_with_the_player_games_view() {
         *totals.entry(k).or_default() += v;
     }
     let mut players = 0;
-    for (c, t, _) in &events {
+    for (c, t, left) in &events {
         let kind = t.kind();
         let specs =
             tiebreaks::registry::default_list(kind == arbiter::stats::tournament::Kind::RoundRobin);
         let s = standings::compute(t, &specs, tiebreaks::Rules::R2026, kind, Some(1400));
         let sum: u32 = s.rows.iter().map(|r| r.points.0).sum();
         let games = finished.get(&(c.event_id, c.year)).copied().unwrap_or(0);
+        // A play-off numbered apart (Tata Steel 2021's three games) is no part of the table.
+        let games = games - left.other_stage as i64;
         assert_eq!(f64::from(sum) / 2.0, games as f64, "event {c}");
         // Two persons of the same name in one event would share a key: only unique names.
         let mut seen: HashMap<&str, usize> = HashMap::new();
@@ -467,7 +469,7 @@ fn every_corpus_event_builds_and_its_totals_agree_with_the_player_games_view() {
             *seen.entry(p.name.as_str()).or_default() += 1;
         }
         for p in &t.players {
-            if seen[p.name.as_str()] > 1 {
+            if seen[p.name.as_str()] > 1 || left.other_stage > 0 {
                 continue;
             }
             let expected = totals
@@ -517,4 +519,32 @@ fn stats_player_lists_the_events_with_score_tpr_and_place() {
         (Some(3.0), Some(2381), Some(2))
     );
     assert_eq!(json["games"].as_i64(), Some(4));
+}
+
+/// Regression (83rd Tata Steel Masters 2021 in the master games: "Swiss, 14 players, 49
+/// rounds"): an event tagged round.board (`13.1`) of which only some games are stored, with
+/// a play-off numbered `1`, `2` on the last day, is the 5-round round robin of its six
+/// players; the play-off is left out and said so.
+#[test]
+fn round_board_tags_with_a_play_off_are_a_round_robin() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("p.sqlite");
+    import(&fixture("rr6_partial_playoff.pgn"), &db);
+    let out = arbiter(&[
+        "tournament",
+        "--db",
+        db.to_str().unwrap(),
+        "--event",
+        "Playoff Invitational",
+        "--year",
+        "2024",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = stdout(&out);
+    assert!(text.contains("round robin, 6 players, 5 rounds"), "{text}");
+    assert!(
+        stderr(&out).contains("left out: 2 games numbered apart"),
+        "{}",
+        stderr(&out)
+    );
 }

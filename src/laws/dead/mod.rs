@@ -18,6 +18,7 @@ mod kings;
 mod line;
 pub mod material;
 pub mod shorten;
+pub mod suite;
 
 use crate::chess::{Color, Move, Position};
 pub use helpmate::{Nodes, Ordering};

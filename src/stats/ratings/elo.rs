@@ -287,7 +287,7 @@ impl System for Elo {
 mod tests {
     use super::*;
     use crate::stats::ratings::period::{History, PeriodKind, drive};
-    use crate::stats::ratings::{Date, Game, Outcome};
+    use crate::stats::ratings::{Date, RatedGame, RatedResult};
 
     /// R1: rated 2000, K 20: beats 2100, draws 1950, loses to 2450, beats 1500, draws 2000.
     #[test]
@@ -409,16 +409,16 @@ mod tests {
         let mut games = Vec::new();
         // Player 5 (unrated) meets players 0..=4 (1800 each) in April and May: 3/5.
         for (i, outcome) in [
-            Outcome::WhiteWins,
-            Outcome::WhiteWins,
-            Outcome::Draw,
-            Outcome::Draw,
-            Outcome::BlackWins,
+            RatedResult::WhiteWins,
+            RatedResult::WhiteWins,
+            RatedResult::Draw,
+            RatedResult::Draw,
+            RatedResult::BlackWins,
         ]
         .into_iter()
         .enumerate()
         {
-            games.push(Game {
+            games.push(RatedGame {
                 white: 5,
                 black: i as u32,
                 outcome,

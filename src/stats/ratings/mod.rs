@@ -1,6 +1,6 @@
 //! Ratings of persons from their games, on the Elo scale (400·log10 logistic): `pool` (whole-pool
 //! maximum likelihood, as Ordo), `elo` (FIDE, period by period), `glicko2` and `glicko`. Every
-//! system is a pure function over a list of [`Game`]s between dense player indices.
+//! system is a pure function over a list of [`RatedGame`]s between dense player indices.
 
 pub mod elo;
 pub mod encounters;
@@ -17,30 +17,30 @@ use std::fmt;
 
 /// A game's result from White's side. Unfinished games never reach the rating systems.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum RatedResult {
     WhiteWins,
     Draw,
     BlackWins,
 }
 
-impl Outcome {
+impl RatedResult {
     /// White's points: 1, ½ or 0.
     pub fn white_score(self) -> f64 {
         match self {
-            Outcome::WhiteWins => 1.0,
-            Outcome::Draw => 0.5,
-            Outcome::BlackWins => 0.0,
+            RatedResult::WhiteWins => 1.0,
+            RatedResult::Draw => 0.5,
+            RatedResult::BlackWins => 0.0,
         }
     }
 
     /// The outcome for White's score 1.0 / 0.5 / 0.0; anything else is no outcome.
-    pub fn from_white_score(score: f64) -> Option<Outcome> {
+    pub fn from_white_score(score: f64) -> Option<RatedResult> {
         if score == 1.0 {
-            Some(Outcome::WhiteWins)
+            Some(RatedResult::WhiteWins)
         } else if score == 0.5 {
-            Some(Outcome::Draw)
+            Some(RatedResult::Draw)
         } else if score == 0.0 {
-            Some(Outcome::BlackWins)
+            Some(RatedResult::BlackWins)
         } else {
             None
         }
@@ -126,10 +126,10 @@ impl fmt::Display for Date {
 /// One rated game between players `white` and `black` (indices into the caller's list of
 /// persons). `event` groups games of one competition (0 when unknown).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Game {
+pub struct RatedGame {
     pub white: u32,
     pub black: u32,
-    pub outcome: Outcome,
+    pub outcome: RatedResult,
     pub date: Date,
     pub event: u32,
 }
@@ -170,7 +170,7 @@ pub struct HistoryRow {
 }
 
 /// Games and points of every player: the `games` and `score` columns of each system's list.
-pub fn tally(players: usize, games: &[Game]) -> (Vec<u32>, Vec<f64>) {
+pub fn tally(players: usize, games: &[RatedGame]) -> (Vec<u32>, Vec<f64>) {
     let mut n = vec![0u32; players];
     let mut s = vec![0f64; players];
     for g in games {

@@ -3,7 +3,7 @@
 //! at once, so only which period a game falls in matters, never the order within it.
 
 use super::system::{Context, Kind, Param, Report, Values};
-use super::{Date, Game};
+use super::{Date, RatedGame};
 use std::ops::Range;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,15 +75,15 @@ impl PeriodKind {
 
 /// Games sorted into periods: `games[range]` are the games of period `key`, periods in order.
 pub struct Periods {
-    pub games: Vec<Game>,
+    pub games: Vec<RatedGame>,
     pub periods: Vec<(PeriodKey, Range<usize>)>,
     /// Games left out because their date does not name the period.
     pub undated: usize,
 }
 
 /// Sorts the games by period (stable: input order kept inside a period).
-pub fn split(games: &[Game], kind: PeriodKind) -> Periods {
-    let mut keyed: Vec<(PeriodKey, Game)> = games
+pub fn split(games: &[RatedGame], kind: PeriodKind) -> Periods {
+    let mut keyed: Vec<(PeriodKey, RatedGame)> = games
         .iter()
         .filter_map(|g| kind.key(g.date).map(|k| (k, *g)))
         .collect();
@@ -106,7 +106,7 @@ pub fn split(games: &[Game], kind: PeriodKind) -> Periods {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::ratings::Outcome;
+    use crate::stats::ratings::RatedResult;
 
     #[test]
     fn keys_labels_and_distances() {
@@ -125,10 +125,10 @@ mod tests {
 
     #[test]
     fn split_groups_by_period_and_counts_undated() {
-        let g = |m, d| Game {
+        let g = |m, d| RatedGame {
             white: 0,
             black: 1,
-            outcome: Outcome::Draw,
+            outcome: RatedResult::Draw,
             date: Date::new(2024, m, d),
             event: 0,
         };
@@ -183,7 +183,7 @@ pub struct PeriodRun {
 pub fn drive<R: PeriodRule>(
     rule: &R,
     players: usize,
-    games: &[Game],
+    games: &[RatedGame],
     kind: PeriodKind,
     keep: History,
 ) -> PeriodRun {
@@ -276,11 +276,11 @@ pub fn drive<R: PeriodRule>(
 pub fn drive_per_game<R: PeriodRule>(
     rule: &R,
     players: usize,
-    games: &[Game],
+    games: &[RatedGame],
     kind: PeriodKind,
     keep: History,
 ) -> PeriodRun {
-    let mut dated: Vec<(i64, Game)> = games
+    let mut dated: Vec<(i64, RatedGame)> = games
         .iter()
         .filter(|g| g.date.year != 0)
         .map(|g| (g.date.days(), *g))
@@ -338,7 +338,7 @@ pub fn drive_per_game<R: PeriodRule>(
             }
         }
     }
-    let games: Vec<Game> = dated.iter().map(|(_, g)| *g).collect();
+    let games: Vec<RatedGame> = dated.iter().map(|(_, g)| *g).collect();
     let end = dated.last().map(|(d, g)| (*d, key_of(g.date)));
     let rows = final_rows(rule, players, &games, |p| {
         let (day, key) = end?;
@@ -355,7 +355,7 @@ pub fn drive_per_game<R: PeriodRule>(
 fn final_rows<R: PeriodRule>(
     rule: &R,
     players: usize,
-    games: &[Game],
+    games: &[RatedGame],
     final_state: impl Fn(usize) -> Option<R::State>,
 ) -> Vec<super::RatingRow> {
     let (n, score) = super::tally(players, games);

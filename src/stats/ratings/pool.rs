@@ -14,7 +14,7 @@ use super::groups::connected_groups;
 use super::system::{
     Context, Kind, Param, RateError, Report, SHOWN, SettingError, System, Values, members,
 };
-use super::{Game, RatingRow, rank, tally};
+use super::{RatedGame, RatingRow, rank, tally};
 use std::fmt;
 
 const K: f64 = std::f64::consts::LN_10 / 400.0;
@@ -178,7 +178,7 @@ fn with_prior(pairs: Vec<Pair>, draws: f64) -> Vec<Pair> {
     merged
 }
 
-fn pairs_of(games: &[Game]) -> Vec<Pair> {
+fn pairs_of(games: &[RatedGame]) -> Vec<Pair> {
     let mut keyed: Vec<(u64, f64)> = games
         .iter()
         .map(|g| {
@@ -220,8 +220,12 @@ struct Fit {
 }
 
 /// Rates the players of `games` (indices below `players`).
-pub fn rate(players: usize, games: &[Game], settings: &Settings) -> Result<PoolRun, PoolError> {
-    let games_nonself: Vec<Game> = games
+pub fn rate(
+    players: usize,
+    games: &[RatedGame],
+    settings: &Settings,
+) -> Result<PoolRun, PoolError> {
+    let games_nonself: Vec<RatedGame> = games
         .iter()
         .filter(|g| g.white != g.black)
         .copied()
@@ -242,7 +246,7 @@ pub fn rate(players: usize, games: &[Game], settings: &Settings) -> Result<PoolR
     {
         return Err(PoolError::AnchorNotRated(*p));
     }
-    let rated: Vec<Game> = games_nonself
+    let rated: Vec<RatedGame> = games_nonself
         .into_iter()
         .filter(|g| in_group[g.white as usize])
         .collect();
@@ -250,7 +254,7 @@ pub fn rate(players: usize, games: &[Game], settings: &Settings) -> Result<PoolR
     let (n, score) = tally(players, &rated);
     let draws = rated
         .iter()
-        .filter(|g| g.outcome == super::Outcome::Draw)
+        .filter(|g| g.outcome == super::RatedResult::Draw)
         .count();
     let (errors, error_method, failed_samples) = match settings.errors {
         Errors::None => (vec![None; players], "none", 0),
@@ -303,7 +307,7 @@ pub fn rate(players: usize, games: &[Game], settings: &Settings) -> Result<PoolR
 }
 
 /// Purge perfect scores, check the rest is strongly connected, run MM, place the purged.
-fn fit(players: usize, games: &[Game], settings: &Settings) -> Result<Fit, PoolError> {
+fn fit(players: usize, games: &[RatedGame], settings: &Settings) -> Result<Fit, PoolError> {
     let pairs = with_prior(pairs_of(games), settings.prior_draws);
     let mut fixed: Vec<Option<f64>> = vec![None; players];
     if let Anchoring::Players(anchors) = &settings.anchoring {
@@ -914,7 +918,7 @@ impl SplitMix {
 
 fn bootstrap_errors(
     players: usize,
-    games: &[Game],
+    games: &[RatedGame],
     settings: &Settings,
     samples: u32,
     seed: u64,
@@ -1148,11 +1152,11 @@ impl System for Pool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::ratings::{Date, Outcome};
+    use crate::stats::ratings::{Date, RatedResult};
     use proptest::prelude::*;
 
-    fn game(white: u32, black: u32, outcome: Outcome) -> Game {
-        Game {
+    fn game(white: u32, black: u32, outcome: RatedResult) -> RatedGame {
+        RatedGame {
             white,
             black,
             outcome,
@@ -1162,13 +1166,13 @@ mod tests {
     }
 
     /// `wins` wins of a over b and `losses` losses, alternating colours.
-    fn results(a: u32, b: u32, wins: u32, losses: u32) -> Vec<Game> {
+    fn results(a: u32, b: u32, wins: u32, losses: u32) -> Vec<RatedGame> {
         let mut out = Vec::new();
         for i in 0..wins + losses {
             let outcome = if i < wins {
-                Outcome::WhiteWins
+                RatedResult::WhiteWins
             } else {
-                Outcome::BlackWins
+                RatedResult::BlackWins
             };
             out.push(game(a, b, outcome));
         }
@@ -1219,7 +1223,7 @@ mod tests {
     #[test]
     fn analytic_error_of_an_even_match() {
         let mut games = results(0, 1, 50, 50);
-        games.push(game(0, 1, Outcome::Draw));
+        games.push(game(0, 1, RatedResult::Draw));
         let run = rate(2, &games, &Settings::default()).unwrap();
         let diff_sd = 1.0 / (K * K * 101.0 / 4.0).sqrt();
         let e = run.rows[0].error.unwrap();
@@ -1235,8 +1239,8 @@ mod tests {
         let mut games = results(0, 1, 2, 1);
         games.extend(results(1, 2, 2, 1));
         games.extend(results(0, 2, 4, 1));
-        games.push(game(3, 2, Outcome::WhiteWins));
-        games.push(game(4, 0, Outcome::BlackWins));
+        games.push(game(3, 2, RatedResult::WhiteWins));
+        games.push(game(4, 0, RatedResult::BlackWins));
         let run = rate(5, &games, &Settings::default()).unwrap();
         let d = run.rows.iter().find(|r| r.player == 3).unwrap();
         assert_eq!(d.bound, Some('>'));
@@ -1281,7 +1285,7 @@ mod tests {
     #[test]
     fn one_sided_sets_are_refused() {
         // 0 and 1 drew each other and both beat 2 and 3, who drew each other: no finite gap.
-        let mut games = vec![game(0, 1, Outcome::Draw), game(2, 3, Outcome::Draw)];
+        let mut games = vec![game(0, 1, RatedResult::Draw), game(2, 3, RatedResult::Draw)];
         games.extend(results(0, 2, 1, 0));
         games.extend(results(1, 3, 1, 0));
         assert_eq!(
@@ -1294,7 +1298,7 @@ mod tests {
     fn prior_draws_rate_a_weakly_connected_pool() {
         // The pool of one_sided_sets_are_refused: with two virtual draws between every two
         // players who met, every rating is finite, the winners above the losers.
-        let mut games = vec![game(0, 1, Outcome::Draw), game(2, 3, Outcome::Draw)];
+        let mut games = vec![game(0, 1, RatedResult::Draw), game(2, 3, RatedResult::Draw)];
         games.extend(results(0, 2, 1, 0));
         games.extend(results(1, 3, 1, 0));
         let settings = Settings {
@@ -1308,7 +1312,7 @@ mod tests {
         assert_eq!(run.bounded, 0);
         // By hand: A beat B once; with 2 virtual draws A has 2 points of 3, so
         // R_A − R_B = 400·log10 2 = 120.412 around the average 2000.
-        let run = rate(2, &[game(0, 1, Outcome::WhiteWins)], &settings).unwrap();
+        let run = rate(2, &[game(0, 1, RatedResult::WhiteWins)], &settings).unwrap();
         let half = 200.0 * 2f64.log10();
         assert!((rating(&run, 0) - (2000.0 + half)).abs() < 1e-4, "{run:?}");
         assert!((rating(&run, 1) - (2000.0 - half)).abs() < 1e-4, "{run:?}");
@@ -1323,9 +1327,9 @@ mod tests {
         for i in 0..40 {
             let (w, b) = if i % 2 == 0 { (0, 1) } else { (1, 0) };
             let outcome = if i % 4 < 2 {
-                Outcome::WhiteWins
+                RatedResult::WhiteWins
             } else {
-                Outcome::Draw
+                RatedResult::Draw
             };
             games.push(game(w, b, outcome));
         }
@@ -1362,16 +1366,19 @@ mod tests {
 
     /// A connected pool where everyone drew a neighbour (so no infinite ratings) plus
     /// arbitrary games.
-    fn pool() -> impl Strategy<Value = (usize, Vec<Game>)> {
+    fn pool() -> impl Strategy<Value = (usize, Vec<RatedGame>)> {
         (3usize..8).prop_flat_map(|n| {
             let extra = proptest::collection::vec((0..n as u32, 0..n as u32, 0u8..3), 0..30);
             (Just(n), extra).prop_map(|(n, extra)| {
-                let mut games: Vec<Game> = (0..n as u32)
-                    .map(|i| game(i, (i + 1) % n as u32, Outcome::Draw))
+                let mut games: Vec<RatedGame> = (0..n as u32)
+                    .map(|i| game(i, (i + 1) % n as u32, RatedResult::Draw))
                     .collect();
                 for (w, b, o) in extra {
-                    let outcome =
-                        [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins][o as usize];
+                    let outcome = [
+                        RatedResult::WhiteWins,
+                        RatedResult::Draw,
+                        RatedResult::BlackWins,
+                    ][o as usize];
                     games.push(game(w, b, outcome));
                 }
                 (n, games)
@@ -1381,7 +1388,7 @@ mod tests {
 
     /// Hunter's MM iteration (the fit of session 10) run to a movement of 1e-12 Elo: the
     /// reference Newton's ratings must equal.
-    fn mm_reference(players: usize, games: &[Game], theta_fixed: f64) -> Vec<f64> {
+    fn mm_reference(players: usize, games: &[RatedGame], theta_fixed: f64) -> Vec<f64> {
         let pairs = pairs_of(games);
         let mut gamma = vec![1f64; players];
         let mut wins = vec![0f64; players];
@@ -1415,10 +1422,14 @@ mod tests {
     #[test]
     fn newton_equals_mm_with_and_without_a_white_advantage() {
         // Five players, everyone drew a neighbour, and a mix of results (no perfect scores).
-        let mut games: Vec<Game> = (0..5)
-            .map(|i| game(i, (i + 1) % 5, Outcome::Draw))
+        let mut games: Vec<RatedGame> = (0..5)
+            .map(|i| game(i, (i + 1) % 5, RatedResult::Draw))
             .collect();
-        let outcomes = [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins];
+        let outcomes = [
+            RatedResult::WhiteWins,
+            RatedResult::Draw,
+            RatedResult::BlackWins,
+        ];
         for k in 0..40u32 {
             games.push(game(k % 5, (k * 3 + 1) % 5, outcomes[(k % 7 % 3) as usize]));
         }
@@ -1452,7 +1463,7 @@ mod tests {
             prop_assume!(a != b);
             let before = rate(n, &games, &Settings::default()).unwrap();
             let mut more = games.clone();
-            more.push(game(a, b, Outcome::WhiteWins));
+            more.push(game(a, b, RatedResult::WhiteWins));
             let after = rate(n, &more, &Settings::default()).unwrap();
             prop_assert!(rating(&after, a) > rating(&before, a));
             prop_assert!(rating(&after, b) < rating(&before, b));

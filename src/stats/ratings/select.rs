@@ -1,9 +1,9 @@
-//! The games a rating run sees: the selected games of a database turned into [`Game`]s between
+//! The games a rating run sees: the selected games of a database turned into [`RatedGame`]s between
 //! dense person indices (in order of first appearance, the lists' tie order), each person's
 //! first Elo tag, and an account of every stored game that does not reach a rating system.
 
 use super::encounters::Encounters;
-use super::{Date, Game, Outcome};
+use super::{Date, RatedGame, RatedResult};
 use crate::db::persons::persons_by_id;
 use crate::db::select::Filter;
 use crate::stats::scan::{self, GameRow, Order, WhiteResult};
@@ -32,7 +32,7 @@ impl ResultSource {
 /// The games selected, as the rating systems see them, with the persons' names.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Selection {
-    pub games: Vec<Game>,
+    pub games: Vec<RatedGame>,
     /// Index → the person's canonical name (`#ID` for a person id the players table lacks).
     pub names: Vec<String>,
     /// Index → players.id; empty when the games came from Parquet files.
@@ -92,7 +92,7 @@ pub struct Selector {
     strays: HashMap<i64, u32>,
     person_ids: Vec<i64>,
     tags: Vec<(Date, Option<i32>)>,
-    games: Vec<Game>,
+    games: Vec<RatedGame>,
     left_out: LeftOut,
 }
 
@@ -136,9 +136,9 @@ impl Selector {
             ResultSource::Recorded => row.recorded,
         };
         let Some(outcome) = result.map(|r| match r {
-            WhiteResult::WhiteWins => Outcome::WhiteWins,
-            WhiteResult::Draw => Outcome::Draw,
-            WhiteResult::BlackWins => Outcome::BlackWins,
+            WhiteResult::WhiteWins => RatedResult::WhiteWins,
+            WhiteResult::Draw => RatedResult::Draw,
+            WhiteResult::BlackWins => RatedResult::BlackWins,
         }) else {
             self.left_out.unfinished += 1;
             return;
@@ -155,7 +155,7 @@ impl Selector {
         );
         let w = self.person(white, row.white_elo, date);
         let b = self.person(black, row.black_elo, date);
-        self.games.push(Game {
+        self.games.push(RatedGame {
             white: w,
             black: b,
             outcome,
@@ -327,7 +327,7 @@ mod tests {
         assert_eq!(sel.games.len(), 2);
         assert_eq!(
             (sel.games[1].white, sel.games[1].black, sel.games[1].outcome),
-            (2, 0, Outcome::BlackWins)
+            (2, 0, RatedResult::BlackWins)
         );
         assert_eq!(sel.games[0].date, Date::new(2020, 1, 0));
         assert_eq!(sel.games[0].event, 7);
@@ -375,8 +375,8 @@ mod tests {
             s.add(&r);
             s.finish(1).games[0].outcome
         };
-        assert_eq!(outcome(ResultSource::Lawful), Outcome::Draw);
-        assert_eq!(outcome(ResultSource::Recorded), Outcome::WhiteWins);
+        assert_eq!(outcome(ResultSource::Lawful), RatedResult::Draw);
+        assert_eq!(outcome(ResultSource::Recorded), RatedResult::WhiteWins);
     }
 
     #[test]

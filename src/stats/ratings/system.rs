@@ -390,7 +390,9 @@ impl fmt::Display for RateError {
                 list_members(&mut text, groups, *all, "groups");
                 write!(
                     f,
-                    "{text}\n  (--largest-group rates the largest; {WAY_FORWARD})"
+                    "{text}\n  (no setting relates players who are not linked by games: \
+                     --largest-group rates the largest group, or select one group's games, \
+                     e.g. one --event)"
                 )
             }
             RateError::OneSided { sets, all } => {
@@ -523,7 +525,38 @@ pub fn store(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::ratings::{Date, Game, Outcome};
+    use crate::stats::ratings::{Date, RatedGame, RatedResult};
+
+    /// Virtual draws join only players who met, so they cannot rate separate groups: the
+    /// message offers what does (the largest group, a narrower selection), not them.
+    #[test]
+    fn separate_groups_offer_what_can_relate_them() {
+        let members = |size, example: &str| Members {
+            size,
+            example: example.to_owned(),
+        };
+        let text = RateError::SeparateGroups {
+            groups: vec![
+                members(477, "Saydaliev,Saidakbar"),
+                members(2, "Temirbekov,T"),
+            ],
+            all: false,
+        }
+        .to_string();
+        assert!(
+            text.starts_with("the players form 2 separate groups"),
+            "{text}"
+        );
+        assert!(
+            text.contains("477 players, e.g. Saydaliev,Saidakbar"),
+            "{text}"
+        );
+        assert!(
+            text.contains("--largest-group rates the largest group"),
+            "{text}"
+        );
+        assert!(!text.contains("--prior-draws"), "{text}");
+    }
 
     #[test]
     fn names_are_stable_and_unique() {
@@ -619,7 +652,7 @@ mod tests {
 
     #[test]
     fn every_system_rates_a_small_pool() {
-        let game = |white, black, outcome, month| Game {
+        let game = |white, black, outcome, month| RatedGame {
             white,
             black,
             outcome,
@@ -628,12 +661,12 @@ mod tests {
         };
         let selection = Selection {
             games: vec![
-                game(0, 1, Outcome::WhiteWins, 1),
-                game(1, 2, Outcome::Draw, 1),
-                game(2, 0, Outcome::BlackWins, 2),
-                game(1, 0, Outcome::Draw, 2),
-                game(2, 1, Outcome::BlackWins, 3),
-                game(0, 2, Outcome::Draw, 3),
+                game(0, 1, RatedResult::WhiteWins, 1),
+                game(1, 2, RatedResult::Draw, 1),
+                game(2, 0, RatedResult::BlackWins, 2),
+                game(1, 0, RatedResult::Draw, 2),
+                game(2, 1, RatedResult::BlackWins, 3),
+                game(0, 2, RatedResult::Draw, 3),
             ],
             names: vec!["A".into(), "B".into(), "C".into()],
             person_ids: vec![10, 20, 30],

@@ -202,6 +202,9 @@ pub struct Left {
     pub unfinished: usize,
     /// Games with a side that has no name, or a player against himself.
     pub unnamed: usize,
+    /// Games of a stage numbered apart (`1`, `2`, `3` of a tie-break play-off beside the
+    /// main event's `13.1`, `13.2`…), which would put a player twice in one round.
+    pub other_stage: usize,
 }
 
 /// Reads one event's games and builds its tournament.
@@ -264,11 +267,13 @@ pub fn parse_round(text: &str) -> Option<(u32, u32)> {
 }
 
 /// Round numbers (1-based) for the games, such that no player has two games in one round:
-/// the `Round` tag's whole number if that works; else each distinct `major.minor` its own
-/// round (a match of several games per round); else, in tag and date order, each game in the
-/// earliest round after both players' previous games. Games without a round number go, in date
-/// order, to the earliest round in which both players are free.
-fn assign_rounds(games: &[(usize, usize, &EventGame)]) -> Vec<usize> {
+/// the `Round` tag's whole number if that works; else, when most games are tagged
+/// round.board and those fit by their round, the games with a plain number are a stage
+/// apart (a play-off) and get `None`; else each distinct `major.minor` its own round (a
+/// match of several games per round); else, in tag and date order, each game in the
+/// earliest round after both players' previous games. Games without a round number go, in
+/// date order, to the earliest round in which both players are free.
+fn assign_rounds(games: &[(i64, i64, &EventGame)]) -> Vec<Option<usize>> {
     let parsed: Vec<Option<(u32, u32)>> = games.iter().map(|g| g.2.round).collect();
     let fits = |rounds: &[Option<usize>]| -> bool {
         let mut seen = std::collections::HashSet::new();
@@ -278,8 +283,20 @@ fn assign_rounds(games: &[(usize, usize, &EventGame)]) -> Vec<usize> {
         })
     };
     let by_major: Vec<Option<usize>> = parsed.iter().map(|p| p.map(|p| p.0 as usize)).collect();
+    let boards = parsed.iter().flatten().filter(|p| p.1 > 0).count();
+    let plain = parsed.iter().flatten().filter(|p| p.1 == 0).count();
+    let by_board_round: Vec<Option<usize>> = parsed
+        .iter()
+        .map(|p| p.filter(|p| p.1 > 0).map(|p| p.0 as usize))
+        .collect();
+    let mut apart = vec![false; games.len()];
     let mut rounds = if fits(&by_major) {
         by_major
+    } else if plain > 0 && boards > plain && fits(&by_board_round) {
+        for (a, p) in apart.iter_mut().zip(&parsed) {
+            *a = p.is_some_and(|p| p.1 == 0);
+        }
+        by_board_round
     } else {
         let mut keys: Vec<(u32, u32)> = parsed.iter().flatten().copied().collect();
         keys.sort_unstable();
@@ -293,7 +310,7 @@ fn assign_rounds(games: &[(usize, usize, &EventGame)]) -> Vec<usize> {
         } else {
             let mut order: Vec<usize> = (0..games.len()).filter(|&i| parsed[i].is_some()).collect();
             order.sort_by_key(|&i| (parsed[i], games[i].2.date, games[i].2.id));
-            let mut next: HashMap<usize, usize> = HashMap::new();
+            let mut next: HashMap<i64, usize> = HashMap::new();
             let mut out = vec![None; games.len()];
             for i in order {
                 let (w, b, _) = games[i];
@@ -310,14 +327,16 @@ fn assign_rounds(games: &[(usize, usize, &EventGame)]) -> Vec<usize> {
         }
     };
     // Games without a round number: earliest round where both are free.
-    let mut busy: std::collections::HashSet<(usize, usize)> = std::collections::HashSet::new();
+    let mut busy: std::collections::HashSet<(i64, usize)> = std::collections::HashSet::new();
     for (g, r) in games.iter().zip(&rounds) {
         if let Some(r) = r {
             busy.insert((g.0, *r));
             busy.insert((g.1, *r));
         }
     }
-    let mut unnumbered: Vec<usize> = (0..games.len()).filter(|&i| rounds[i].is_none()).collect();
+    let mut unnumbered: Vec<usize> = (0..games.len())
+        .filter(|&i| rounds[i].is_none() && !apart[i])
+        .collect();
     unnumbered.sort_by_key(|&i| (games[i].2.date, games[i].2.id));
     for i in unnumbered {
         let (w, b, _) = games[i];
@@ -329,7 +348,11 @@ fn assign_rounds(games: &[(usize, usize, &EventGame)]) -> Vec<usize> {
         busy.insert((b, r));
         rounds[i] = Some(r);
     }
-    rounds.into_iter().map(|r| r.unwrap_or(1)).collect()
+    rounds
+        .into_iter()
+        .zip(apart)
+        .map(|(r, apart)| (!apart).then(|| r.unwrap_or(1)))
+        .collect()
 }
 
 fn date_text(d: (Option<i64>, Option<i64>, Option<i64>)) -> String {
@@ -349,7 +372,8 @@ pub fn build(
     // Persons in order of first appearance, then numbered by rating.
     let mut index: HashMap<i64, usize> = HashMap::new();
     let mut persons: Vec<(i64, Option<i64>)> = Vec::new();
-    let mut kept: Vec<(usize, usize, &EventGame)> = Vec::new();
+    // The games that count, between persons; then their rounds (a play-off stage is left out).
+    let mut counted: Vec<(i64, i64, &EventGame)> = Vec::new();
     for g in games {
         let (Some(w), Some(b)) = (g.white, g.black) else {
             left.unnamed += 1;
@@ -363,6 +387,14 @@ pub fn build(
             left.unfinished += 1;
             continue;
         }
+        counted.push((w, b, g));
+    }
+    let assigned = assign_rounds(&counted);
+    left.other_stage = assigned.iter().filter(|r| r.is_none()).count();
+    let mut kept: Vec<(usize, usize, &EventGame)> = Vec::new();
+    let mut rounds: Vec<usize> = Vec::new();
+    for ((w, b, g), r) in counted.into_iter().zip(assigned) {
+        let Some(r) = r else { continue };
         let mut slot = |id: i64, elo: Option<i64>| -> usize {
             let k = *index.entry(id).or_insert_with(|| {
                 persons.push((id, None));
@@ -376,8 +408,8 @@ pub fn build(
         let wi = slot(w, g.white_elo);
         let bi = slot(b, g.black_elo);
         kept.push((wi, bi, g));
+        rounds.push(r);
     }
-    let rounds = assign_rounds(&kept);
     let n_rounds = rounds.iter().copied().max().unwrap_or(0);
     // Start numbers: rating (unrated last), then name.
     let names: Vec<String> = persons.iter().map(|p| name_of(p.0)).collect();
