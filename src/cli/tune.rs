@@ -369,13 +369,5 @@ fn print_summary(
         opts.max_plies,
         plies as f64 / games.len().max(1) as f64
     )?;
-    // A signature of every move played: equal runs print the same number.
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for g in games {
-        for m in &g.moves {
-            h = (h ^ u64::from(m.to_u16())).wrapping_mul(0x100_0000_01b3);
-        }
-        h = (h ^ g.white_halves as u64).wrapping_mul(0x100_0000_01b3);
-    }
-    writeln!(out, "signature {h:016x}")
+    writeln!(out, "signature {:016x}", selfplay::signature(games))
 }

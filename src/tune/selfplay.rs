@@ -391,6 +391,18 @@ pub struct MatchSummary {
     pub elo_high: f64,
 }
 
+/// A hash (FNV-1a) of every move and result of the match: equal runs give the same number.
+pub fn signature(games: &[GameRecord]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for g in games {
+        for m in &g.moves {
+            h = (h ^ u64::from(m.to_u16())).wrapping_mul(0x100_0000_01b3);
+        }
+        h = (h ^ g.white_halves as u64).wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
 /// The Elo difference that expects `score` points a game.
 pub fn elo_of(score: f64) -> f64 {
     let s = score.clamp(1e-6, 1.0 - 1e-6);
@@ -495,6 +507,7 @@ mod tests {
         let one = play_match(&CLASSIC, &CLASSIC, &openings, &opts, &|_| {});
         let two = play_match(&CLASSIC, &CLASSIC, &openings, &opts, &|_| {});
         assert_eq!(one, two);
+        assert_eq!(signature(&one), signature(&two));
         assert_eq!(one.len(), 2);
         assert!(one[0].first_is_white && !one[1].first_is_white);
         // The same engine on both sides plays the same game twice.
