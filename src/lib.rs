@@ -19,4 +19,5 @@ pub mod positions;
 pub mod search;
 pub mod stats;
 pub mod table;
+pub mod tune;
 pub mod uci;

@@ -28,6 +28,7 @@ pub mod shards;
 pub mod show;
 pub mod stats;
 pub mod tournament;
+pub mod tune;
 pub mod uci;
 
 pub use error::{AppError, Outcome, PathContext};
@@ -60,6 +61,9 @@ pub enum Command {
     /// Benchmarks with fixed inputs.
     #[command(after_help = EXAMPLES_BENCH)]
     Bench(bench::BenchArgs),
+    /// Fit the evaluation to game results, and measure it by self-play.
+    #[command(after_help = EXAMPLES_TUNE)]
+    Tune(tune::TuneArgs),
     /// Can each side still checkmate? (dead positions, Art. 5.2.2 and 6.9)
     #[command(after_help = EXAMPLES_DEAD)]
     Dead(dead::DeadArgs),
@@ -135,6 +139,7 @@ fn dispatch(command: Command) -> error::Result {
         }
         Command::Perft(args) => finish(perft::run(&args)),
         Command::Bench(args) => finish(bench::run(&args)),
+        Command::Tune(args) => finish(tune::run(&args)),
         Command::Dead(args) => finish(dead::run(&args)),
         Command::Analyse(args) => finish(analyse::run(&args)),
         Command::Epd(args) => finish(epd::run(&args)),
@@ -174,6 +179,11 @@ const EXAMPLES_BENCH: &str = "Examples:
   arbiter bench laws --runs 7
   arbiter bench import --games 1000000 --import-check
   arbiter bench synth --games 1000000 --players 20000 --seed 1 -o synth.pgn.zst --truth truth.csv";
+
+const EXAMPLES_TUNE: &str = "Examples:
+  arbiter tune fit --corpus ../shared/corpus --seed 1 --out src/search/weights_tuned.rs
+  arbiter tune match --games 1000 --nodes 5000 --seed 1 --first tuned --second classic
+  arbiter tune match --openings ../shared/corpus/openings --games 200 --nodes 2000";
 
 const EXAMPLES_DEAD: &str = "Examples:
   arbiter dead '8/8/4k3/8/8/3K4/8/4B3 w - - 0 1'

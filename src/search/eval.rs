@@ -1,38 +1,11 @@
 //! Static evaluation in centipawns from the side to move: tapered (middlegame/endgame) material
 //! and piece-square tables, mobility, pawn structure, king safety and the bishop pair.
-//! It owns the score scale; the search only adds mate and draw scores around it.
+//! It owns the score scale; the search only adds mate and draw scores around it. The weights
+//! are data (`weights`); the evaluation also reports each feature it counts to a `Trace`, which
+//! is how the tuner sees a position as a linear function of the weights.
 
+use super::weights::{ACTIVE, S, Weights, at};
 use crate::chess::{Bitboard, Color, Position, Role, Square, attacks};
-
-/// A middlegame and an endgame value, blended by the game phase at the end.
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-struct S(i32, i32);
-
-impl std::ops::AddAssign for S {
-    #[inline]
-    fn add_assign(&mut self, o: S) {
-        self.0 += o.0;
-        self.1 += o.1;
-    }
-}
-
-impl std::ops::SubAssign for S {
-    #[inline]
-    fn sub_assign(&mut self, o: S) {
-        self.0 -= o.0;
-        self.1 -= o.1;
-    }
-}
-
-/// Material by role (pawn … king), middlegame and endgame.
-const MATERIAL: [S; 6] = [
-    S(90, 120),
-    S(320, 300),
-    S(330, 320),
-    S(480, 530),
-    S(960, 980),
-    S(0, 0),
-];
 
 /// The reported pawn scale, in percent of the evaluation's own units: reported centipawns are
 /// `internal × 185 / 100`. The winning-chance and accuracy formulas (lichess's) assume
@@ -54,96 +27,10 @@ pub const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
 
 /// Phase weights: 24 with all minor and major pieces on the board, 0 in a pawn ending.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const MAX_PHASE: i32 = 24;
+pub const MAX_PHASE: i32 = 24;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
-
-// ---- piece-square tables ----------------------------------------------------------------
-//
-// Built from a few shape rules instead of typed-in numbers: the tables are indexed by the
-// square seen from the piece's own side (a1 = own queen's rook corner).
-
-/// 0 on the edge files/ranks up to 3 in the centre.
-const fn edge_distance(i: usize) -> i32 {
-    let f = (i % 8) as i32;
-    let r = (i / 8) as i32;
-    let fd = if f < 7 - f { f } else { 7 - f };
-    let rd = if r < 7 - r { r } else { 7 - r };
-    fd + rd
-}
-
-const fn build_pst() -> [[S; 64]; 6] {
-    let mut t = [[S(0, 0); 64]; 6];
-    let mut i = 0;
-    while i < 64 {
-        let file = (i % 8) as i32;
-        let rank = (i / 8) as i32;
-        let c = edge_distance(i);
-        let file_centre = if file < 7 - file { file } else { 7 - file };
-        // Pawns: central pawns gain from advancing in the middlegame; every pawn does in the
-        // endgame (passed pawns get more from the pawn-structure term).
-        if rank >= 1 && rank <= 6 {
-            let adv = rank - 1;
-            let mg = adv * (2 + file_centre * 2)
-                - if (file == 3 || file == 4) && rank == 1 {
-                    10
-                } else {
-                    0
-                };
-            let eg = [0, 0, 3, 8, 15, 25, 40, 0][rank as usize];
-            t[0][i] = S(mg, eg);
-        }
-        // Knights love the centre and hate the rim; a little extra for outpost ranks.
-        let outpost = if rank >= 3 && rank <= 5 { 6 } else { 0 };
-        t[1][i] = S(9 * c - 28 + outpost, 7 * c - 21);
-        // Bishops: milder centralisation, plus the long diagonals.
-        let long_diag = if file == rank || file + rank == 7 {
-            8
-        } else {
-            0
-        };
-        t[2][i] = S(4 * c - 10 + long_diag, 4 * c - 12);
-        // Rooks: the seventh rank and the central files.
-        let seventh = if rank == 6 { 18 } else { 0 };
-        let central = if file == 3 || file == 4 { 5 } else { 0 };
-        t[3][i] = S(seventh + central - 3, if rank == 6 { 12 } else { 0 });
-        // Queens: a little centralisation, stronger in the endgame.
-        let early = if rank >= 4 { -3 } else { 0 };
-        t[4][i] = S(2 * c - 6 + early, 5 * c - 15);
-        // King: tucked in the corner behind pawns early; to the centre late.
-        let mg_king = match rank {
-            0 => [20, 30, 12, 0, -5, 0, 30, 20][file as usize],
-            1 => [5, 5, -10, -20, -20, -10, 5, 5][file as usize],
-            _ => -25 - 8 * rank,
-        };
-        t[5][i] = S(mg_king, 9 * c - 30);
-        i += 1;
-    }
-    t
-}
-
-static PST: [[S; 64]; 6] = build_pst();
-
-// ---- pawn structure ------------------------------------------------------------------
-
-/// Passed-pawn bonus by relative rank.
-const PASSED: [S; 8] = [
-    S(0, 0),
-    S(2, 8),
-    S(5, 12),
-    S(10, 22),
-    S(22, 40),
-    S(40, 70),
-    S(65, 115),
-    S(0, 0),
-];
-const ISOLATED: S = S(-10, -14);
-const DOUBLED: S = S(-8, -20);
-const BISHOP_PAIR: S = S(30, 50);
-const ROOK_OPEN: S = S(25, 10);
-const ROOK_SEMI_OPEN: S = S(12, 8);
-const TEMPO: i32 = 10;
 
 /// Squares in front of a pawn on its own and both adjacent files: no enemy pawn there means
 /// the pawn is passed.
@@ -190,27 +77,52 @@ fn pawn_attack_span(color: Color, pawns: u64) -> u64 {
 
 // ---- mobility and king safety ---------------------------------------------------------
 
-/// Per reachable square, centred on a typical count so an average piece scores about 0.
-const MOBILITY: [(S, i32); 6] = [
-    (S(0, 0), 0),
-    (S(4, 4), 4),
-    (S(5, 5), 6),
-    (S(2, 4), 6),
-    (S(1, 2), 12),
-    (S(0, 0), 0),
-];
+/// Typical reachable squares per role: mobility counts squares beyond this, so an average
+/// piece scores about 0.
+const MOBILITY_CENTRE: [i32; 6] = [0, 4, 6, 6, 12, 0];
 
 /// Weight of a piece attacking squares next to the enemy king.
 const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
 
-/// The evaluation of `pos` in centipawns from the side to move's point of view.
+/// Receives every feature the evaluation counts: `add(param, count)` means `count` times the
+/// weight `param` (an index into `Weights::to_flat`), from White's point of view. Then
+/// `finish` gives the blend and the draw scaling applied to their sum; the tempo comes last,
+/// outside that scaling.
+pub trait Trace {
+    fn add(&mut self, param: usize, count: f64);
+    /// `phase` of `MAX_PHASE` is the middlegame's share; the sum is divided by `divisor`.
+    fn finish(&mut self, phase: i32, divisor: i32);
+}
+
+/// The engine's evaluation traces nothing; every call inlines away.
+struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: usize, _: f64) {}
+    #[inline(always)]
+    fn finish(&mut self, _: i32, _: i32) {}
+}
+
+/// The evaluation of `pos` in centipawns from the side to move's point of view, with the
+/// engine's weights (`weights::ACTIVE`).
 pub fn evaluate(pos: &Position) -> i32 {
-    let white = side_terms(pos, Color::White);
-    let black = side_terms(pos, Color::Black);
+    evaluate_traced(pos, ACTIVE, &mut NoTrace)
+}
+
+/// The evaluation with the given weights.
+pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
+    evaluate_traced(pos, w, &mut NoTrace)
+}
+
+/// The evaluation with the given weights, reporting each feature to `trace`.
+pub fn evaluate_traced<T: Trace>(pos: &Position, w: &Weights, trace: &mut T) -> i32 {
+    let white = side_terms(pos, Color::White, w, trace);
+    let black = side_terms(pos, Color::Black, w, trace);
     let mut s = white.score;
     s -= black.score;
     let phase = (white.phase + black.phase).min(MAX_PHASE);
-    let mut v = (s.0 * phase + s.1 * (MAX_PHASE - phase)) / MAX_PHASE;
+    let mut v = blend(s, phase);
 
     // Without pawns, an edge of less than a rook rarely wins: scale it down.
     let (strong, weak) = if v > 0 {
@@ -218,14 +130,29 @@ pub fn evaluate(pos: &Position) -> i32 {
     } else {
         (&black, &white)
     };
+    let mut divisor = 1;
     if strong.pawns == 0 && strong.non_pawn - weak.non_pawn < 400 {
-        v /= if strong.non_pawn <= 330 { 16 } else { 4 };
+        divisor = if strong.non_pawn <= 330 { 16 } else { 4 };
+        v /= divisor;
     }
-    let v = match pos.turn() {
-        Color::White => v,
-        Color::Black => -v,
+    trace.finish(phase, divisor);
+    let (v, sign) = match pos.turn() {
+        Color::White => (v, 1.0),
+        Color::Black => (-v, -1.0),
     };
-    v + TEMPO
+    trace.add(at::TEMPO, sign);
+    v + blend(w.tempo, phase)
+}
+
+/// The middlegame and endgame values mixed by the phase.
+#[inline]
+fn blend(s: S, phase: i32) -> i32 {
+    (s.0 * phase + s.1 * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+#[inline]
+fn times(w: S, n: i32) -> S {
+    S(w.0 * n, w.1 * n)
 }
 
 struct SideTerms {
@@ -235,8 +162,13 @@ struct SideTerms {
     non_pawn: i32,
 }
 
-fn side_terms(pos: &Position, us: Color) -> SideTerms {
+fn side_terms<T: Trace>(pos: &Position, us: Color, w: &Weights, trace: &mut T) -> SideTerms {
     let them = us.other();
+    // Features are traced from White's point of view.
+    let sign = match us {
+        Color::White => 1.0,
+        Color::Black => -1.0,
+    };
     let occ = pos.occupied();
     let ours = pos.by_color(us);
     let our_pawns = pos.pieces(us, Role::Pawn).0;
@@ -254,16 +186,18 @@ fn side_terms(pos: &Position, us: Color) -> SideTerms {
     let mut attackers = 0;
 
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        let r = role.index();
         let bb = pos.pieces(us, role);
         let n = bb.count() as i32;
-        let material = MATERIAL[role.index()];
-        score += S(material.0 * n, material.1 * n);
-        phase += PHASE[role.index()] * n;
-        non_pawn += PIECE_VALUE[role.index()] * n;
-        let (w, centre) = MOBILITY[role.index()];
-        let pst = &PST[role.index()];
+        score += times(w.material[r], n);
+        trace.add(at::MATERIAL + r, sign * n as f64);
+        phase += PHASE[r] * n;
+        non_pawn += PIECE_VALUE[r] * n;
+        let pst = &w.pst[r];
         for sq in bb {
-            score += pst[relative(us, sq)];
+            let rel = relative(us, sq);
+            score += pst[rel];
+            trace.add(at::PST + 64 * r + rel, sign);
             let att = match role {
                 Role::Knight => attacks::knight_attacks(sq),
                 Role::Bishop => attacks::bishop_attacks(sq, occ),
@@ -271,51 +205,63 @@ fn side_terms(pos: &Position, us: Color) -> SideTerms {
                 _ => attacks::queen_attacks(sq, occ),
             }
             .0;
-            let mob = (att & mobility_area).count_ones() as i32 - centre;
-            score += S(w.0 * mob, w.1 * mob);
+            let mob = (att & mobility_area).count_ones() as i32 - MOBILITY_CENTRE[r];
+            score += times(w.mobility[r], mob);
+            trace.add(at::MOBILITY + r, sign * mob as f64);
             let zone_hits = (att & king_zone).count_ones() as i32;
             if zone_hits > 0 {
                 attackers += 1;
-                attack_units += KING_ATTACK_WEIGHT[role.index()] * zone_hits;
+                attack_units += KING_ATTACK_WEIGHT[r] * zone_hits;
             }
             if role == Role::Rook {
                 let file = 1u8 << sq.file().0;
                 if our_pawn_files & file == 0 {
-                    score += if their_pawn_files & file == 0 {
-                        ROOK_OPEN
+                    if their_pawn_files & file == 0 {
+                        score += w.rook_open;
+                        trace.add(at::ROOK_OPEN, sign);
                     } else {
-                        ROOK_SEMI_OPEN
-                    };
+                        score += w.rook_semi_open;
+                        trace.add(at::ROOK_SEMI_OPEN, sign);
+                    }
                 }
             }
         }
     }
     if pos.pieces(us, Role::Bishop).more_than_one() {
-        score += BISHOP_PAIR;
+        score += w.bishop_pair;
+        trace.add(at::BISHOP_PAIR, sign);
     }
 
     // Pawns: material, placement, passed, isolated (no own pawn on an adjacent file) and
     // doubled (every pawn beyond the first on a file).
     let n_pawns = our_pawns.count_ones() as i32;
-    score += S(MATERIAL[0].0 * n_pawns, MATERIAL[0].1 * n_pawns);
+    score += times(w.material[0], n_pawns);
+    trace.add(at::MATERIAL, sign * n_pawns as f64);
     for sq in Bitboard(our_pawns) {
-        score += PST[0][relative(us, sq)];
+        let rel = relative(us, sq);
+        score += w.pst[0][rel];
+        trace.add(at::PST + rel, sign);
         if PASSED_MASK[us.index()][sq.index()] & their_pawns == 0 {
-            score += PASSED[sq.rank().relative(us).0 as usize];
+            let rank = sq.rank().relative(us).0 as usize;
+            score += w.passed[rank];
+            trace.add(at::PASSED + rank, sign);
         }
     }
     let isolated_files = our_pawn_files & !((our_pawn_files << 1) | (our_pawn_files >> 1));
     let isolated = (our_pawns & files_of(isolated_files)).count_ones() as i32;
-    score += S(ISOLATED.0 * isolated, ISOLATED.1 * isolated);
+    score += times(w.isolated, isolated);
+    trace.add(at::ISOLATED, sign * isolated as f64);
     let doubled = n_pawns - our_pawn_files.count_ones() as i32;
-    score += S(DOUBLED.0 * doubled, DOUBLED.1 * doubled);
+    score += times(w.doubled, doubled);
+    trace.add(at::DOUBLED, sign * doubled as f64);
 
     // Attacks on the enemy king: one attacker is a nuisance, several are an attack.
     if attackers >= 2 {
-        let penalty = (attack_units * attack_units / 2).min(500);
-        score += S(penalty, penalty / 8);
+        let units = (attack_units * attack_units / 2).min(500);
+        score += S(units * w.king_attack.0 / 64, units * w.king_attack.1 / 64);
+        trace.add(at::KING_ATTACK, sign * units as f64 / 64.0);
     }
-    // Our own pawn shield, middlegame only, for a king still on its first two ranks.
+    // Our own pawn shield, for a king still on its first two ranks.
     let king = pos.king_of(us);
     if king.rank().relative(us).0 <= 1 {
         let kf = king.file().0;
@@ -332,7 +278,12 @@ fn side_terms(pos: &Position, us: Color) -> SideTerms {
         let n_far = (shield & ahead(2)).count_ones() as i32;
         // Open files next to a castled king invite rooks.
         let open = (shield_file_set & !our_pawn_files).count_ones() as i32;
-        score += S(12 * n_near + 6 * n_far - 15 * open, 0);
+        score += times(w.shield_near, n_near);
+        score += times(w.shield_far, n_far);
+        score += times(w.shield_open, open);
+        trace.add(at::SHIELD_NEAR, sign * n_near as f64);
+        trace.add(at::SHIELD_FAR, sign * n_far as f64);
+        trace.add(at::SHIELD_OPEN, sign * open as f64);
     }
 
     SideTerms {
@@ -437,7 +388,7 @@ mod tests {
     #[test]
     fn start_position_is_about_level() {
         let v = evaluate(&Position::new());
-        assert_eq!(v, TEMPO);
+        assert_eq!(v, 10);
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod score;
 #[allow(clippy::module_inception)]
 pub mod search;
 pub mod tt;
+pub mod weights;
 
 pub use analysis::{
     AnalysisFinding, AnalysisOptions, GameAnalysis, Judgement, MoveJudgement, PlyEval, analyse,

@@ -2,11 +2,12 @@
 //! quiescence, null-move pruning, late-move reductions and check extensions. Draws by repetition
 //! (against the path and the game's history) and by the 50-move rule are scored inside the tree.
 
-use super::eval::{PIECE_VALUE, evaluate};
+use super::eval::{PIECE_VALUE, evaluate_with};
 use super::limits::{Clock, Limits};
 use super::ordering::{self, OrderingTables};
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, from_tt, to_tt};
 use super::tt::{Bound, TranspositionTable};
+use super::weights::{ACTIVE, Weights};
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Bitboard, Color, Move, MoveList, Position, Rank, Role};
 use std::sync::Arc;
@@ -60,6 +61,8 @@ pub struct Searcher {
     excluded: Vec<Move>,
     /// Set by another thread to end the current search early (UCI `stop`).
     stop_flag: Option<Arc<AtomicBool>>,
+    /// The evaluation's weights (`weights::ACTIVE` unless a self-play match sets others).
+    weights: &'static Weights,
 }
 
 /// Per-ply scratch space, kept between nodes so it is never zeroed again.
@@ -73,6 +76,11 @@ struct Frame {
 impl Searcher {
     /// A searcher with a transposition table of about `tt_mb` megabytes.
     pub fn new(tt_mb: usize) -> Searcher {
+        Searcher::with_weights(tt_mb, ACTIVE)
+    }
+
+    /// A searcher that evaluates with `weights` instead of the engine's own.
+    pub fn with_weights(tt_mb: usize, weights: &'static Weights) -> Searcher {
         let mut lmr = Box::new([[0; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -107,6 +115,7 @@ impl Searcher {
             ),
             excluded: Vec::new(),
             stop_flag: None,
+            weights,
         }
     }
 
@@ -147,6 +156,30 @@ impl Searcher {
         let result = self.run(pos, history, limits);
         self.excluded.clear();
         result
+    }
+
+    /// A searcher for `quiescence` calls only: its table is 64 buckets, cheap to clear.
+    pub fn for_quiescence(weights: &'static Weights) -> Searcher {
+        let mut s = Searcher::with_weights(1, weights);
+        s.tt = TranspositionTable::with_buckets(64);
+        s
+    }
+
+    /// The quiescence search's score of `pos` (captures and queen promotions until quiet, every
+    /// evasion in check), from an empty table so the answer depends on `pos` alone. A position
+    /// whose score equals its static evaluation is quiet in the tuner's sense.
+    pub fn quiescence(&mut self, pos: &Position) -> i32 {
+        self.tt.clear();
+        self.clock = Clock::start(&Limits::default());
+        self.nodes = 0;
+        self.seldepth = 0;
+        let mut frames = self
+            .frames
+            .take()
+            .expect("frames are returned after each search");
+        let score = self.qsearch(&mut frames, pos, -INFINITY, INFINITY, 0);
+        self.frames = Some(frames);
+        score
     }
 
     fn run(&mut self, pos: &Position, history: &[u64], limits: Limits) -> SearchResult {
@@ -280,7 +313,11 @@ impl Searcher {
                 return alpha;
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { DRAW } else { evaluate(pos) };
+                return if in_check {
+                    DRAW
+                } else {
+                    evaluate_with(pos, self.weights)
+                };
             }
         }
 
@@ -307,7 +344,7 @@ impl Searcher {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            hit.map_or_else(|| evaluate(pos), |h| h.eval)
+            hit.map_or_else(|| evaluate_with(pos, self.weights), |h| h.eval)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -543,7 +580,11 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { evaluate(pos) };
+            return if in_check {
+                DRAW
+            } else {
+                evaluate_with(pos, self.weights)
+            };
         }
         let pv_node = beta - alpha > 1;
         let key = pos.zobrist();
@@ -575,7 +616,7 @@ impl Searcher {
             static_eval = -INFINITY;
             best = -INFINITY;
         } else {
-            static_eval = hit.map_or_else(|| evaluate(pos), |h| h.eval);
+            static_eval = hit.map_or_else(|| evaluate_with(pos, self.weights), |h| h.eval);
             if static_eval >= beta {
                 return static_eval;
             }

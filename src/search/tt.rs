@@ -59,6 +59,15 @@ impl TranspositionTable {
         }
     }
 
+    /// A table of exactly `n` buckets (at least one): small tables for short searches that
+    /// clear it every time.
+    pub fn with_buckets(n: usize) -> TranspositionTable {
+        TranspositionTable {
+            buckets: vec![Bucket::default(); n.max(1)],
+            generation: 0,
+        }
+    }
+
     pub fn clear(&mut self) {
         self.buckets.fill(Bucket::default());
         self.generation = 0;

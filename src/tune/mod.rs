@@ -1,0 +1,35 @@
+//! Fitting the evaluation to data and measuring the result: quiet positions sampled from real
+//! games reproducibly from a seed (`data`), a Texel fit of the evaluation's weights to the
+//! games' results (`texel`), and a self-play match between two sets of weights (`selfplay`).
+//! Built on `search` (evaluation, quiescence, the searcher) and the PGN reader; no I/O
+//! beyond reading the input files.
+
+pub mod data;
+pub mod rng;
+pub mod selfplay;
+pub mod texel;
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// What can go wrong reading the tuner's inputs.
+#[derive(Debug)]
+pub enum TuneError {
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// An input that holds nothing usable (no games with a result, no opening lines).
+    Empty(String),
+}
+
+impl fmt::Display for TuneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TuneError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            TuneError::Empty(what) => f.write_str(what),
+        }
+    }
+}
+
+impl std::error::Error for TuneError {}
