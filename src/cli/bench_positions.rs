@@ -202,7 +202,7 @@ pub fn run(args: &PositionsBenchArgs, runs: usize) -> Result {
             }
         }
     }
-    let games: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+    let games = crate::db::persons::stored_games(&conn)?;
     let mut out = io::stdout().lock();
     writeln!(
         out,
