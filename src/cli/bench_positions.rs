@@ -156,7 +156,7 @@ pub fn run(args: &PositionsBenchArgs, runs: usize) -> Result {
         .as_ref()
         .ok_or_else(|| AppError::usage("bench positions: give --db DB (a database to search)"))?;
     let conn = crate::db::open_read_only(db)?;
-    super::search::map_pages(&conn);
+    crate::db::map_pages(&conn);
     let picked: Vec<(&str, SearchArgs)> = QUERIES
         .iter()
         .filter(|(name, _)| args.only.as_deref().is_none_or(|o| name.contains(o)))

@@ -217,7 +217,7 @@ pub fn run_index(args: &IndexArgs) -> Result {
 
 pub fn run(args: &SearchArgs) -> Result {
     let conn = open_read_only(&args.db)?;
-    map_pages(&conn);
+    crate::db::map_pages(&conn);
     let mut out: Box<dyn Write> = match &args.output {
         Some(p) => Box::new(io::BufWriter::new(
             std::fs::File::create(p).map_err(|e| AppError::io(p, e))?,
@@ -227,13 +227,6 @@ pub fn run(args: &SearchArgs) -> Result {
     run_on(&conn, args, &mut out)?;
     out.flush()?;
     Ok(super::Outcome::Success)
-}
-
-/// Lets SQLite read the file through a memory map: a search reads the index's blobs whole
-/// (26 MB of tail records at 1M games), which through read() calls cost more than the
-/// search itself. Best effort: a build without mmap reads as before.
-pub fn map_pages(conn: &rusqlite::Connection) {
-    let _ = conn.pragma_update(None, "mmap_size", 1i64 << 32);
 }
 
 /// The search of `args` on an open database, written to `out` (`bench positions` runs

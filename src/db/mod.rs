@@ -19,8 +19,8 @@ pub mod upgrade;
 pub mod writer;
 
 pub use open::{
-    DbError, ImportLock, READABLE_FROM, SCHEMA_VERSION, lock_for_import, open, open_existing,
-    open_read_only,
+    DbError, ImportLock, READABLE_FROM, SCHEMA_VERSION, lock_for_import, map_pages, open,
+    open_existing, open_read_only,
 };
 pub use record::GameRecord;
 pub use writer::{ImportState, SourceIdentity, Stored, Writer};
