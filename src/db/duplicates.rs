@@ -385,7 +385,7 @@ impl fmt::Display for Counts {
     }
 }
 
-/// The comparison data of one row of `duplicate_candidates*.sql`.
+/// The comparison data of one row of `duplicate_candidates.sql`.
 fn row_to_candidate(r: &rusqlite::Row) -> rusqlite::Result<Candidate> {
     let start_fen: Option<String> = r.get(16)?;
     let chess960 = r.get_ref(17)?.as_str()? == "chess960";
@@ -414,7 +414,10 @@ fn row_to_candidate(r: &rusqlite::Row) -> rusqlite::Result<Candidate> {
 /// Loads every game's comparison data (all at once: `same_moves_other_players` compares
 /// games across persons).
 pub fn candidates(conn: &Connection) -> rusqlite::Result<Vec<Candidate>> {
-    let mut stmt = conn.prepare(include_str!("sql/duplicate_candidates.sql"))?;
+    let mut stmt = conn.prepare(concat!(
+        include_str!("sql/duplicate_candidates.sql"),
+        "ORDER BY g.id"
+    ))?;
     stmt.query_map([], row_to_candidate)?.collect()
 }
 
@@ -449,7 +452,11 @@ pub fn for_each_pair_groups(
     prefer: Prefer,
     mut each: impl FnMut(Vec<Group>) -> rusqlite::Result<()>,
 ) -> rusqlite::Result<u64> {
-    let mut stmt = conn.prepare(include_str!("sql/duplicate_candidates_by_pair.sql"))?;
+    // By pair of persons (games of no known person first), in id order within a pair.
+    let mut stmt = conn.prepare(concat!(
+        include_str!("sql/duplicate_candidates.sql"),
+        "ORDER BY w.person_id, b.person_id, g.id"
+    ))?;
     let mut rows = stmt.query([])?;
     let mut read = 0u64;
     let mut pair: Vec<Candidate> = Vec::new();

@@ -61,16 +61,17 @@ pub fn corpus_files(corpus: &Path) -> Result<Vec<PathBuf>, TuneError> {
     let mut files = Vec::new();
     for dir in ["otb-pgnmentor", "otb", "twic", "lichess", "engine-tcec"] {
         let dir = corpus.join("games").join(dir);
-        let entries = std::fs::read_dir(&dir).map_err(|source| TuneError::Io {
+        std::fs::read_dir(&dir).map_err(|source| TuneError::Io {
             path: dir.clone(),
             source,
         })?;
-        let mut here: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-            .collect();
-        here.sort();
-        files.extend(here);
+        // The import's folder walk (PGN files in name order); a folder without any is
+        // handed back as itself, and adds nothing here.
+        files.extend(
+            crate::pipeline::source::expand_inputs(std::slice::from_ref(&dir))
+                .into_iter()
+                .filter(|p| *p != dir),
+        );
     }
     if files.is_empty() {
         return Err(TuneError::Empty(format!(

@@ -6,6 +6,7 @@
 use crate::common;
 
 use common::corpus;
+use common::shell::{Ran, Shell};
 use std::path::Path;
 use std::process::Command;
 
@@ -36,36 +37,6 @@ const NOT_RUN: [(&str, &str); 2] = [
     ),
 ];
 
-fn examples(command: &[&str]) -> Vec<String> {
-    let mut args = command.to_vec();
-    args.push("--help");
-    let out = Command::new(BIN).args(&args).output().unwrap();
-    let help = String::from_utf8(out.stdout).unwrap();
-    help.split("Examples:")
-        .nth(1)
-        .unwrap_or("")
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.starts_with("arbiter "))
-        .map(str::to_owned)
-        .collect()
-}
-
-fn files_in(dir: &Path) -> Vec<(String, u64)> {
-    let mut v: Vec<(String, u64)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                e.metadata().map_or(0, |m| m.len()),
-            )
-        })
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn every_database_example_in_help_runs_on_real_spellings() {
     let Some(corpus) = corpus() else { return };
@@ -92,14 +63,7 @@ fn every_database_example_in_help_runs_on_real_spellings() {
     assert!(out.status.code().is_some_and(|c| c <= 1), "{out:?}");
     std::fs::copy(work.join("games.sqlite"), work.join("old.sqlite")).unwrap();
     // `arbiter` on the PATH, as the examples call it.
-    let bin = work.join("bin");
-    std::fs::create_dir(&bin).unwrap();
-    std::os::unix::fs::symlink(BIN, bin.join("arbiter")).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let shell = Shell::new(work);
     let mut ran = 0;
     for command in COMMANDS {
         for example in examples(command) {
@@ -107,21 +71,13 @@ fn every_database_example_in_help_runs_on_real_spellings() {
                 eprintln!("not run ({why}): {example}");
                 continue;
             }
-            let before = files_in(work);
-            let out = Command::new("sh")
-                .args(["-c", &example])
-                .current_dir(work)
-                .env("PATH", &path)
-                .output()
-                .unwrap();
+            let Ran { out, wrote, .. } = shell.run(&example);
             let stderr = String::from_utf8_lossy(&out.stderr);
             // `ratings --system pool` says 1 when the pool is not connected (the list is
             // still written); any other status is a broken example.
             let ok = out.status.code() == Some(0)
                 || (out.status.code() == Some(1) && example.contains("--system pool"));
             assert!(ok, "{example}: {:?}\n{stderr}", out.status.code());
-            let after = files_in(work);
-            let wrote = after.iter().any(|f| f.1 > 0 && !before.contains(f));
             // `index` reports on standard error what it indexed (0 games when the import
             // already did).
             let reported = example.starts_with("arbiter index") && !out.stderr.is_empty();
@@ -157,11 +113,11 @@ fn runnable(line: &str) -> bool {
     line.starts_with("arbiter ") || line.contains("| arbiter ")
 }
 
-fn help_examples(command: &str) -> Vec<String> {
-    let out = Command::new(BIN)
-        .args([command, "--help"])
-        .output()
-        .unwrap();
+/// The runnable lines after "Examples:" in `arbiter COMMAND... --help`.
+fn examples(command: &[&str]) -> Vec<String> {
+    let mut args = command.to_vec();
+    args.push("--help");
+    let out = Command::new(BIN).args(&args).output().unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
     help.split("Examples:")
         .nth(1)
@@ -226,41 +182,30 @@ fn every_example_of_the_file_commands_runs() {
     for (name, text) in files {
         std::fs::write(work.join(name), text).unwrap();
     }
-    let bin = work.join("bin");
-    std::fs::create_dir(&bin).unwrap();
-    std::os::unix::fs::symlink(BIN, bin.join("arbiter")).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let shell = Shell::new(work);
     let mut ran = 0;
     for command in FILE_COMMANDS {
-        let examples = help_examples(command);
+        let examples = examples(&[command]);
         assert!(examples.len() >= 2, "{command}: {examples:?}");
         for example in examples {
             if let Some((_, why)) = TOO_LONG.iter().find(|(s, _)| example.contains(s)) {
                 eprintln!("not run ({why}): {example}");
                 continue;
             }
-            let before = files_in(work);
-            let out = Command::new("sh")
-                .args(["-c", &example])
-                .current_dir(work)
-                .env("PATH", &path)
-                .output()
-                .unwrap();
+            let Ran {
+                out,
+                created,
+                wrote,
+            } = shell.run(&example);
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(0), "{example}\n{stderr}");
-            let after = files_in(work);
-            let wrote = after.iter().any(|f| f.1 > 0 && !before.contains(f));
             assert!(
                 !out.stdout.is_empty() || wrote,
                 "{example}: nothing written\n{stderr}"
             );
             // Each example starts from the same files (check's empty quarantine is no
             // PGN for the next example's `*.pgn`).
-            for (name, _) in after.iter().filter(|f| !before.iter().any(|b| b.0 == f.0)) {
+            for name in created {
                 let p = work.join(name);
                 let _ = std::fs::remove_file(&p).or_else(|_| std::fs::remove_dir_all(&p));
             }

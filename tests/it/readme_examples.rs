@@ -9,6 +9,7 @@
 use crate::common;
 
 use common::corpus;
+use common::shell::{Ran, Shell};
 use std::path::Path;
 use std::process::Command;
 
@@ -34,19 +35,6 @@ fn readme_commands() -> (Vec<String>, Vec<String>) {
         }
     }
     (ours, others)
-}
-
-fn sizes(dir: &Path) -> Vec<(String, u64)> {
-    let mut v: Vec<(String, u64)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            let len = e.metadata().map_or(0, |m| m.len());
-            (e.file_name().to_string_lossy().into_owned(), len)
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 #[test]
@@ -104,23 +92,10 @@ fn every_readme_command_runs_as_printed() {
         zstd::encode_all(&lichess[..], 3).unwrap(),
     )
     .unwrap();
-    let bin = work.join("bin");
-    std::fs::create_dir(&bin).unwrap();
-    std::os::unix::fs::symlink(BIN, bin.join("arbiter")).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let shell = Shell::new(work);
     let (ours, _) = readme_commands();
     for command in &ours {
-        let before = sizes(work);
-        let out = Command::new("sh")
-            .args(["-c", command])
-            .current_dir(work)
-            .env("PATH", &path)
-            .output()
-            .unwrap();
+        let Ran { out, wrote, .. } = shell.run(command);
         let stderr = String::from_utf8_lossy(&out.stderr);
         // `import` says 1 when it rejected a game (the others are stored), and the real
         // lichess and TWIC files hold a few; `ratings --system pool` says 1 when the pool is
@@ -130,7 +105,6 @@ fn every_readme_command_runs_as_printed() {
             || (code == Some(1)
                 && (command.starts_with("arbiter import") || command.contains("--system pool")));
         assert!(ok, "{command}: {code:?}\n{stderr}");
-        let wrote = sizes(work).iter().any(|f| f.1 > 0 && !before.contains(f));
         // `duplicates` with no duplicate to list reports its groups on standard error.
         let reported = command.starts_with("arbiter duplicates") && stderr.contains("groups");
         assert!(

@@ -6,4 +6,3 @@ SELECT g.id, g.moves, g.ply_count, w.person_id, b.person_id, g.white_id, g.black
     (SELECT count(*) FROM tags t WHERE t.game_id = g.id), g.start_fen, g.variant
 FROM games g LEFT JOIN player_names w ON w.id = g.white_id
     LEFT JOIN player_names b ON b.id = g.black_id
-ORDER BY g.id

@@ -3,6 +3,7 @@
 //! fails at once with one line saying what to fix, instead of a panic deep in a file open.
 
 pub mod cli;
+pub mod shell;
 
 use std::path::PathBuf;
 
