@@ -6,9 +6,12 @@
 //! is an absence, so each player's total is the sum of his games, as `stats player` counts it.
 
 use super::model::{Colour, GameResult, Outcome, Player, Round, Tournament};
+use super::model::{Kind, Points};
+use super::standings::Standings;
 use crate::identity::resolve::edit_distance;
 use crate::stats::read::ReadError;
 use crate::stats::scan::WhiteResult;
+use crate::table::{Cell, Column, Kind as ColumnKind};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::HashMap;
 use std::fmt;
@@ -505,6 +508,120 @@ pub fn load_all(conn: &Connection) -> Result<Vec<(Candidate, Tournament, Left)>,
     for_each_event(conn, |c, t, left| out.push((c, t, left)))?;
     Ok(out)
 }
+
+/// One event's line of `tournament --all-events`: what was built and ranked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    pub name: String,
+    pub site: String,
+    pub year: Option<i64>,
+    pub kind: Kind,
+    pub players: usize,
+    pub rounds: usize,
+    /// Games played over the board or by forfeit between two paired players.
+    pub games: usize,
+    /// Every player's points added up.
+    pub points: Points,
+}
+
+impl Summary {
+    /// The summary of the event `c`, built as `t` and ranked as `s` under `kind`.
+    pub fn new(c: &Candidate, t: &Tournament, s: &Standings, kind: Kind) -> Summary {
+        let games = t
+            .players
+            .iter()
+            .map(|p| p.rounds.iter().filter(|x| x.opponent.is_some()).count())
+            .sum::<usize>()
+            / 2;
+        Summary {
+            name: c.name.clone(),
+            site: c.site.clone(),
+            year: c.year,
+            kind,
+            players: t.players.len(),
+            rounds: t.rounds,
+            games,
+            points: Points(s.rows.iter().map(|row| row.points.0).sum()),
+        }
+    }
+
+    /// One row in [`SUMMARY_COLUMNS`]' order.
+    pub fn cells(&self) -> [Cell<'_>; 8] {
+        [
+            Cell::text(&self.name),
+            Cell::text(&self.site),
+            Cell::opt_int(self.year),
+            Cell::text(self.kind.name()),
+            Cell::Int(self.players as i64),
+            Cell::Int(self.rounds as i64),
+            Cell::Int(self.games as i64),
+            Cell::Fixed(self.points.as_f64(), 1),
+        ]
+    }
+}
+
+impl fmt::Display for Summary {
+    /// The text line: `name | site | year | type | N players | N rounds | N games | N points`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let year = self.year.map(|y| y.to_string()).unwrap_or_default();
+        write!(
+            f,
+            "{} | {} | {} | {} | {} players | {} rounds | {} games | {} points",
+            self.name,
+            self.site,
+            year,
+            self.kind.name(),
+            self.players,
+            self.rounds,
+            self.games,
+            self.points
+        )
+    }
+}
+
+/// The columns of `tournament --all-events` as a table.
+pub const SUMMARY_COLUMNS: [Column; 8] = [
+    Column {
+        name: "event",
+        kind: ColumnKind::Text,
+        meaning: "the event's name",
+    },
+    Column {
+        name: "site",
+        kind: ColumnKind::Text,
+        meaning: "the event's site",
+    },
+    Column {
+        name: "year",
+        kind: ColumnKind::Int,
+        meaning: "the year of its games",
+    },
+    Column {
+        name: "type",
+        kind: ColumnKind::Text,
+        meaning: "round robin or Swiss",
+    },
+    Column {
+        name: "players",
+        kind: ColumnKind::Int,
+        meaning: "players",
+    },
+    Column {
+        name: "rounds",
+        kind: ColumnKind::Int,
+        meaning: "rounds",
+    },
+    Column {
+        name: "games",
+        kind: ColumnKind::Int,
+        meaning: "games between two paired players",
+    },
+    Column {
+        name: "points",
+        kind: ColumnKind::Float,
+        meaning: "every player's points added up",
+    },
+];
 
 /// Builds every event (in each of its years) of the database and hands each to `f`, in event
 /// id and year order: the fast path for `--all-events` (one scan of `games`, the maps read
