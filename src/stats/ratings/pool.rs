@@ -1041,42 +1041,7 @@ impl System for Pool {
 
     fn run(&self, values: &Values, cx: &Context) -> Result<Report, RateError> {
         let sel = cx.selection;
-        let white_advantage = match values.text(&WHITE_ADVANTAGE).unwrap_or("0") {
-            "auto" => WhiteAdvantage::Auto,
-            v => match v.trim().parse::<f64>() {
-                Ok(x) if x.is_finite() => WhiteAdvantage::Fixed(x),
-                _ => {
-                    return Err(RateError::Setting(SettingError::Invalid {
-                        flag: WHITE_ADVANTAGE.flag,
-                        value: v.to_owned(),
-                        why: "expected a number of Elo points or `auto`".into(),
-                    }));
-                }
-            },
-        };
-        let anchoring = if cx.anchors.is_empty() {
-            Anchoring::Average(values.number(&AVERAGE)?.unwrap_or(2000.0))
-        } else {
-            Anchoring::Players(cx.anchors.clone())
-        };
-        let errors = match values.text(&ERRORS) {
-            Some("none") => Errors::None,
-            Some("bootstrap") => Errors::Bootstrap {
-                samples: values
-                    .integer(&SAMPLES)?
-                    .unwrap_or(100)
-                    .min(u64::from(u32::MAX)) as u32,
-                seed: values.integer(&SEED)?.unwrap_or(1),
-            },
-            _ => Errors::Analytic,
-        };
-        let settings = Settings {
-            white_advantage,
-            anchoring,
-            errors,
-            largest_group: values.switch(&LARGEST_GROUP),
-            prior_draws: values.number(&PRIOR_DRAWS)?.unwrap_or(0.0),
-        };
+        let settings = settings(values, cx)?;
         let all = cx.verbose;
         let run = rate(sel.names.len(), &sel.games, &settings).map_err(|e| match e {
             PoolError::NoGames => RateError::NoGames(sel.left_out.accounting(0, &[])),
@@ -1092,52 +1057,7 @@ impl System for Pool {
                 RateError::AnchorNotRated(sel.names[p as usize].clone())
             }
         })?;
-        let mut summary = vec![format!(
-            "{} games rated, {} players, {} Newton steps ({} passes over the pairs), white advantage {:.1}, draw rate {:.1} %, errors: {}",
-            run.games_rated,
-            run.rows.iter().filter(|r| r.rating.is_some()).count(),
-            run.iterations,
-            run.passes,
-            run.white_advantage,
-            run.draw_rate * 100.0,
-            run.error_method
-        )];
-        if settings.prior_draws > 0.0 {
-            summary.push(format!(
-                "with {} virtual draws between every two players who met (--prior-draws)",
-                settings.prior_draws
-            ));
-        }
-        if run.bounded > 0 {
-            summary.push(format!(
-                "{} players with only wins (>) or only losses (<): rated as if one game were drawn",
-                run.bounded
-            ));
-        }
-        if run.groups.len() > 1 {
-            let mut text = format!(
-                "the players form {} separate groups (rated the largest; left unrated):",
-                run.groups.len()
-            );
-            let groups = members(&run.groups, &sel.names);
-            let shown = if all { groups.len() } else { SHOWN };
-            for g in groups.iter().take(shown) {
-                text.push_str(&format!("\n  {} players, e.g. {}", g.size, g.example));
-            }
-            if groups.len() > shown {
-                text.push_str(&format!(
-                    "\n  … and {} more groups (-v lists every one)",
-                    groups.len() - shown
-                ));
-            }
-            summary.push(text);
-        }
-        if run.failed_samples > 0 {
-            summary.push(format!(
-                "{} bootstrap samples could not be fitted",
-                run.failed_samples
-            ));
-        }
+        let summary = summary(&run, &settings, &sel.names, all);
         Ok(Report {
             rated_games: run.games_rated,
             not_rated: vec![("in groups left unrated", sel.games.len() - run.games_rated)],
@@ -1147,6 +1067,98 @@ impl System for Pool {
             summary,
         })
     }
+}
+
+/// The fit's settings from the system's values (`--set`) and the anchors.
+fn settings(values: &Values, cx: &Context) -> Result<Settings, RateError> {
+    let white_advantage = match values.text(&WHITE_ADVANTAGE).unwrap_or("0") {
+        "auto" => WhiteAdvantage::Auto,
+        v => match v.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() => WhiteAdvantage::Fixed(x),
+            _ => {
+                return Err(RateError::Setting(SettingError::Invalid {
+                    flag: WHITE_ADVANTAGE.flag,
+                    value: v.to_owned(),
+                    why: "expected a number of Elo points or `auto`".into(),
+                }));
+            }
+        },
+    };
+    let anchoring = if cx.anchors.is_empty() {
+        Anchoring::Average(values.number(&AVERAGE)?.unwrap_or(2000.0))
+    } else {
+        Anchoring::Players(cx.anchors.clone())
+    };
+    let errors = match values.text(&ERRORS) {
+        Some("none") => Errors::None,
+        Some("bootstrap") => Errors::Bootstrap {
+            samples: values
+                .integer(&SAMPLES)?
+                .unwrap_or(100)
+                .min(u64::from(u32::MAX)) as u32,
+            seed: values.integer(&SEED)?.unwrap_or(1),
+        },
+        _ => Errors::Analytic,
+    };
+    Ok(Settings {
+        white_advantage,
+        anchoring,
+        errors,
+        largest_group: values.switch(&LARGEST_GROUP),
+        prior_draws: values.number(&PRIOR_DRAWS)?.unwrap_or(0.0),
+    })
+}
+
+/// The lines under the ratings: what was fitted and how, the virtual draws, the players
+/// bounded, the groups left unrated (`all`: every one), the bootstrap samples that failed.
+fn summary(run: &PoolRun, settings: &Settings, names: &[String], all: bool) -> Vec<String> {
+    let mut summary = vec![format!(
+        "{} games rated, {} players, {} Newton steps ({} passes over the pairs), white advantage {:.1}, draw rate {:.1} %, errors: {}",
+        run.games_rated,
+        run.rows.iter().filter(|r| r.rating.is_some()).count(),
+        run.iterations,
+        run.passes,
+        run.white_advantage,
+        run.draw_rate * 100.0,
+        run.error_method
+    )];
+    if settings.prior_draws > 0.0 {
+        summary.push(format!(
+            "with {} virtual draws between every two players who met (--prior-draws)",
+            settings.prior_draws
+        ));
+    }
+    if run.bounded > 0 {
+        summary.push(format!(
+            "{} players with only wins (>) or only losses (<): rated as if one game were drawn",
+            run.bounded
+        ));
+    }
+    if run.groups.len() > 1 {
+        let mut text = format!(
+            "the players form {} separate groups (rated the largest; left unrated):",
+            run.groups.len()
+        );
+        let groups = members(&run.groups, names);
+        let shown = if all { groups.len() } else { SHOWN };
+        for g in groups.iter().take(shown) {
+            text.push_str(&format!("\n  {} players, e.g. {}", g.size, g.example));
+        }
+        if groups.len() > shown {
+            text.push_str(&format!(
+                "\n  … and {} more groups (-v lists every one)",
+                groups.len() - shown
+            ));
+        }
+        summary.push(text);
+    }
+    if run.failed_samples > 0 {
+        summary.push(format!(
+            "{} bootstrap samples could not be fitted",
+            run.failed_samples
+        ));
+    }
+    summary
 }
 
 #[cfg(test)]
