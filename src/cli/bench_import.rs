@@ -9,7 +9,7 @@
 
 use super::check::InputArgs;
 use super::error::{AppError, Outcome, Result};
-use crate::db::{Writer, open};
+use crate::db::{StoreWriter, open};
 use crate::pgn::Splitter;
 use crate::pipeline::import::ImportSink;
 use crate::pipeline::run::{Sink, run};
@@ -254,7 +254,7 @@ fn build(args: &ImportBenchArgs, games: &[Vec<u8>], db: &Path) -> Result {
         let start = Instant::now();
         let (read, stored) = {
             let _lock = crate::db::lock_for_import(db)?;
-            let writer = Writer::new(open(db)?)?;
+            let writer = StoreWriter::new(open(db)?)?;
             let mut sink = ImportSink::new(writer, r#"{"bench":"import"}"#.to_owned());
             let summary = run(&options, &mut sink)?;
             let counts = sink.finish()?;

@@ -4,7 +4,7 @@
 
 use super::check::{InputArgs, outcome};
 use super::error::{AppError, Outcome, Result};
-use crate::db::{Writer, open};
+use crate::db::{StoreWriter, open};
 use crate::pipeline::import::{FileRate, ImportCounts, ImportSink};
 use crate::pipeline::run;
 use crate::pipeline::summary::Summary;
@@ -67,7 +67,7 @@ pub fn run_import(args: &ImportArgs) -> Result {
         },
     };
     let last_before = crate::db::analyses::last_game_id(&conn)?;
-    let mut writer = Writer::new(conn)?;
+    let mut writer = StoreWriter::new(conn)?;
     if let Some(rules) = rules {
         writer.set_person_rules(rules);
     }

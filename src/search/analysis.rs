@@ -260,14 +260,14 @@ impl Slot {
 }
 
 /// The game's positions and repetition keys, searched by arbiter's own searcher.
-struct Game<'a> {
+struct SearchedGame<'a> {
     positions: Vec<Position>,
     keys: Vec<u64>,
     searcher: Box<Searcher>,
     options: &'a AnalysisOptions,
 }
 
-impl Game<'_> {
+impl SearchedGame<'_> {
     fn search(&mut self, ply: usize, nodes: u64, excluded: &[Move]) -> SearchResult {
         let (pos, history) = (&self.positions[ply], &self.keys[..=ply]);
         let limits = Limits::nodes(nodes);
@@ -494,7 +494,7 @@ pub fn analyse(
     let mut searcher = Box::new(Searcher::new(options.tt_mb));
     // A fresh table already; cleared anyway so the promise holds if searchers are ever reused.
     searcher.clear();
-    let mut game = Game {
+    let mut game = SearchedGame {
         positions,
         keys,
         searcher,

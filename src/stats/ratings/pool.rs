@@ -254,7 +254,7 @@ pub fn rate(
     let (n, score) = tally(players, &rated);
     let draws = rated
         .iter()
-        .filter(|g| g.outcome == super::RatedResult::Draw)
+        .filter(|g| g.outcome == super::WhiteResult::Draw)
         .count();
     let (errors, error_method, failed_samples) = match settings.errors {
         Errors::None => (vec![None; players], "none", 0),
@@ -1164,10 +1164,10 @@ fn summary(run: &PoolRun, settings: &Settings, names: &[String], all: bool) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::ratings::{Date, RatedResult};
+    use crate::stats::ratings::{Date, WhiteResult};
     use proptest::prelude::*;
 
-    fn game(white: u32, black: u32, outcome: RatedResult) -> RatedGame {
+    fn game(white: u32, black: u32, outcome: WhiteResult) -> RatedGame {
         RatedGame {
             white,
             black,
@@ -1182,9 +1182,9 @@ mod tests {
         let mut out = Vec::new();
         for i in 0..wins + losses {
             let outcome = if i < wins {
-                RatedResult::WhiteWins
+                WhiteResult::WhiteWins
             } else {
-                RatedResult::BlackWins
+                WhiteResult::BlackWins
             };
             out.push(game(a, b, outcome));
         }
@@ -1235,7 +1235,7 @@ mod tests {
     #[test]
     fn analytic_error_of_an_even_match() {
         let mut games = results(0, 1, 50, 50);
-        games.push(game(0, 1, RatedResult::Draw));
+        games.push(game(0, 1, WhiteResult::Draw));
         let run = rate(2, &games, &Settings::default()).unwrap();
         let diff_sd = 1.0 / (K * K * 101.0 / 4.0).sqrt();
         let e = run.rows[0].error.unwrap();
@@ -1251,8 +1251,8 @@ mod tests {
         let mut games = results(0, 1, 2, 1);
         games.extend(results(1, 2, 2, 1));
         games.extend(results(0, 2, 4, 1));
-        games.push(game(3, 2, RatedResult::WhiteWins));
-        games.push(game(4, 0, RatedResult::BlackWins));
+        games.push(game(3, 2, WhiteResult::WhiteWins));
+        games.push(game(4, 0, WhiteResult::BlackWins));
         let run = rate(5, &games, &Settings::default()).unwrap();
         let d = run.rows.iter().find(|r| r.player == 3).unwrap();
         assert_eq!(d.bound, Some('>'));
@@ -1297,7 +1297,7 @@ mod tests {
     #[test]
     fn one_sided_sets_are_refused() {
         // 0 and 1 drew each other and both beat 2 and 3, who drew each other: no finite gap.
-        let mut games = vec![game(0, 1, RatedResult::Draw), game(2, 3, RatedResult::Draw)];
+        let mut games = vec![game(0, 1, WhiteResult::Draw), game(2, 3, WhiteResult::Draw)];
         games.extend(results(0, 2, 1, 0));
         games.extend(results(1, 3, 1, 0));
         assert_eq!(
@@ -1310,7 +1310,7 @@ mod tests {
     fn prior_draws_rate_a_weakly_connected_pool() {
         // The pool of one_sided_sets_are_refused: with two virtual draws between every two
         // players who met, every rating is finite, the winners above the losers.
-        let mut games = vec![game(0, 1, RatedResult::Draw), game(2, 3, RatedResult::Draw)];
+        let mut games = vec![game(0, 1, WhiteResult::Draw), game(2, 3, WhiteResult::Draw)];
         games.extend(results(0, 2, 1, 0));
         games.extend(results(1, 3, 1, 0));
         let settings = Settings {
@@ -1324,7 +1324,7 @@ mod tests {
         assert_eq!(run.bounded, 0);
         // By hand: A beat B once; with 2 virtual draws A has 2 points of 3, so
         // R_A − R_B = 400·log10 2 = 120.412 around the average 2000.
-        let run = rate(2, &[game(0, 1, RatedResult::WhiteWins)], &settings).unwrap();
+        let run = rate(2, &[game(0, 1, WhiteResult::WhiteWins)], &settings).unwrap();
         let half = 200.0 * 2f64.log10();
         assert!((rating(&run, 0) - (2000.0 + half)).abs() < 1e-4, "{run:?}");
         assert!((rating(&run, 1) - (2000.0 - half)).abs() < 1e-4, "{run:?}");
@@ -1339,9 +1339,9 @@ mod tests {
         for i in 0..40 {
             let (w, b) = if i % 2 == 0 { (0, 1) } else { (1, 0) };
             let outcome = if i % 4 < 2 {
-                RatedResult::WhiteWins
+                WhiteResult::WhiteWins
             } else {
-                RatedResult::Draw
+                WhiteResult::Draw
             };
             games.push(game(w, b, outcome));
         }
@@ -1383,13 +1383,13 @@ mod tests {
             let extra = proptest::collection::vec((0..n as u32, 0..n as u32, 0u8..3), 0..30);
             (Just(n), extra).prop_map(|(n, extra)| {
                 let mut games: Vec<RatedGame> = (0..n as u32)
-                    .map(|i| game(i, (i + 1) % n as u32, RatedResult::Draw))
+                    .map(|i| game(i, (i + 1) % n as u32, WhiteResult::Draw))
                     .collect();
                 for (w, b, o) in extra {
                     let outcome = [
-                        RatedResult::WhiteWins,
-                        RatedResult::Draw,
-                        RatedResult::BlackWins,
+                        WhiteResult::WhiteWins,
+                        WhiteResult::Draw,
+                        WhiteResult::BlackWins,
                     ][o as usize];
                     games.push(game(w, b, outcome));
                 }
@@ -1435,12 +1435,12 @@ mod tests {
     fn newton_equals_mm_with_and_without_a_white_advantage() {
         // Five players, everyone drew a neighbour, and a mix of results (no perfect scores).
         let mut games: Vec<RatedGame> = (0..5)
-            .map(|i| game(i, (i + 1) % 5, RatedResult::Draw))
+            .map(|i| game(i, (i + 1) % 5, WhiteResult::Draw))
             .collect();
         let outcomes = [
-            RatedResult::WhiteWins,
-            RatedResult::Draw,
-            RatedResult::BlackWins,
+            WhiteResult::WhiteWins,
+            WhiteResult::Draw,
+            WhiteResult::BlackWins,
         ];
         for k in 0..40u32 {
             games.push(game(k % 5, (k * 3 + 1) % 5, outcomes[(k % 7 % 3) as usize]));
@@ -1475,7 +1475,7 @@ mod tests {
             prop_assume!(a != b);
             let before = rate(n, &games, &Settings::default()).unwrap();
             let mut more = games.clone();
-            more.push(game(a, b, RatedResult::WhiteWins));
+            more.push(game(a, b, WhiteResult::WhiteWins));
             let after = rate(n, &more, &Settings::default()).unwrap();
             prop_assert!(rating(&after, a) > rating(&before, a));
             prop_assert!(rating(&after, b) < rating(&before, b));

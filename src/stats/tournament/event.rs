@@ -5,7 +5,7 @@
 //! records count once (their group's survivor). Byes are not in PGN: a round without a game
 //! is an absence, so each player's total is the sum of his games, as `stats player` counts it.
 
-use super::model::{Colour, GameResult, Outcome, Player, Round, Tournament};
+use super::model::{Colour, Player, Round, RoundOutcome, RoundResult, Tournament};
 use super::model::{Kind, Points};
 use super::standings::Standings;
 use crate::identity::resolve::edit_distance;
@@ -449,21 +449,21 @@ pub fn build(
         let (w, b) = (position[*wi], position[*bi]);
         let result = g.result.expect("kept games have a result");
         let white_result = match result {
-            WhiteResult::WhiteWins => GameResult::Win,
-            WhiteResult::Draw => GameResult::Draw,
-            WhiteResult::BlackWins => GameResult::Loss,
+            WhiteResult::WhiteWins => RoundResult::Win,
+            WhiteResult::Draw => RoundResult::Draw,
+            WhiteResult::BlackWins => RoundResult::Loss,
         };
-        let forfeit = white_result != GameResult::Draw && (g.plies == 0 || g.forfeit_tag);
+        let forfeit = white_result != RoundResult::Draw && (g.plies == 0 || g.forfeit_tag);
         let (wo, bo) = if forfeit {
-            if white_result == GameResult::Win {
-                (Outcome::ForfeitWin, Outcome::ForfeitLoss)
+            if white_result == RoundResult::Win {
+                (RoundOutcome::ForfeitWin, RoundOutcome::ForfeitLoss)
             } else {
-                (Outcome::ForfeitLoss, Outcome::ForfeitWin)
+                (RoundOutcome::ForfeitLoss, RoundOutcome::ForfeitWin)
             }
         } else {
             (
-                Outcome::Played(white_result),
-                Outcome::Played(white_result.reversed()),
+                RoundOutcome::Played(white_result),
+                RoundOutcome::Played(white_result.reversed()),
             )
         };
         players[w].rounds[r - 1] = Round {
@@ -865,8 +865,8 @@ mod tests {
         // Start numbers by rating: P4 (2004) first.
         assert_eq!(t.players[0].name, "P4");
         // Game 4 has no moves and a decisive result: a forfeit.
-        assert_eq!(t.players[0].rounds[1].outcome, Outcome::ForfeitWin);
-        assert_eq!(t.players[3].rounds[1].outcome, Outcome::ForfeitLoss);
+        assert_eq!(t.players[0].rounds[1].outcome, RoundOutcome::ForfeitWin);
+        assert_eq!(t.players[3].rounds[1].outcome, RoundOutcome::ForfeitLoss);
         // A two-game match per round ("1.1", "1.2" between the same players).
         let games = vec![
             game(1, "1.1", 1, 2, WhiteWins, 40),
