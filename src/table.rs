@@ -65,3 +65,14 @@ pub struct Column {
     pub kind: Kind,
     pub meaning: &'static str,
 }
+
+impl Column {
+    /// A column of a constant catalogue.
+    pub const fn new(name: &'static str, kind: Kind, meaning: &'static str) -> Column {
+        Column {
+            name,
+            kind,
+            meaning,
+        }
+    }
+}

@@ -7,22 +7,14 @@ use super::positions::HitRow;
 use crate::positions::tree::Branch;
 use crate::table::{Cell, Column, Kind};
 
-const fn col(name: &'static str, kind: Kind, meaning: &'static str) -> Column {
-    Column {
-        name,
-        kind,
-        meaning,
-    }
-}
-
 /// A matching game: the columns of `arbiter search`'s rows.
 pub const HIT_COLUMNS: [Column; 6] = [
-    col("id", Kind::Int, "the game's id in the database"),
-    col("white", Kind::Text, "White as written in the game"),
-    col("black", Kind::Text, "Black as written in the game"),
-    col("date", Kind::Text, "the Date tag"),
-    col("result", Kind::Text, "the Result tag"),
-    col(
+    Column::new("id", Kind::Int, "the game's id in the database"),
+    Column::new("white", Kind::Text, "White as written in the game"),
+    Column::new("black", Kind::Text, "Black as written in the game"),
+    Column::new("date", Kind::Text, "the Date tag"),
+    Column::new("result", Kind::Text, "the Result tag"),
+    Column::new(
         "ply",
         Kind::Int,
         "the first matching ply (0: the start position)",
@@ -43,17 +35,17 @@ pub fn hit_cells(r: &HitRow) -> [Cell<'_>; 6] {
 /// A move played next (`--tree`); percentages with two decimals and ratings with one in
 /// CSV, the numbers themselves in JSON lines and Parquet.
 pub const TREE_COLUMNS: [Column; 7] = [
-    col("move", Kind::Text, "the move played next (SAN)"),
-    col("games", Kind::Int, "games that played it"),
-    col(
+    Column::new("move", Kind::Text, "the move played next (SAN)"),
+    Column::new("games", Kind::Int, "games that played it"),
+    Column::new(
         "white_score",
         Kind::Float,
         "White's score in %, finished games",
     ),
-    col("draw_rate", Kind::Float, "draws in %, finished games"),
-    col("white_elo", Kind::Float, "White's average rating"),
-    col("black_elo", Kind::Float, "Black's average rating"),
-    col(
+    Column::new("draw_rate", Kind::Float, "draws in %, finished games"),
+    Column::new("white_elo", Kind::Float, "White's average rating"),
+    Column::new("black_elo", Kind::Float, "Black's average rating"),
+    Column::new(
         "performance",
         Kind::Float,
         "the mover's linear performance: opponents' average + 400 (W - L) / N",
@@ -74,8 +66,8 @@ pub fn branch_cells(b: &Branch) -> [Cell<'_>; 7] {
 
 /// A move order that reached the position (`--reverse-tree`).
 pub const ORDER_COLUMNS: [Column; 2] = [
-    col("games", Kind::Int, "games that reached the position by it"),
-    col(
+    Column::new("games", Kind::Int, "games that reached the position by it"),
+    Column::new(
         "moves",
         Kind::Text,
         "the moves from the start, SAN, space-separated ((start): the start position itself)",

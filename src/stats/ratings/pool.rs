@@ -12,7 +12,7 @@
 
 use super::groups::connected_groups;
 use super::system::{
-    Context, Kind, Param, RateError, Report, SHOWN, SettingError, System, Values, members,
+    Context, Kind, Param, RateError, Report, SettingError, System, Values, list_members, members,
 };
 use super::{RatedGame, RatingRow, rank, tally};
 use std::fmt;
@@ -1139,17 +1139,7 @@ fn summary(run: &PoolRun, settings: &Settings, names: &[String], all: bool) -> V
             "the players form {} separate groups (rated the largest; left unrated):",
             run.groups.len()
         );
-        let groups = members(&run.groups, names);
-        let shown = if all { groups.len() } else { SHOWN };
-        for g in groups.iter().take(shown) {
-            text.push_str(&format!("\n  {} players, e.g. {}", g.size, g.example));
-        }
-        if groups.len() > shown {
-            text.push_str(&format!(
-                "\n  … and {} more groups (-v lists every one)",
-                groups.len() - shown
-            ));
-        }
+        list_members(&mut text, &members(&run.groups, names), all, "groups");
         summary.push(text);
     }
     if run.failed_samples > 0 {

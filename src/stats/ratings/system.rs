@@ -357,7 +357,9 @@ impl RateError {
     }
 }
 
-fn list_members(text: &mut String, sets: &[Members], all: bool, what: &str) {
+/// Appends the first `SHOWN` sets (`all`: every one) as `N players, e.g. NAME` lines, and how
+/// many more there are.
+pub fn list_members(text: &mut String, sets: &[Members], all: bool, what: &str) {
     let shown = if all { sets.len() } else { SHOWN };
     for s in sets.iter().take(shown) {
         text.push_str(&format!("\n  {} players, e.g. {}", s.size, s.example));

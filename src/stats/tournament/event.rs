@@ -581,46 +581,18 @@ impl fmt::Display for Summary {
 
 /// The columns of `tournament --all-events` as a table.
 pub const SUMMARY_COLUMNS: [Column; 8] = [
-    Column {
-        name: "event",
-        kind: ColumnKind::Text,
-        meaning: "the event's name",
-    },
-    Column {
-        name: "site",
-        kind: ColumnKind::Text,
-        meaning: "the event's site",
-    },
-    Column {
-        name: "year",
-        kind: ColumnKind::Int,
-        meaning: "the year of its games",
-    },
-    Column {
-        name: "type",
-        kind: ColumnKind::Text,
-        meaning: "round robin or Swiss",
-    },
-    Column {
-        name: "players",
-        kind: ColumnKind::Int,
-        meaning: "players",
-    },
-    Column {
-        name: "rounds",
-        kind: ColumnKind::Int,
-        meaning: "rounds",
-    },
-    Column {
-        name: "games",
-        kind: ColumnKind::Int,
-        meaning: "games between two paired players",
-    },
-    Column {
-        name: "points",
-        kind: ColumnKind::Float,
-        meaning: "every player's points added up",
-    },
+    Column::new("event", ColumnKind::Text, "the event's name"),
+    Column::new("site", ColumnKind::Text, "the event's site"),
+    Column::new("year", ColumnKind::Int, "the year of its games"),
+    Column::new("type", ColumnKind::Text, "round robin or Swiss"),
+    Column::new("players", ColumnKind::Int, "players"),
+    Column::new("rounds", ColumnKind::Int, "rounds"),
+    Column::new("games", ColumnKind::Int, "games between two paired players"),
+    Column::new(
+        "points",
+        ColumnKind::Float,
+        "every player's points added up",
+    ),
 ];
 
 /// Builds every event (in each of its years) of the database and hands each to `f`, in event

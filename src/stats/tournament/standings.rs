@@ -126,31 +126,18 @@ pub fn compute(
 /// was asked for (`BH/C1` stays `BH/C1`).
 pub fn columns(s: &Standings) -> Vec<Column> {
     let mut out = vec![
-        Column {
-            name: "sno",
-            kind: ColumnKind::Int,
-            meaning: "the starting number",
-        },
-        Column {
-            name: "name",
-            kind: ColumnKind::Text,
-            meaning: "the player's name",
-        },
-        Column {
-            name: "rank",
-            kind: ColumnKind::Int,
-            meaning: "the final rank (shared when equal on everything)",
-        },
-        Column {
-            name: "pts",
-            kind: ColumnKind::Float,
-            meaning: "points",
-        },
+        Column::new("sno", ColumnKind::Int, "the starting number"),
+        Column::new("name", ColumnKind::Text, "the player's name"),
+        Column::new(
+            "rank",
+            ColumnKind::Int,
+            "the final rank (shared when equal on everything)",
+        ),
+        Column::new("pts", ColumnKind::Float, "points"),
     ];
-    out.extend(s.specs.iter().map(|spec| Column {
-        name: column_name(&spec.text),
-        kind: ColumnKind::Float,
-        meaning: "a tie-break (C.07), in the order given",
+    out.extend(s.specs.iter().map(|spec| {
+        let meaning = "a tie-break (C.07), in the order given";
+        Column::new(column_name(&spec.text), ColumnKind::Float, meaning)
     }));
     out
 }
