@@ -4,7 +4,7 @@
 //! through the parallel pipeline. Skipped when `ARBITER_CORPUS` is unset.
 
 use arbiter::chess::SanMode;
-use arbiter::db::{Writer, open};
+use arbiter::db::{StoreWriter, open};
 use arbiter::laws::VerdictOptions;
 use arbiter::pgn::Splitter;
 use arbiter::pipeline::import::ImportSink;
@@ -50,7 +50,7 @@ fn main() {
         let dir = tempfile::tempdir().expect("temp dir");
         let start = Instant::now();
         let conn = open(&dir.path().join("bench.sqlite")).expect("database");
-        let mut sink = ImportSink::new(Writer::new(conn).expect("writer"), "{}".into());
+        let mut sink = ImportSink::new(StoreWriter::new(conn).expect("writer"), "{}".into());
         let options = RunOptions {
             inputs: vec![path.clone()],
             work: WorkOptions {

@@ -32,6 +32,9 @@ pub enum Cell<'a> {
     Null,
     Int(i64),
     Float(f64),
+    /// A float shown with this many decimals where the format is text (CSV: `7.50`, as a
+    /// crosstable prints a tie-break), the number itself in JSON lines and Parquet.
+    Fixed(f64, u8),
     Text(Cow<'a, str>),
     List(Vec<Cow<'a, str>>),
 }
@@ -48,6 +51,11 @@ impl<'a> Cell<'a> {
     pub fn opt_int(n: Option<i64>) -> Cell<'a> {
         n.map_or(Cell::Null, Cell::Int)
     }
+
+    /// `Fixed(v, decimals)`, or Null for no value.
+    pub fn opt_fixed(v: Option<f64>, decimals: u8) -> Cell<'a> {
+        v.map_or(Cell::Null, |v| Cell::Fixed(v, decimals))
+    }
 }
 
 /// A column: its name, type and meaning (`--list-columns` prints these).
@@ -56,4 +64,15 @@ pub struct Column {
     pub name: &'static str,
     pub kind: Kind,
     pub meaning: &'static str,
+}
+
+impl Column {
+    /// A column of a constant catalogue.
+    pub const fn new(name: &'static str, kind: Kind, meaning: &'static str) -> Column {
+        Column {
+            name,
+            kind,
+            meaning,
+        }
+    }
 }

@@ -9,7 +9,7 @@
 
 use super::check::InputArgs;
 use super::error::{AppError, Outcome, Result};
-use crate::db::{Writer, open};
+use crate::db::{StoreWriter, open};
 use crate::pgn::Splitter;
 use crate::pipeline::import::ImportSink;
 use crate::pipeline::run::{Sink, run};
@@ -179,6 +179,40 @@ pub fn run_bench(args: &ImportBenchArgs) -> Result {
     outcome
 }
 
+/// Writes the step's `n` games to `chunk`: copies of the source games from the
+/// `next`-th on, each copy numbered after what the database holds.
+fn write_step(
+    chunk: &Path,
+    games: &[Vec<u8>],
+    first_copy: u64,
+    next: u64,
+    n: u64,
+    buf: &mut Vec<u8>,
+) -> Result<()> {
+    let mut w = BufWriter::new(
+        std::fs::File::create(chunk)
+            .map_err(|e| AppError::Other(format!("{}: {e}", chunk.display())))?,
+    );
+    for k in next..next + n {
+        let (copy, i) = (k / games.len() as u64, k % games.len() as u64);
+        buf.clear();
+        copy_of(&games[i as usize], first_copy + copy, buf);
+        w.write_all(buf)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// Imports one step's file into `db` as `arbiter import` does: games read and stored.
+fn import_step(db: &Path, options: &crate::pipeline::RunOptions) -> Result<(u64, u64)> {
+    let _lock = crate::db::lock_for_import(db)?;
+    let writer = StoreWriter::new(open(db)?)?;
+    let mut sink = ImportSink::new(writer, r#"{"bench":"import"}"#.to_owned());
+    let summary = run(options, &mut sink)?;
+    let counts = sink.finish()?;
+    Ok((summary.games, counts.stored))
+}
+
 /// Imports the steps into `db` and prints their rates.
 fn build(args: &ImportBenchArgs, games: &[Vec<u8>], db: &Path) -> Result {
     let chunk = {
@@ -230,20 +264,8 @@ fn build(args: &ImportBenchArgs, games: &[Vec<u8>], db: &Path) -> Result {
     let first_copy = stored_before / games.len() as u64 + 1;
     while done < args.games {
         let n = args.step.min(args.games - done);
-        {
-            let mut w = BufWriter::new(
-                std::fs::File::create(&chunk)
-                    .map_err(|e| AppError::Other(format!("{}: {e}", chunk.display())))?,
-            );
-            for _ in 0..n {
-                let (copy, i) = (next / games.len() as u64, next % games.len() as u64);
-                buf.clear();
-                copy_of(&games[i as usize], first_copy + copy, &mut buf);
-                w.write_all(&buf)?;
-                next += 1;
-            }
-            w.flush()?;
-        }
+        write_step(&chunk, games, first_copy, next, n, &mut buf)?;
+        next += n;
         let check_secs = if args.check {
             let start = Instant::now();
             run(&options, &mut Discard)?;
@@ -252,14 +274,7 @@ fn build(args: &ImportBenchArgs, games: &[Vec<u8>], db: &Path) -> Result {
             None
         };
         let start = Instant::now();
-        let (read, stored) = {
-            let _lock = crate::db::lock_for_import(db)?;
-            let writer = Writer::new(open(db)?)?;
-            let mut sink = ImportSink::new(writer, r#"{"bench":"import"}"#.to_owned());
-            let summary = run(&options, &mut sink)?;
-            let counts = sink.finish()?;
-            (summary.games, counts.stored)
-        };
+        let (read, stored) = import_step(db, &options)?;
         let secs = start.elapsed().as_secs_f64();
         // Each step is a new file: it must not resume an earlier step's import.
         std::fs::remove_file(&chunk).map_err(|e| AppError::Other(e.to_string()))?;

@@ -4,13 +4,14 @@
 
 use super::check::{InputArgs, outcome};
 use super::error::{AppError, Outcome, Result};
-use crate::db::{Writer, open};
-use crate::pipeline::import::ImportSink;
+use crate::db::{StoreWriter, open};
+use crate::pipeline::import::{FileRate, ImportCounts, ImportSink};
 use crate::pipeline::run;
+use crate::pipeline::summary::Summary;
 use clap::Args;
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct ImportArgs {
@@ -66,18 +67,11 @@ pub fn run_import(args: &ImportArgs) -> Result {
         },
     };
     let last_before = crate::db::analyses::last_game_id(&conn)?;
-    let settings = serde_json::json!({
-        "san": if args.input.strict { "strict" } else { "lenient" },
-        "laws": if args.input.no_laws { "off".to_string() } else { format!("{:?}", args.input.laws) },
-        "dead_budget": args.input.dead_budget,
-        "arbiter": env!("CARGO_PKG_VERSION"),
-    })
-    .to_string();
-    let mut writer = Writer::new(conn)?;
+    let mut writer = StoreWriter::new(conn)?;
     if let Some(rules) = rules {
         writer.set_person_rules(rules);
     }
-    let mut sink = ImportSink::new(writer, settings);
+    let mut sink = ImportSink::new(writer, settings(args));
     let (findings, quarantine) = args.input.open_outputs()?;
     sink.findings = findings;
     sink.quarantine = quarantine;
@@ -96,7 +90,6 @@ pub fn run_import(args: &ImportArgs) -> Result {
     }
     // Games skipped by a resume were read from the file too.
     summary.games += counts.resumed;
-    let elapsed = start.elapsed();
     args.input.write_summary_json(
         &summary,
         &[
@@ -105,6 +98,54 @@ pub fn run_import(args: &ImportArgs) -> Result {
             ("resumed", counts.resumed.into()),
         ],
     )?;
+    report(args, &summary, &counts, &files, start.elapsed())?;
+    if summary.interrupted {
+        // Every delivered batch is committed, and the files not read to their end keep
+        // their resume points.
+        return Err(AppError::Interrupted(format!(
+            "interrupted: {} games stored; run the same command to resume",
+            counts.stored
+        )));
+    }
+    if let Some(stage) = stage {
+        let mut conn = open(&args.db)?;
+        let from = crate::db::select::games_from(crate::db::SCHEMA_VERSION);
+        let values = vec![rusqlite::types::Value::Integer(last_before)];
+        let analysed = super::analyse::run_stage(
+            &mut conn,
+            from,
+            "g.id > ?1",
+            values,
+            &stage,
+            args.input.quiet,
+        )?;
+        if analysed != Outcome::Success {
+            return Ok(analysed);
+        }
+    }
+    Ok(outcome(&summary))
+}
+
+/// The settings stored with the import (how its games were read and judged).
+fn settings(args: &ImportArgs) -> String {
+    serde_json::json!({
+        "san": if args.input.strict { "strict" } else { "lenient" },
+        "laws": if args.input.no_laws { "off".to_string() } else { format!("{:?}", args.input.laws) },
+        "dead_budget": args.input.dead_budget,
+        "arbiter": env!("CARGO_PKG_VERSION"),
+    })
+    .to_string()
+}
+
+/// The table on standard output: the run's summary, what was stored, each file's rate when
+/// there were several, and the database.
+fn report(
+    args: &ImportArgs,
+    summary: &Summary,
+    counts: &ImportCounts,
+    files: &[FileRate],
+    elapsed: Duration,
+) -> Result<()> {
     let mut out = io::stdout().lock();
     summary.write_table(&mut out, elapsed)?;
     writeln!(out, "stored     {:>12}", counts.stored)?;
@@ -123,7 +164,7 @@ pub fn run_import(args: &ImportArgs) -> Result {
     if files.len() > 1 {
         // Files overlap on the workers; each one's time runs from its first game's delivery
         // to its last's.
-        for f in &files {
+        for f in files {
             writeln!(
                 out,
                 "file       {:>12}  games in {:.2} s ({:.0} games/s), {} stored: {}",
@@ -137,32 +178,7 @@ pub fn run_import(args: &ImportArgs) -> Result {
     }
     writeln!(out, "database   {}", args.db.display())?;
     out.flush()?;
-    if summary.interrupted {
-        // Every delivered batch is committed, and the files not read to their end keep
-        // their resume points.
-        return Err(AppError::Interrupted(format!(
-            "interrupted: {} games stored; run the same command to resume",
-            counts.stored
-        )));
-    }
-    drop(out);
-    if let Some(stage) = stage {
-        let mut conn = open(&args.db)?;
-        let from = crate::db::select::games_from(crate::db::SCHEMA_VERSION);
-        let values = vec![rusqlite::types::Value::Integer(last_before)];
-        let analysed = super::analyse::run_stage(
-            &mut conn,
-            from,
-            "g.id > ?1",
-            values,
-            &stage,
-            args.input.quiet,
-        )?;
-        if analysed != Outcome::Success {
-            return Ok(analysed);
-        }
-    }
-    Ok(outcome(&summary))
+    Ok(())
 }
 
 /// An error when not one of the inputs can be opened (a mistyped name): the import would

@@ -4,16 +4,24 @@
 //! there. `arbiter index --db DB` builds the position index for games stored without it.
 //! Flags are read here; the work is in `positions` and `export::positions`.
 
-use super::error::{AppError, Result};
+use super::error::{AppError, Outcome, Result};
 use super::filter::FilterArgs;
+use super::output::{Offers, TableOutput};
 use crate::db::{open_existing, open_read_only};
-use crate::export::positions::{explore, hit_rows, search, trees};
+use crate::export::format::{self, Format};
+use crate::export::output::Output;
+use crate::export::positions::{HitRow, explore, hit_rows, search, trees};
+use crate::export::search_tables::{
+    HIT_COLUMNS, ORDER_COLUMNS, START, TREE_COLUMNS, branch_cells, hit_cells, order_cells,
+};
+use crate::export::table::TableFormat;
 use crate::positions::laws::{AutomaticKind, ClaimKind, LawsQuery, parse_repetition};
 use crate::positions::query::{
     parse_fen_query, parse_material, parse_pattern, parse_pawns, parse_sequence,
 };
+use crate::positions::tree::Trees;
 use crate::positions::{Identity, Query};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -127,11 +135,14 @@ impl QueryArgs {
     }
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearchFormat {
-    Text,
-    Csv,
-    Jsonl,
+/// The formats `search` writes, text (the default on the screen) first.
+const FORMATS: [Format; 4] = [Format::Text, Format::Csv, Format::Jsonl, Format::Parquet];
+
+#[derive(Clone, Debug)]
+pub struct SearchFormats;
+
+impl Offers for SearchFormats {
+    const FORMATS: &'static [Format] = &FORMATS;
 }
 
 const EXAMPLES: &str = "Examples:
@@ -161,11 +172,8 @@ pub struct SearchArgs {
     /// At most this many rows (the count is of every match).
     #[arg(long)]
     pub limit: Option<usize>,
-    #[arg(long, value_enum, default_value = "text")]
-    pub format: SearchFormat,
-    /// Write the rows here instead of standard output.
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: TableOutput<SearchFormats>,
     /// No notes on standard error.
     #[arg(short, long)]
     pub quiet: bool,
@@ -212,26 +220,58 @@ pub fn run_index(args: &IndexArgs) -> Result {
     if f > 0 && !quiet {
         eprintln!();
     }
-    Ok(super::Outcome::Success)
+    Ok(Outcome::Success)
+}
+
+/// What a search found, before it is written.
+pub enum Answer {
+    /// The matching games (at most `--limit` of them) and how many matched.
+    Rows { total: usize, rows: Vec<HitRow> },
+    /// The trees of `--tree` / `--reverse-tree` and how many games reached the position.
+    Trees { total: usize, trees: Trees },
 }
 
 pub fn run(args: &SearchArgs) -> Result {
+    let format = args.out.format()?;
+    if format != Format::Text && args.tree && args.reverse_tree {
+        return Err(AppError::usage(format!(
+            "--tree and --reverse-tree together are two tables, which only text prints one after the other; give one of them with --format {format}"
+        )));
+    }
     let conn = open_read_only(&args.db)?;
     crate::db::map_pages(&conn);
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| AppError::io(p, e))?,
-        )),
-        None => Box::new(io::BufWriter::new(io::stdout().lock())),
-    };
-    run_on(&conn, args, &mut out)?;
-    out.flush()?;
-    Ok(super::Outcome::Success)
+    let answer = answer(&conn, args)?;
+    // The output is opened once the search is done, so a search stopped by an error or by
+    // Ctrl-C leaves no file; from here Ctrl-C stops the writing and the temporary file is
+    // removed, as in `export`.
+    crate::interrupt::install();
+    match format {
+        Format::Text => {
+            let mut out = Output::open(args.out.path())?;
+            write_text(&mut out, args, &answer)?;
+            out.finish()?;
+        }
+        table => {
+            let mut t = format::open_table(table, args.out.path(), args.out.csv_raw)?;
+            write_table(t.as_mut(), args, &answer)?;
+            t.finish()?;
+        }
+    }
+    Ok(Outcome::Success)
 }
 
-/// The search of `args` on an open database, written to `out` (`bench positions` runs
-/// it on one connection, many times).
+/// The search of `args` on an open database, written to `out` as text (`bench positions`
+/// runs it on one connection, many times).
 pub fn run_on(conn: &rusqlite::Connection, args: &SearchArgs, out: &mut dyn Write) -> Result {
+    let answer = answer(conn, args)?;
+    write_text(out, args, &answer)?;
+    out.flush()?;
+    Ok(Outcome::Success)
+}
+
+/// The search of `args`: the query and the selection it reads, answered from the key index
+/// where it can, by replaying the games where it must.
+fn answer(conn: &rusqlite::Connection, args: &SearchArgs) -> Result<Answer> {
     let query = args.query.query(args.fen.as_deref())?;
     if query.is_empty() {
         return Err(AppError::usage(format!(
@@ -262,38 +302,36 @@ pub fn run_on(conn: &rusqlite::Connection, args: &SearchArgs, out: &mut dyn Writ
         && let Some(e) = explore(conn, &query, &filter, limit, args.tree).map_err(other)?
     {
         unindexed_note(e.unindexed);
-        if let Some(t) = &e.trees {
-            write_trees(out, args, e.total, t)?;
-            out.flush()?;
-            return Ok(super::Outcome::Success);
+        if let Some(trees) = e.trees {
+            return Ok(Answer::Trees {
+                total: e.total,
+                trees,
+            });
         }
         let rows = hit_rows(conn, &e.hits).map_err(other)?;
-        return write_rows(out, args, e.total, &rows);
+        return Ok(Answer::Rows {
+            total: e.total,
+            rows,
+        });
     }
     let found = search(conn, &query, &filter).map_err(other)?;
     unindexed_note(found.unindexed);
     let total = found.hits.len();
-    let shown = &found.hits[..args.limit.unwrap_or(total).min(total)];
     if args.tree || args.reverse_tree {
-        let t = trees(conn, &found.hits, args.reverse_tree).map_err(other)?;
-        write_trees(out, args, total, &t)?;
-        out.flush()?;
-        return Ok(super::Outcome::Success);
+        let trees = trees(conn, &found.hits, args.reverse_tree).map_err(other)?;
+        return Ok(Answer::Trees { total, trees });
     }
+    let shown = &found.hits[..args.limit.unwrap_or(total).min(total)];
     let rows = hit_rows(conn, shown).map_err(other)?;
-    write_rows(out, args, total, &rows)
+    Ok(Answer::Rows { total, rows })
 }
 
-/// The rows of matching games in the chosen format, after the count (text).
-fn write_rows(
-    out: &mut dyn Write,
-    args: &SearchArgs,
-    total: usize,
-    rows: &[crate::export::positions::HitRow],
-) -> Result {
+/// The answer for people: the count, then the games, or the next moves and the move orders.
+fn write_text(out: &mut dyn Write, args: &SearchArgs, answer: &Answer) -> io::Result<()> {
     let s = |v: &Option<String>| v.clone().unwrap_or_default();
-    match args.format {
-        SearchFormat::Text => {
+    let opt = |v: Option<f64>, d: usize| v.map_or(String::new(), |v| format!("{v:.d$}"));
+    match answer {
+        Answer::Rows { total, rows } => {
             writeln!(out, "{total} games")?;
             for r in rows {
                 writeln!(
@@ -308,49 +346,15 @@ fn write_rows(
                 )?;
             }
         }
-        SearchFormat::Csv => {
-            let mut w = csv::Writer::from_writer(&mut *out);
-            w.write_record(["id", "white", "black", "date", "result", "ply"])?;
-            for r in rows {
-                w.write_record([
-                    r.id.to_string(),
-                    s(&r.white),
-                    s(&r.black),
-                    s(&r.date),
-                    s(&r.result),
-                    r.ply.to_string(),
-                ])?;
-            }
-            w.flush()?;
-        }
-        SearchFormat::Jsonl => {
-            for r in rows {
-                serde_json::to_writer(&mut *out, r)?;
-                writeln!(out)?;
-            }
-        }
-    }
-    out.flush()?;
-    Ok(super::Outcome::Success)
-}
-
-fn write_trees(
-    out: &mut dyn Write,
-    args: &SearchArgs,
-    total: usize,
-    t: &crate::positions::tree::Trees,
-) -> Result<()> {
-    let opt = |v: Option<f64>, d: usize| v.map_or(String::new(), |v| format!("{v:.d$}"));
-    if args.tree {
-        match args.format {
-            SearchFormat::Text => {
+        Answer::Trees { total, trees } => {
+            if args.tree {
                 writeln!(out, "{total} games")?;
                 writeln!(
                     out,
                     "{:<10} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6}",
                     "move", "games", "White%", "draw%", "w-elo", "b-elo", "perf"
                 )?;
-                for b in t.branches() {
+                for b in trees.branches() {
                     writeln!(
                         out,
                         "{:<10} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6}",
@@ -364,47 +368,37 @@ fn write_trees(
                     )?;
                 }
             }
-            SearchFormat::Csv => {
-                let mut w = csv::Writer::from_writer(&mut *out);
-                w.write_record([
-                    "move",
-                    "games",
-                    "white_score",
-                    "draw_rate",
-                    "white_elo",
-                    "black_elo",
-                    "performance",
-                ])?;
-                for b in t.branches() {
-                    w.write_record([
-                        b.san.clone(),
-                        b.games.to_string(),
-                        opt(b.white_score(), 2),
-                        opt(b.draw_rate(), 2),
-                        opt(b.avg_elo(0), 1),
-                        opt(b.avg_elo(1), 1),
-                        opt(b.performance(), 1),
-                    ])?;
-                }
-                w.flush()?;
-            }
-            SearchFormat::Jsonl => {
-                for b in t.branches() {
-                    let v = serde_json::json!({"move": b.san, "games": b.games, "white_score": b.white_score(), "draw_rate": b.draw_rate(), "white_elo": b.avg_elo(0), "black_elo": b.avg_elo(1), "performance": b.performance()});
-                    writeln!(out, "{v}")?;
+            if args.reverse_tree {
+                for (order, n) in trees.move_orders() {
+                    let order = if order.is_empty() { START } else { order };
+                    writeln!(out, "{n:>7}  {order}")?;
                 }
             }
         }
     }
-    if args.reverse_tree {
-        for (order, n) in t.move_orders() {
-            let order = if order.is_empty() { "(start)" } else { order };
-            match args.format {
-                SearchFormat::Text => writeln!(out, "{n:>7}  {order}")?,
-                SearchFormat::Csv => writeln!(out, "{n},\"{order}\"")?,
-                SearchFormat::Jsonl => {
-                    writeln!(out, "{}", serde_json::json!({"games": n, "moves": order}))?
-                }
+    Ok(())
+}
+
+/// The answer as one table (CSV, JSON lines, Parquet): the games, the next moves (`--tree`)
+/// or the move orders (`--reverse-tree`).
+fn write_table(t: &mut dyn TableFormat, args: &SearchArgs, answer: &Answer) -> Result<()> {
+    match answer {
+        Answer::Rows { rows, .. } => {
+            t.begin(&HIT_COLUMNS)?;
+            for r in rows {
+                t.row(&hit_cells(r))?;
+            }
+        }
+        Answer::Trees { trees, .. } if args.tree => {
+            t.begin(&TREE_COLUMNS)?;
+            for b in trees.branches() {
+                t.row(&branch_cells(b))?;
+            }
+        }
+        Answer::Trees { trees, .. } => {
+            t.begin(&ORDER_COLUMNS)?;
+            for (order, n) in trees.move_orders() {
+                t.row(&order_cells(order, n))?;
             }
         }
     }

@@ -3,10 +3,11 @@
 //! the flags, calls `stats::tournament`, prints; the work is in the library.
 
 use super::error::{AppError, Outcome, Result};
+use super::output::{Offers, TableOutput};
+use crate::export::format::{self, Format};
 use crate::export::output::Output;
 use crate::stats::read::ReadError;
-use crate::stats::tournament::event::{self, EventError};
-use crate::stats::tournament::model::Points;
+use crate::stats::tournament::event::{self, EventError, SUMMARY_COLUMNS, Summary};
 use crate::stats::tournament::{
     Kind, Rules, Spec, Standings, Tournament, crosstable, html, standings, tiebreaks, trf,
 };
@@ -58,11 +59,12 @@ pub struct TournamentArgs {
     /// unrated.
     #[arg(long, value_name = "RATING")]
     pub unrated: Option<u16>,
-    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
-    pub format: FormatArg,
-    /// Write to this file instead of standard output.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
-    pub output: Option<PathBuf>,
+    /// The standings (or `--all-events`' summary) as a table; text is the crosstable.
+    #[command(flatten)]
+    pub out: TableOutput<TournamentFormats>,
+    /// No notes on standard error (records skipped, games left out, the time taken).
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Also write the page: standings (sortable) and crosstable, self-contained.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
@@ -71,11 +73,14 @@ pub struct TournamentArgs {
     pub trf_out: Option<PathBuf>,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum FormatArg {
-    Text,
-    Csv,
-    Jsonl,
+/// The formats `tournament` writes, text (the crosstable) first.
+const FORMATS: [Format; 4] = [Format::Text, Format::Csv, Format::Jsonl, Format::Parquet];
+
+#[derive(Clone, Debug)]
+pub struct TournamentFormats;
+
+impl Offers for TournamentFormats {
+    const FORMATS: &'static [Format] = &FORMATS;
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -85,6 +90,7 @@ pub enum KindArg {
 }
 
 pub fn run(args: &TournamentArgs) -> Result {
+    let format = args.out.format()?;
     let specs = match &args.tiebreaks {
         Some(text) => Some(Spec::parse_list(text).map_err(|e| AppError::usage(e.to_string()))?),
         None => None,
@@ -96,7 +102,7 @@ pub fn run(args: &TournamentArgs) -> Result {
         None => None,
     };
     if args.all_events {
-        return all_events(args, rules, specs.as_deref());
+        return all_events(args, format, rules, specs.as_deref());
     }
     let t = load(args)?;
     let kind = match args.kind {
@@ -108,7 +114,9 @@ pub fn run(args: &TournamentArgs) -> Result {
         specs.unwrap_or_else(|| tiebreaks::registry::default_list(kind == Kind::RoundRobin));
     let rules = rules.unwrap_or_else(|| Rules::for_date(t.end()));
     let s = standings::compute(&t, &specs, rules, kind, args.unrated);
-    print(args, &t, &s)?;
+    // Ctrl-C from here stops the writing and removes the temporary files.
+    crate::interrupt::install();
+    print(args, format, &t, &s)?;
     if let Some(path) = &args.html {
         write_file(path, html::page(&t, &s).as_bytes())?;
     }
@@ -128,7 +136,7 @@ fn load(args: &TournamentArgs) -> Result<Tournament> {
         };
         let read =
             trf::read(&text).map_err(|e| AppError::Other(format!("{}: {e}", path.display())))?;
-        for (code, line) in &read.skipped {
+        for (code, line) in read.skipped.iter().filter(|_| !args.quiet) {
             eprintln!(
                 "{}: line {line}: records '{code}' are not supported and were skipped",
                 path.display()
@@ -140,13 +148,13 @@ fn load(args: &TournamentArgs) -> Result<Tournament> {
         (Some(db), Some(name)) => {
             let (t, left) = event::open_and_load(db, name, args.site.as_deref(), args.year)
                 .map_err(event_error)?;
-            if left.unfinished + left.unnamed > 0 {
+            if left.unfinished + left.unnamed > 0 && !args.quiet {
                 eprintln!(
                     "left out: {} games without a result, {} without two named players",
                     left.unfinished, left.unnamed
                 );
             }
-            if left.other_stage > 0 {
+            if left.other_stage > 0 && !args.quiet {
                 eprintln!(
                     "left out: {} games numbered apart from the event's round.board tags (a play-off)",
                     left.other_stage
@@ -172,123 +180,78 @@ fn event_error(e: EventError) -> AppError {
 
 /// `--all-events`: one line per event (name, site, year, type, players, rounds, games,
 /// points), then the count and the time on standard error.
-fn all_events(args: &TournamentArgs, rules: Option<Rules>, specs: Option<&[Spec]>) -> Result {
+fn all_events(
+    args: &TournamentArgs,
+    format: Format,
+    rules: Option<Rules>,
+    specs: Option<&[Spec]>,
+) -> Result {
     let db = args.db.as_deref().expect("clap requires --db");
     let start = std::time::Instant::now();
     let conn = crate::db::open_read_only(db)?;
-    let mut out = Output::open(args.output.as_deref()).map_err(|e| output_error(args, e))?;
-    let mut games = 0usize;
-    let mut count = 0usize;
-    let mut text = String::new();
-    if matches!(args.format, FormatArg::Csv) {
-        text.push_str("event,site,year,type,players,rounds,games,points\n");
-    }
-    let mut failed: Option<AppError> = None;
+    let mut lines: Vec<Summary> = Vec::new();
     event::for_each_event(&conn, |c, t, _| {
-        if failed.is_some() {
-            return;
-        }
-        count += 1;
-        match summary_line(args, rules, specs, &c, &t) {
-            Ok((line, played)) => {
-                games += played;
-                text.push_str(&line);
-            }
-            Err(e) => failed = Some(e),
-        }
+        let kind = match args.kind {
+            Some(KindArg::Rr) => Kind::RoundRobin,
+            Some(KindArg::Swiss) => Kind::Swiss,
+            None => t.kind(),
+        };
+        let list = specs
+            .map(<[Spec]>::to_vec)
+            .unwrap_or_else(|| tiebreaks::registry::default_list(kind == Kind::RoundRobin));
+        let r = rules.unwrap_or_else(|| Rules::for_date(t.end()));
+        let s = standings::compute(&t, &list, r, kind, args.unrated);
+        lines.push(Summary::new(&c, &t, &s, kind));
     })
     .map_err(event_error)?;
-    if let Some(e) = failed {
-        return Err(e);
+    crate::interrupt::install();
+    match format {
+        Format::Text => {
+            let mut out = Output::open(args.out.path()).map_err(|e| output_error(args, e))?;
+            for line in &lines {
+                writeln!(out, "{line}").map_err(|e| output_error(args, e))?;
+            }
+            out.finish().map_err(|e| output_error(args, e))?;
+        }
+        table => {
+            let mut w = format::open_table(table, args.out.path(), args.out.csv_raw)?;
+            w.begin(&SUMMARY_COLUMNS)?;
+            for line in &lines {
+                w.row(&line.cells())?;
+            }
+            w.finish()?;
+        }
     }
-    out.write_all(text.as_bytes())
-        .map_err(|e| output_error(args, e))?;
-    out.finish().map_err(|e| output_error(args, e))?;
-    eprintln!(
-        "{count} events, {games} games: read, built and ranked in {:.2} s",
-        start.elapsed().as_secs_f64()
-    );
+    if !args.quiet {
+        let games: usize = lines.iter().map(|l| l.games).sum();
+        eprintln!(
+            "{} events, {games} games: read, built and ranked in {:.2} s",
+            lines.len(),
+            start.elapsed().as_secs_f64()
+        );
+    }
     Ok(Outcome::Success)
 }
 
-/// One event's summary line in the chosen format, and its number of games.
-fn summary_line(
-    args: &TournamentArgs,
-    rules: Option<Rules>,
-    specs: Option<&[Spec]>,
-    c: &event::Candidate,
-    t: &Tournament,
-) -> Result<(String, usize)> {
-    let kind = match args.kind {
-        Some(KindArg::Rr) => Kind::RoundRobin,
-        Some(KindArg::Swiss) => Kind::Swiss,
-        None => t.kind(),
-    };
-    let list = specs
-        .map(<[Spec]>::to_vec)
-        .unwrap_or_else(|| tiebreaks::registry::default_list(kind == Kind::RoundRobin));
-    let r = rules.unwrap_or_else(|| Rules::for_date(t.end()));
-    let s = standings::compute(t, &list, r, kind, args.unrated);
-    let played: usize = t
-        .players
-        .iter()
-        .map(|p| p.rounds.iter().filter(|x| x.opponent.is_some()).count())
-        .sum::<usize>()
-        / 2;
-    let points = Points(s.rows.iter().map(|row| row.points.0).sum());
-    let year = c.year.map(|y| y.to_string()).unwrap_or_default();
-    let line = match args.format {
-        FormatArg::Text => format!(
-            "{} | {} | {} | {} | {} players | {} rounds | {} games | {} points\n",
-            c.name,
-            c.site,
-            year,
-            kind.name(),
-            t.players.len(),
-            t.rounds,
-            played,
-            points
-        ),
-        FormatArg::Csv => {
-            let mut w = csv::Writer::from_writer(Vec::new());
-            w.write_record([
-                c.name.as_str(),
-                c.site.as_str(),
-                year.as_str(),
-                kind.name(),
-                &t.players.len().to_string(),
-                &t.rounds.to_string(),
-                &played.to_string(),
-                &points.to_string(),
-            ])?;
-            let bytes = w.into_inner().map_err(|e| AppError::Other(e.to_string()))?;
-            String::from_utf8_lossy(&bytes).into_owned()
-        }
-        FormatArg::Jsonl => format!(
-            "{}\n",
-            serde_json::json!({
-                "event": c.name, "site": c.site, "year": c.year, "type": kind.name(),
-                "players": t.players.len(), "rounds": t.rounds, "games": played,
-                "points": points.as_f64(),
-            })
-        ),
-    };
-    Ok((line, played))
-}
-
-fn print(args: &TournamentArgs, t: &Tournament, s: &Standings) -> Result<()> {
-    let mut out = Output::open(args.output.as_deref()).map_err(|e| output_error(args, e))?;
-    let written = match args.format {
-        FormatArg::Text => out.write_all(crosstable::render(t, s).as_bytes()),
-        FormatArg::Csv => standings::write_csv(t, s, &mut out),
-        FormatArg::Jsonl => standings::write_jsonl(t, s, &mut out),
-    };
-    written.map_err(|e| output_error(args, e))?;
-    out.finish().map_err(|e| output_error(args, e))
+/// The crosstable (text) or the standings as a table.
+fn print(args: &TournamentArgs, format: Format, t: &Tournament, s: &Standings) -> Result<()> {
+    if format == Format::Text {
+        let mut out = Output::open(args.out.path()).map_err(|e| output_error(args, e))?;
+        out.write_all(crosstable::render(t, s).as_bytes())
+            .map_err(|e| output_error(args, e))?;
+        return out.finish().map_err(|e| output_error(args, e));
+    }
+    let mut w = format::open_table(format, args.out.path(), args.out.csv_raw)?;
+    w.begin(&standings::columns(s))?;
+    for row in &s.rows {
+        w.row(&standings::cells(t, s, row))?;
+    }
+    w.finish()?;
+    Ok(())
 }
 
 fn output_error(args: &TournamentArgs, e: std::io::Error) -> AppError {
-    match &args.output {
+    match args.out.path() {
         Some(p) => AppError::io(p, e),
         None => AppError::from(e),
     }

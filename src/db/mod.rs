@@ -23,4 +23,4 @@ pub use open::{
     open_existing, open_read_only,
 };
 pub use record::GameRecord;
-pub use writer::{ImportState, SourceIdentity, Stored, Writer};
+pub use writer::{ImportState, SourceIdentity, StoreWriter, Stored};

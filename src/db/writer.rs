@@ -35,7 +35,7 @@ struct BatchCounts {
     rejected: u64,
 }
 
-pub struct Writer {
+pub struct StoreWriter {
     conn: Connection,
     /// Checkpoints the log on its own thread (`db::checkpoint`); None in memory.
     _checkpointer: Option<Checkpointer>,
@@ -66,19 +66,19 @@ pub struct SourceIdentity {
     pub compression: &'static str,
 }
 
-impl Writer {
+impl StoreWriter {
     /// The writer turns the connection's foreign key enforcement off: every id it writes
     /// it has just read or made in the same transaction, and the content hash goes in
     /// before its game (one statement finds a stored game and reserves a new one's id).
     /// `tests/import_cli.rs` checks `foreign_key_check` after imports.
     /// Checkpoints of the log run on a thread of their own (`db::checkpoint`).
-    pub fn new(conn: Connection) -> rusqlite::Result<Writer> {
+    pub fn new(conn: Connection) -> rusqlite::Result<StoreWriter> {
         conn.pragma_update(None, "foreign_keys", "OFF")?;
         let checkpointer = Checkpointer::start(&conn);
         if checkpointer.is_some() {
             conn.pragma_update(None, "wal_autocheckpoint", WRITER_LIMIT_PAGES)?;
         }
-        Ok(Writer {
+        Ok(StoreWriter {
             conn,
             _checkpointer: checkpointer,
             players: HashMap::new(),

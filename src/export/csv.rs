@@ -84,6 +84,9 @@ impl<W: Finish + Send> TableFormat for CsvFormat<W> {
                 Cell::Float(x) => {
                     let _ = write!(slot, "{x}");
                 }
+                Cell::Fixed(x, d) => {
+                    let _ = write!(slot, "{x:.0$}", usize::from(*d));
+                }
                 Cell::Text(t) => slot.push_str(&self.text(t)),
                 Cell::List(items) => {
                     for (k, item) in items.iter().enumerate() {

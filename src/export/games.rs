@@ -5,7 +5,7 @@
 
 use super::ExportError;
 use super::findings::FindingRow;
-use super::names::Names;
+use super::names::{Names, Opening};
 use super::side::{SideRows, SideStatements, Table};
 use crate::chess::{Move, Position};
 use crate::db::GameRecord;
@@ -291,6 +291,8 @@ pub fn for_each_game(
     Ok(n)
 }
 
+/// Fills `row` from the database row `r`: the start position and the moves, the people and
+/// the tags, the side tables' annotations, then (version 2 on) arbiter's own classification.
 fn read_game(
     r: &Row<'_>,
     version: i64,
@@ -315,99 +317,16 @@ fn read_game(
     let clocks = r
         .get::<_, Option<Vec<u8>>>(14)?
         .map_or_else(Vec::new, |b| decode_clocks(&b));
-    // Seven Tag Roster from the columns, then the rest in file order.
-    // The joined names, or (version 3) the names behind the ids.
-    let name_ids = [r.get::<_, Option<i64>>(31)?, r.get::<_, Option<i64>>(32)?];
-    let mut spellings = [None, None];
-    let mut persons = [None, None];
-    let mut person_ids = name_ids;
-    let (event, file, opening) = match names {
-        Some(names) => {
-            for side in 0..2 {
-                let Some(s) = names.spelling(name_ids[side])?.cloned() else {
-                    person_ids[side] = None;
-                    continue;
-                };
-                persons[side] = names.person(Some(s.person_id))?.cloned();
-                person_ids[side] = persons[side].as_ref().map(|_| s.person_id);
-                spellings[side] = Some(s.name);
-            }
-            (
-                names.event(r.get(15)?)?.cloned(),
-                names.import(r.get(23)?)?.cloned(),
-                names.opening(r.get(34)?)?.cloned(),
-            )
-        }
-        None => {
-            spellings = [r.get(19)?, r.get(20)?];
-            (r.get(15)?, r.get(23)?, None)
-        }
-    };
-    let mut tags = Vec::new();
-    for (name, v) in [
-        ("Event", event),
-        ("Site", r.get(16)?),
-        ("Date", r.get(17)?),
-        ("Round", r.get(18)?),
-        ("White", spellings[0].clone()),
-        ("Black", spellings[1].clone()),
-    ] {
-        tags.push((name.to_owned(), v.unwrap_or_else(|| "?".to_owned())));
-    }
+    let mut who = People::read(r, names)?;
     let result: Option<String> = r.get(1)?;
-    tags.push((
-        "Result".to_owned(),
-        result.clone().unwrap_or_else(|| "*".to_owned()),
-    ));
     let elo = [r.get::<_, Option<i64>>(21)?, r.get::<_, Option<i64>>(22)?];
-    for (name, v) in [("WhiteElo", elo[0]), ("BlackElo", elo[1])] {
-        if let Some(v) = v {
-            tags.push((name.to_owned(), v.to_string()));
-        }
-    }
-    if let Some(fen) = &start_fen {
-        tags.push(("FEN".to_owned(), fen.clone()));
-    }
-    side.each(Table::Tags, id, |t| {
-        tags.push((t.get::<_, String>(1)?, t.get::<_, String>(2)?));
-        Ok(())
-    })?;
-    let mut comments = Vec::new();
-    side.each(Table::Comments, id, |t| {
-        comments.push((t.get::<_, u32>(1)?, t.get::<_, String>(2)?));
-        Ok(())
-    })?;
-    let (mut finding_codes, mut finding_plies) = (Vec::new(), Vec::new());
-    side.each(Table::Findings, id, |t| {
-        finding_codes.push(t.get::<_, String>(1)?);
-        finding_plies.push(t.get::<_, Option<u32>>(2)?);
-        Ok(())
-    })?;
-    let mut evals = Vec::new();
-    side.each(Table::Evaluations, id, |t| {
-        let score = match (t.get::<_, Option<i32>>(2)?, t.get::<_, Option<i32>>(3)?) {
-            (_, Some(mate)) => Score::Mate(mate),
-            (cp, None) => Score::Cp(cp.unwrap_or(0)),
-        };
-        evals.push((t.get::<_, u32>(1)?, score, t.get::<_, u32>(4)?));
-        Ok(())
-    })?;
-    let mut analysis = None;
-    side.each(Table::Analyses, id, |t| {
-        analysis = Some((
-            [t.get::<_, Option<f64>>(1)?, t.get::<_, Option<f64>>(2)?],
-            [
-                [t.get(3)?, t.get(4)?, t.get(5)?],
-                [t.get(6)?, t.get(7)?, t.get(8)?],
-            ],
-        ));
-        Ok(())
-    })?;
+    let tags = read_tags(r, id, side, &mut who, &result, elo, start_fen.as_deref())?;
+    let notes = Annotations::read(side, id)?;
     let tag_of = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
     let fide_tag = |name: &str| tag_of(name).and_then(|v| v.trim().parse::<i64>().ok());
     let mut out = ExportRow {
         id,
-        file,
+        file: who.file.take(),
         game_number: r.get(24)?,
         byte_offset: r.get(25)?,
         line: r.get(26)?,
@@ -417,9 +336,9 @@ fn read_game(
         annotated: r.get(30)?,
         elo,
         fide_ids: [fide_tag("WhiteFideId"), fide_tag("BlackFideId")],
-        persons: spellings,
-        person_ids: name_ids,
-        name_ids,
+        persons: std::mem::take(&mut who.spellings),
+        person_ids: who.name_ids,
+        name_ids: who.name_ids,
         eco: tag_of("ECO"),
         opening: tag_of("Opening"),
         opening_family: None,
@@ -445,52 +364,209 @@ fn read_game(
         final_fen: end.fen(),
         moves,
         clocks,
-        comments,
-        finding_codes,
-        finding_plies,
-        evals,
-        accuracy: analysis.map_or([None, None], |a| a.0),
-        judgements: analysis.map(|a| a.1),
+        comments: notes.comments,
+        finding_codes: notes.finding_codes,
+        finding_plies: notes.finding_plies,
+        evals: notes.evals,
+        accuracy: notes.analysis.map_or([None, None], |a| a.0),
+        judgements: notes.analysis.map(|a| a.1),
         match_ply: None,
     };
     if version >= 2 {
-        // arbiter's own classification first, the file's tags where it made none.
-        let text = |k: usize| r.get::<_, Option<String>>(k);
-        if let Some(eco) = text(33)? {
-            out.eco = Some(eco);
-        }
-        match opening {
-            Some(o) => {
-                out.opening = Some(o.name);
-                out.opening_family = Some(o.family);
-            }
-            None if version >= 3 => {}
-            None => {
-                if let Some(opening) = text(34)? {
-                    out.opening = Some(opening);
-                }
-                out.opening_family = text(35)?;
-            }
-        }
-        if let Some(tc) = text(36)? {
-            out.time_control = Some(tc);
-        }
-        out.tc_class = text(37)?;
-        for (side, k) in [(0, 38), (1, 39)] {
-            if let Some(id) = r.get::<_, Option<i64>>(k)? {
-                out.fide_ids[side] = Some(id);
-            }
-        }
-        if version >= 3 {
-            out.persons = persons;
-            out.person_ids = person_ids;
-        } else {
-            out.persons = [text(40)?, text(41)?];
-            out.person_ids = [r.get(42)?, r.get(43)?];
-        }
-        out.duplicate = r.get::<_, i64>(44)? != 0;
+        classify(r, version, who, &mut out)?;
     }
     *row = out;
+    Ok(())
+}
+
+/// Who played a stored game and where it came from: the names joined through `Names`
+/// (version 3 on), else the columns that hold them.
+struct People {
+    /// The spellings' ids, as stored.
+    name_ids: [Option<i64>; 2],
+    /// The names as written.
+    spellings: [Option<String>; 2],
+    /// The persons behind them and their ids (version 3 on).
+    persons: [Option<String>; 2],
+    person_ids: [Option<i64>; 2],
+    event: Option<String>,
+    file: Option<String>,
+    opening: Option<Opening>,
+}
+
+impl People {
+    fn read(r: &Row<'_>, names: Option<&mut Names<'_>>) -> Result<People, ExportError> {
+        let name_ids = [r.get::<_, Option<i64>>(31)?, r.get::<_, Option<i64>>(32)?];
+        let mut who = People {
+            name_ids,
+            spellings: [None, None],
+            persons: [None, None],
+            person_ids: name_ids,
+            event: None,
+            file: None,
+            opening: None,
+        };
+        let Some(names) = names else {
+            who.spellings = [r.get(19)?, r.get(20)?];
+            who.event = r.get(15)?;
+            who.file = r.get(23)?;
+            return Ok(who);
+        };
+        for (side, &name_id) in name_ids.iter().enumerate() {
+            let Some(s) = names.spelling(name_id)?.cloned() else {
+                who.person_ids[side] = None;
+                continue;
+            };
+            who.persons[side] = names.person(Some(s.person_id))?.cloned();
+            who.person_ids[side] = who.persons[side].as_ref().map(|_| s.person_id);
+            who.spellings[side] = Some(s.name);
+        }
+        who.event = names.event(r.get(15)?)?.cloned();
+        who.file = names.import(r.get(23)?)?.cloned();
+        who.opening = names.opening(r.get(34)?)?.cloned();
+        Ok(who)
+    }
+}
+
+/// The Seven Tag Roster from the columns, the ratings and the FEN, then the other tags in
+/// file order (the event's name is moved into its tag).
+fn read_tags(
+    r: &Row<'_>,
+    id: i64,
+    side: &mut SideRows<'_, '_>,
+    who: &mut People,
+    result: &Option<String>,
+    elo: [Option<i64>; 2],
+    start_fen: Option<&str>,
+) -> Result<Vec<(String, String)>, ExportError> {
+    let mut tags = Vec::new();
+    for (name, v) in [
+        ("Event", who.event.take()),
+        ("Site", r.get(16)?),
+        ("Date", r.get(17)?),
+        ("Round", r.get(18)?),
+        ("White", who.spellings[0].clone()),
+        ("Black", who.spellings[1].clone()),
+    ] {
+        tags.push((name.to_owned(), v.unwrap_or_else(|| "?".to_owned())));
+    }
+    tags.push((
+        "Result".to_owned(),
+        result.clone().unwrap_or_else(|| "*".to_owned()),
+    ));
+    for (name, v) in [("WhiteElo", elo[0]), ("BlackElo", elo[1])] {
+        if let Some(v) = v {
+            tags.push((name.to_owned(), v.to_string()));
+        }
+    }
+    if let Some(fen) = start_fen {
+        tags.push(("FEN".to_owned(), fen.to_owned()));
+    }
+    side.each(Table::Tags, id, |t| {
+        tags.push((t.get::<_, String>(1)?, t.get::<_, String>(2)?));
+        Ok(())
+    })?;
+    Ok(tags)
+}
+
+/// Accuracy of White and Black, and each side's inaccuracies, mistakes and blunders.
+type Analysis = ([Option<f64>; 2], [[u32; 3]; 2]);
+
+/// What the side tables add to a game: main-line comments, findings, evaluations and the
+/// analysis.
+struct Annotations {
+    comments: Vec<(u32, String)>,
+    finding_codes: Vec<String>,
+    finding_plies: Vec<Option<u32>>,
+    evals: Vec<(u32, Score, u32)>,
+    analysis: Option<Analysis>,
+}
+
+impl Annotations {
+    fn read(side: &mut SideRows<'_, '_>, id: i64) -> Result<Annotations, ExportError> {
+        let mut comments = Vec::new();
+        side.each(Table::Comments, id, |t| {
+            comments.push((t.get::<_, u32>(1)?, t.get::<_, String>(2)?));
+            Ok(())
+        })?;
+        let (mut finding_codes, mut finding_plies) = (Vec::new(), Vec::new());
+        side.each(Table::Findings, id, |t| {
+            finding_codes.push(t.get::<_, String>(1)?);
+            finding_plies.push(t.get::<_, Option<u32>>(2)?);
+            Ok(())
+        })?;
+        let mut evals = Vec::new();
+        side.each(Table::Evaluations, id, |t| {
+            let score = match (t.get::<_, Option<i32>>(2)?, t.get::<_, Option<i32>>(3)?) {
+                (_, Some(mate)) => Score::Mate(mate),
+                (cp, None) => Score::Cp(cp.unwrap_or(0)),
+            };
+            evals.push((t.get::<_, u32>(1)?, score, t.get::<_, u32>(4)?));
+            Ok(())
+        })?;
+        let mut analysis = None;
+        side.each(Table::Analyses, id, |t| {
+            analysis = Some((
+                [t.get::<_, Option<f64>>(1)?, t.get::<_, Option<f64>>(2)?],
+                [
+                    [t.get(3)?, t.get(4)?, t.get(5)?],
+                    [t.get(6)?, t.get(7)?, t.get(8)?],
+                ],
+            ));
+            Ok(())
+        })?;
+        Ok(Annotations {
+            comments,
+            finding_codes,
+            finding_plies,
+            evals,
+            analysis,
+        })
+    }
+}
+
+/// Version 2 on: arbiter's own classification (ECO, opening, time control, FIDE ids,
+/// persons, duplicates) over the file's tags, where it made one.
+fn classify(
+    r: &Row<'_>,
+    version: i64,
+    who: People,
+    out: &mut ExportRow,
+) -> Result<(), ExportError> {
+    let text = |k: usize| r.get::<_, Option<String>>(k);
+    if let Some(eco) = text(33)? {
+        out.eco = Some(eco);
+    }
+    match who.opening {
+        Some(o) => {
+            out.opening = Some(o.name);
+            out.opening_family = Some(o.family);
+        }
+        None if version >= 3 => {}
+        None => {
+            if let Some(opening) = text(34)? {
+                out.opening = Some(opening);
+            }
+            out.opening_family = text(35)?;
+        }
+    }
+    if let Some(tc) = text(36)? {
+        out.time_control = Some(tc);
+    }
+    out.tc_class = text(37)?;
+    for (side, k) in [(0, 38), (1, 39)] {
+        if let Some(id) = r.get::<_, Option<i64>>(k)? {
+            out.fide_ids[side] = Some(id);
+        }
+    }
+    if version >= 3 {
+        out.persons = who.persons;
+        out.person_ids = who.person_ids;
+    } else {
+        out.persons = [text(40)?, text(41)?];
+        out.person_ids = [r.get(42)?, r.get(43)?];
+    }
+    out.duplicate = r.get::<_, i64>(44)? != 0;
     Ok(())
 }
 

@@ -29,8 +29,10 @@ fn push_value(line: &mut Vec<u8>, cell: &Cell<'_>) -> Result<(), serde_json::Err
         Cell::Null => line.extend_from_slice(b"null"),
         Cell::Int(n) => serde_json::to_writer(&mut *line, n)?,
         // NaN and infinities are not JSON: null.
-        Cell::Float(x) if x.is_finite() => serde_json::to_writer(&mut *line, x)?,
-        Cell::Float(_) => line.extend_from_slice(b"null"),
+        Cell::Float(x) | Cell::Fixed(x, _) if x.is_finite() => {
+            serde_json::to_writer(&mut *line, x)?
+        }
+        Cell::Float(_) | Cell::Fixed(..) => line.extend_from_slice(b"null"),
         Cell::Text(t) => serde_json::to_writer(&mut *line, t.as_ref())?,
         Cell::List(items) => {
             line.push(b'[');

@@ -17,6 +17,7 @@ pub mod pgn;
 pub mod players;
 pub mod position_laws;
 pub mod positions;
+pub mod search_tables;
 pub mod side;
 pub mod table;
 

@@ -70,7 +70,7 @@ impl Builder {
         match (self, cell) {
             (Builder::Int(b), Cell::Int(n)) => b.append_value(*n),
             (Builder::Int(b), _) => b.append_null(),
-            (Builder::Float(b), Cell::Float(x)) => b.append_value(*x),
+            (Builder::Float(b), Cell::Float(x) | Cell::Fixed(x, _)) => b.append_value(*x),
             (Builder::Float(b), Cell::Int(n)) => b.append_value(*n as f64),
             (Builder::Float(b), _) => b.append_null(),
             (Builder::Text(b), Cell::Text(t)) => b.append_value(t),
@@ -239,6 +239,7 @@ fn partition_value(cell: &Cell<'_>, column: &str) -> String {
         Cell::Int(n) if column == "month" || column == "day" => format!("{n:02}"),
         Cell::Int(n) => n.to_string(),
         Cell::Float(x) => x.to_string(),
+        Cell::Fixed(x, d) => format!("{x:.0$}", usize::from(*d)),
         Cell::Text(t) if !t.is_empty() => {
             let mut out = String::new();
             for c in t.chars() {

@@ -6,7 +6,7 @@
 use super::run::{Sink, SourceInfo};
 use super::sinks::{FindingsFile, Quarantine};
 use super::work::{Keep, Processed};
-use crate::db::{ImportState, SourceIdentity, Stored, Writer};
+use crate::db::{ImportState, SourceIdentity, StoreWriter, Stored};
 use crate::pgn::{Finding, RawGame, Severity};
 use std::io::{self, Read};
 use std::time::{Duration, Instant};
@@ -34,7 +34,7 @@ pub struct FileRate {
 }
 
 pub struct ImportSink {
-    writer: Writer,
+    writer: StoreWriter,
     settings: String,
     current: Option<ImportState>,
     pub counts: ImportCounts,
@@ -102,7 +102,7 @@ fn head_hash(path: &str) -> [u8; 16] {
 }
 
 impl ImportSink {
-    pub fn new(writer: Writer, settings: String) -> ImportSink {
+    pub fn new(writer: StoreWriter, settings: String) -> ImportSink {
         let stored_at_start = writer.games_stored().unwrap_or(0);
         ImportSink {
             stored_at_start,

@@ -260,14 +260,86 @@ impl Slot {
 }
 
 /// The game's positions and repetition keys, searched by arbiter's own searcher.
-struct Game<'a> {
+struct SearchedGame<'a> {
     positions: Vec<Position>,
     keys: Vec<u64>,
     searcher: Box<Searcher>,
     options: &'a AnalysisOptions,
 }
 
-impl Game<'_> {
+impl<'a> SearchedGame<'a> {
+    /// The game's positions and keys from `start`, with a fresh searcher.
+    fn new(start: &Position, moves: &[Move], options: &'a AnalysisOptions) -> SearchedGame<'a> {
+        let mut positions = Vec::with_capacity(moves.len() + 1);
+        let mut keys = Vec::with_capacity(moves.len() + 1);
+        let mut pos = *start;
+        positions.push(pos);
+        keys.push(pos.zobrist());
+        for &m in moves {
+            debug_assert!(pos.is_legal(m), "analyse_game needs legal moves");
+            pos.play_unchecked(m);
+            positions.push(pos);
+            keys.push(pos.zobrist());
+        }
+        let mut searcher = Box::new(Searcher::new(options.tt_mb));
+        // A fresh table already; cleared anyway so the promise holds if searchers are ever
+        // reused.
+        searcher.clear();
+        SearchedGame {
+            positions,
+            keys,
+            searcher,
+            options,
+        }
+    }
+
+    /// Whether the best move of `slot` (at ply `k`) is the only move at this budget: the
+    /// position is not yet decided, it is no recapture, and the best of the other moves
+    /// gives up at least `ONLY_MOVE_GAP` in winning chances.
+    fn only_move(&mut self, k: usize, moves: &[Move], slot: &Slot, nodes: u64) -> bool {
+        let Some(best) = slot.best else {
+            return false;
+        };
+        let wc = slot.wc();
+        if wc.abs() >= ONLY_MOVE_OPEN || is_recapture(&self.positions, moves, k, best) {
+            return false;
+        }
+        let second = self.search(k, nodes, &[best]);
+        second.best_move.is_some() && wc - score_winning_chances(second.score) >= ONLY_MOVE_GAP
+    }
+
+    /// Step 3: deep searches until both positions of every move that may get arbiter's own
+    /// label (`suspect`), every only-move candidate and (`final_position`) the last position
+    /// are settled; a deep score can make a neighbouring move look critical, so the marking
+    /// at `mark` runs again on the new curve.
+    fn triage(
+        &mut self,
+        slots: &mut [Slot],
+        mut suspect: Vec<bool>,
+        only_candidates: &[usize],
+        final_position: bool,
+        mark: f64,
+    ) {
+        let n = slots.len() - 1;
+        loop {
+            let mut wanted = both_ends(&suspect);
+            for &k in only_candidates {
+                wanted[k] = true;
+            }
+            if final_position {
+                wanted[n] = true;
+            }
+            let todo: Vec<usize> = (0..=n).filter(|&p| wanted[p] && !slots[p].deep).collect();
+            if todo.is_empty() {
+                break;
+            }
+            for p in todo {
+                slots[p] = self.deep(p);
+            }
+            suspect = suspects(slots, n, mark);
+        }
+    }
+
     fn search(&mut self, ply: usize, nodes: u64, excluded: &[Move]) -> SearchResult {
         let (pos, history) = (&self.positions[ply], &self.keys[..=ply]);
         let limits = Limits::nodes(nodes);
@@ -480,26 +552,7 @@ pub fn analyse(
     options: &AnalysisOptions,
 ) -> Result<GameAnalysis, EngineError> {
     let n = moves.len();
-    let mut positions = Vec::with_capacity(n + 1);
-    let mut keys = Vec::with_capacity(n + 1);
-    let mut pos = *start;
-    positions.push(pos);
-    keys.push(pos.zobrist());
-    for &m in moves {
-        debug_assert!(pos.is_legal(m), "analyse_game needs legal moves");
-        pos.play_unchecked(m);
-        positions.push(pos);
-        keys.push(pos.zobrist());
-    }
-    let mut searcher = Box::new(Searcher::new(options.tt_mb));
-    // A fresh table already; cleared anyway so the promise holds if searchers are ever reused.
-    searcher.clear();
-    let mut game = Game {
-        positions,
-        keys,
-        searcher,
-        options,
-    };
+    let mut game = SearchedGame::new(start, moves, options);
 
     // 1. The cheap curve.
     let mut slots = Vec::with_capacity(n + 1);
@@ -511,7 +564,6 @@ pub fn analyse(
     // 2. Only-move probes: the cheap pass's best move against the best of the rest, where an
     // only move can be reported: the move played was the best (`analysis.only-move`), or the
     // move may get a label (its message says the only move was missed).
-    let mut only_candidates = Vec::new();
     // An engine without a sweep searches what arbiter marks at `MARK_DROP`: those moves are
     // settled deep first, as they were before the sweep.
     let own_mark = match options.engine {
@@ -519,55 +571,31 @@ pub fn analyse(
         _ => OWN_MARK_DROP,
     };
     let may_label = suspects(&slots, n, own_mark);
-    for (k, slot) in slots.iter().enumerate().take(n) {
-        let Some(best) = slot.best else { continue };
-        if best != moves[k] && !may_label[k] {
-            continue;
-        }
-        let wc = slot.wc();
-        if wc.abs() >= ONLY_MOVE_OPEN || is_recapture(&game.positions, moves, k, best) {
-            continue;
-        }
-        let second = game.search(k, options.cheap_nodes, &[best]);
-        if second.best_move.is_some() && wc - score_winning_chances(second.score) >= ONLY_MOVE_GAP {
-            only_candidates.push(k);
-        }
-    }
+    let only_candidates: Vec<usize> = (0..n)
+        .filter(|&k| {
+            let slot = &slots[k];
+            slot.best
+                .is_some_and(|best| best == moves[k] || may_label[k])
+                && game.only_move(k, moves, slot, options.cheap_nodes)
+        })
+        .collect();
 
     // 3. Triage: deep searches until both positions of every move that may get arbiter's own
     // label are settled (a deep score can make a neighbouring move look critical, so the
     // marking runs again on the new curve).
     let game_level = game_level_kind(recorded_result, termination_is_mate);
-    let mut suspect = may_label;
-    loop {
-        let mut wanted = both_ends(&suspect);
-        for &k in &only_candidates {
-            wanted[k] = true;
-        }
-        if game_level.is_some() {
-            wanted[n] = true;
-        }
-        let todo: Vec<usize> = (0..=n).filter(|&p| wanted[p] && !slots[p].deep).collect();
-        if todo.is_empty() {
-            break;
-        }
-        for p in todo {
-            slots[p] = game.deep(p);
-        }
-        suspect = suspects(&slots, n, own_mark);
-    }
+    game.triage(
+        &mut slots,
+        may_label,
+        &only_candidates,
+        game_level.is_some(),
+        own_mark,
+    );
 
     // 4. Only moves confirmed at the deep budget.
     let mut only = vec![false; n];
     for &k in &only_candidates {
-        let Some(best) = slots[k].best else { continue };
-        let wc = slots[k].wc();
-        if wc.abs() >= ONLY_MOVE_OPEN || is_recapture(&game.positions, moves, k, best) {
-            continue;
-        }
-        let second = game.search(k, options.deep_nodes, &[best]);
-        only[k] =
-            second.best_move.is_some() && wc - score_winning_chances(second.score) >= ONLY_MOVE_GAP;
+        only[k] = game.only_move(k, moves, &slots[k], options.deep_nodes);
     }
 
     // 5. The second tier: the engine on the marked positions (where a suspect move starts)
@@ -579,13 +607,8 @@ pub fn analyse(
         Some(spec) => {
             let marks = suspects(&slots, n, MARK_DROP);
             let tier = engine_tier(spec, positions, moves, &marks, game_level.is_some())?;
-            (
-                tier.slots,
-                tier.sweep,
-                tier.nodes,
-                tier.failure,
-                Some(tier.name),
-            )
+            let name = Some(tier.name);
+            (tier.slots, tier.sweep, tier.nodes, tier.failure, name)
         }
     };
     let engine_positions = engine_slots.iter().filter(|s| s.is_some()).count() as u32;
@@ -599,25 +622,126 @@ pub fn analyse(
     let standard_start = start.fen() == crate::chess::START_FEN;
 
     // 6. Labels, accuracy and findings.
+    let judging = Judging {
+        positions,
+        moves,
+        slots: &slots,
+        engine_slots: &engine_slots,
+        sweep_empty: sweep.is_empty(),
+        only: &only,
+        standard_start,
+        engine_name: engine_name.as_deref(),
+    };
     let mut judged = Vec::with_capacity(n);
     let mut counts = [[0u32; 3]; 2];
     let mut findings = Vec::new();
     for k in 0..n {
-        let tier = if engine_slots[k].is_some() && engine_slots[k + 1].is_some() {
+        judged.push(judging.judge(k, &mut counts, &mut findings));
+    }
+
+    let white_cp: Vec<i32> = curve
+        .iter()
+        .zip(positions)
+        .map(|(s, p)| white_view_cp(s.score, p.turn()))
+        .collect();
+    if let Some(kind) = game_level {
+        let (last, keys) = (&positions[n], &game.keys);
+        findings.extend(game_level_finding(kind, last, keys, white_cp[n], n as u32));
+    }
+    let accuracy = accuracy_of(white_cp, standard_start, start.turn());
+
+    let evals = ply_evals(&curve, positions, &engine_slots);
+    let settings = settings_json(options, engine_name.as_deref());
+    let searchable = positions.iter().filter(|p| p.has_legal_moves()).count() as u32;
+    Ok(GameAnalysis {
+        evals,
+        moves: judged,
+        accuracy,
+        counts,
+        findings,
+        settings,
+        engine: EngineUse {
+            positions: engine_positions,
+            nodes: engine_nodes,
+            searchable,
+        },
+        engine_failure,
+    })
+}
+
+/// The game's accuracy from White's view of the curve, the start position read at lichess's
+/// fixed evaluation when it is the standard one.
+fn accuracy_of(mut white_cp: Vec<i32>, standard_start: bool, first: Color) -> [Option<f64>; 2] {
+    if standard_start {
+        white_cp[0] = lichess::INITIAL_CP;
+    }
+    game_accuracy(&white_cp, first == Color::White)
+}
+
+/// Each position's evaluation as stored: White's view of the curve, with its depth, nodes,
+/// best move, and whether it was searched deep or by the engine.
+fn ply_evals(
+    curve: &[Slot],
+    positions: &[Position],
+    engine_slots: &[Option<Slot>],
+) -> Vec<PlyEval> {
+    curve
+        .iter()
+        .zip(positions)
+        .zip(engine_slots)
+        .enumerate()
+        .map(|(ply, ((s, p), eng))| PlyEval {
+            ply: ply as u32,
+            score_white: white_view(s.score, p.turn()),
+            depth: s.depth,
+            nodes: s.nodes,
+            best_move: s.best,
+            deep: s.deep,
+            engine: eng.is_some(),
+        })
+        .collect()
+}
+
+/// What the labels, the accuracy and the findings of step 6 read: the game, arbiter's curve,
+/// the engine's positions, whether it swept, and the only moves.
+struct Judging<'g> {
+    positions: &'g [Position],
+    moves: &'g [Move],
+    slots: &'g [Slot],
+    engine_slots: &'g [Option<Slot>],
+    sweep_empty: bool,
+    only: &'g [bool],
+    standard_start: bool,
+    engine_name: Option<&'g str>,
+}
+
+impl Judging<'_> {
+    /// The judgement of move `k` (ply k + 1): its label counted in `counts`, its findings
+    /// (label, missed mate, only move) added to `findings`.
+    fn judge(
+        &self,
+        k: usize,
+        counts: &mut [[u32; 3]; 2],
+        findings: &mut Vec<AnalysisFinding>,
+    ) -> MoveJudgement {
+        let tier = if self.engine_slots[k].is_some() && self.engine_slots[k + 1].is_some() {
             Tier::Engine
         } else {
             Tier::Own
         };
         let (before, after) = match tier {
-            Tier::Engine => (engine_slots[k].unwrap(), engine_slots[k + 1].unwrap()),
-            Tier::Own => (slots[k], slots[k + 1]),
+            Tier::Engine => (
+                self.engine_slots[k].unwrap(),
+                self.engine_slots[k + 1].unwrap(),
+            ),
+            Tier::Own => (self.slots[k], self.slots[k + 1]),
         };
-        let pos = &positions[k];
+        let pos = &self.positions[k];
         let side = pos.turn().index();
         let ply = k as u32 + 1;
-        let played = moves[k];
+        let played = self.moves[k];
         // lichess judges the first move of a game from its fixed start evaluation.
-        let before_eval = if k == 0 && standard_start {
+        let before_eval = if k == 0 && self.standard_start {
             Eval::Cp(lichess::INITIAL_CP)
         } else {
             before.eval()
@@ -626,7 +750,7 @@ pub fn analyse(
         // With a sweep, a move the engine did not search at its budget was not marked: the
         // engine's own quick look found no label there, so arbiter's is not given either.
         let label = lichess::label(before_eval, after_eval, before.best == Some(played)).filter(
-            |(j, _)| tier == Tier::Engine || (sweep.is_empty() && OWN_TIER_LABELS[j.index()]),
+            |(j, _)| tier == Tier::Engine || (self.sweep_empty && OWN_TIER_LABELS[j.index()]),
         );
         let judgement = label.map(|(j, _)| j);
         let missed_mate = short_mate(&before) && !being_mated(&after);
@@ -656,9 +780,9 @@ pub fn analyse(
                     article(j),
                     j.as_str(),
                     best_text(&before),
-                    if only[k] { " (the only move)" } else { "" },
+                    if self.only[k] { " (the only move)" } else { "" },
                     match tier {
-                        Tier::Engine => engine_name.as_deref().unwrap_or("engine"),
+                        Tier::Engine => self.engine_name.unwrap_or("engine"),
                         Tier::Own => "arbiter",
                     }
                 ),
@@ -677,81 +801,29 @@ pub fn analyse(
                 ),
             });
         }
-        if only[k] && slots[k].best == Some(played) {
+        if self.only[k] && self.slots[k].best == Some(played) {
             findings.push(AnalysisFinding {
                 code: code::ONLY_MOVE,
                 ply,
                 message: format!(
                     "{text} is the only move: every other gives up at least {ONLY_MOVE_GAP} \
-                     in winning chances"
+                 in winning chances"
                 ),
             });
         }
-        judged.push(MoveJudgement {
+        MoveJudgement {
             ply,
             judgement,
             reason: label.map(|(_, r)| r),
             tier,
             missed_mate,
-            only_move: only[k],
+            only_move: self.only[k],
             accuracy: move_accuracy(
                 lichess::win_percent(before_eval),
                 lichess::win_percent(after_eval),
             ),
-        });
+        }
     }
-
-    let mut white_cp: Vec<i32> = curve
-        .iter()
-        .zip(positions)
-        .map(|(s, p)| white_view_cp(s.score, p.turn()))
-        .collect();
-    if let Some(kind) = game_level {
-        findings.extend(game_level_finding(
-            kind,
-            &positions[n],
-            &game.keys,
-            white_cp[n],
-            n as u32,
-        ));
-    }
-    if standard_start {
-        white_cp[0] = lichess::INITIAL_CP;
-    }
-    let accuracy = game_accuracy(&white_cp, start.turn() == Color::White);
-
-    let evals = curve
-        .iter()
-        .zip(positions)
-        .zip(&engine_slots)
-        .enumerate()
-        .map(|(ply, ((s, p), eng))| PlyEval {
-            ply: ply as u32,
-            score_white: white_view(s.score, p.turn()),
-            depth: s.depth,
-            nodes: s.nodes,
-            best_move: s.best,
-            deep: s.deep,
-            engine: eng.is_some(),
-        })
-        .collect();
-
-    let settings = settings_json(options, engine_name.as_deref());
-    let searchable = positions.iter().filter(|p| p.has_legal_moves()).count() as u32;
-    Ok(GameAnalysis {
-        evals,
-        moves: judged,
-        accuracy,
-        counts,
-        findings,
-        settings,
-        engine: EngineUse {
-            positions: engine_positions,
-            nodes: engine_nodes,
-            searchable,
-        },
-        engine_failure,
-    })
 }
 
 /// The JSON recorded with every analysis, keys sorted: enough to reproduce it. With an engine,

@@ -6,7 +6,7 @@
 use super::dossier::{ByColour, Tally};
 use super::performance::PerformanceInput;
 use super::report::{LeaderRow, SortBy, sort_leaderboard};
-use super::row::{Colour, Outcome};
+use super::row::{Colour, PlayerScore};
 use super::scan::{self, GameRow, Order};
 use crate::db::directory::Directory;
 use crate::db::select::Filter;
@@ -97,12 +97,13 @@ impl Board {
                 self.duplicates_skipped += 1;
                 continue;
             }
-            let outcome = Outcome::from_score(score);
+            let outcome = PlayerScore::from_score(score);
             let e = self.entry(me);
             e.total.add(outcome);
             e.by_colour[colour.index()].add(outcome);
             // A forfeit (a decisive game with no move) stays out of the performance.
-            let forfeit = game.ply_count == 0 && matches!(outcome, Outcome::Win | Outcome::Loss);
+            let forfeit =
+                game.ply_count == 0 && matches!(outcome, PlayerScore::Win | PlayerScore::Loss);
             if let (Some(points), Some(opp)) = (outcome.points(), theirs)
                 && !forfeit
                 && let Ok(opp) = u16::try_from(opp)

@@ -3,7 +3,7 @@
 //! that repeat (openings, ECO codes, time-control classes) are interned once for all persons.
 
 use super::performance::PerformanceInput;
-use super::row::{Outcome, PlayerGame};
+use super::row::{PlayerGame, PlayerScore};
 use std::collections::{BTreeMap, HashMap};
 
 /// Wins, draws, losses and unfinished games.
@@ -17,12 +17,12 @@ pub struct Tally {
 }
 
 impl Tally {
-    pub fn add(&mut self, outcome: Outcome) {
+    pub fn add(&mut self, outcome: PlayerScore) {
         match outcome {
-            Outcome::Win => self.wins += 1,
-            Outcome::Draw => self.draws += 1,
-            Outcome::Loss => self.losses += 1,
-            Outcome::Unfinished => self.unfinished += 1,
+            PlayerScore::Win => self.wins += 1,
+            PlayerScore::Draw => self.draws += 1,
+            PlayerScore::Loss => self.losses += 1,
+            PlayerScore::Unfinished => self.unfinished += 1,
         }
     }
 
@@ -121,7 +121,7 @@ impl Ending {
 
     pub fn of(row: &PlayerGame) -> Ending {
         let outcome = row.outcome();
-        if outcome == Outcome::Unfinished {
+        if outcome == PlayerScore::Unfinished {
             return Ending::Unfinished;
         }
         match row.termination.as_deref() {
@@ -132,7 +132,7 @@ impl Ending {
             Some("seventy-five") => return Ending::SeventyFive,
             _ => {}
         }
-        if outcome == Outcome::Draw {
+        if outcome == PlayerScore::Draw {
             let within = |p: Option<u32>| p.is_some_and(|p| p <= row.ply_count);
             return if within(row.facts.threefold_ply) {
                 Ending::ThreefoldClaimable
@@ -155,7 +155,7 @@ impl Ending {
 /// A decisive game with no move played: recorded, counted in the results, but (as FIDE does)
 /// left out of the performance.
 pub fn is_forfeit(row: &PlayerGame) -> bool {
-    row.ply_count == 0 && matches!(row.outcome(), Outcome::Win | Outcome::Loss)
+    row.ply_count == 0 && matches!(row.outcome(), PlayerScore::Win | PlayerScore::Loss)
 }
 
 /// Counts of the Laws audit.
@@ -220,15 +220,15 @@ impl Streaks {
     fn add(&mut self, row: &PlayerGame) {
         let date = row.date_key();
         let outcome = row.outcome();
-        if date == 0 || outcome == Outcome::Unfinished {
+        if date == 0 || outcome == PlayerScore::Unfinished {
             return;
         }
         self.unbeaten
-            .step(outcome != Outcome::Loss, date, row.game_id);
+            .step(outcome != PlayerScore::Loss, date, row.game_id);
         self.winning
-            .step(outcome == Outcome::Win, date, row.game_id);
+            .step(outcome == PlayerScore::Win, date, row.game_id);
         self.losing
-            .step(outcome == Outcome::Loss, date, row.game_id);
+            .step(outcome == PlayerScore::Loss, date, row.game_id);
     }
 
     pub fn unbeaten(&self) -> Streak {

@@ -623,6 +623,21 @@ impl Report {
     /// The readable dossier.
     pub fn text(&self) -> String {
         let mut out = String::new();
+        self.write_header(&mut out);
+        self.write_performance(&mut out);
+        lines_table("by year", &self.by_year, &mut out);
+        lines_table("by time control", &self.by_time_control, &mut out);
+        lines_table("by opponent rating", &self.by_opponent_rating, &mut out);
+        openings_table("openings (ECO)", &self.openings.eco, 12, &mut out);
+        openings_table("openings (named)", &self.openings.named, 12, &mut out);
+        lines_table("most frequent opponents", &self.opponents, &mut out);
+        self.write_endings(&mut out);
+        self.write_length_rating_analysis(&mut out);
+        out
+    }
+
+    /// Who (name, FIDE id, person, spellings), the games and score, and the colours.
+    fn write_header(&self, out: &mut String) {
         let _ = write!(out, "{}", visible(&self.player));
         if let Some(f) = self.fide_id {
             let _ = write!(out, "  (FIDE {f})");
@@ -647,11 +662,11 @@ impl Report {
             self.first_date.as_deref().unwrap_or("?"),
             self.last_date.as_deref().unwrap_or("?")
         );
-        lines_table(
-            "by colour",
-            &[self.white.clone(), self.black.clone()],
-            &mut out,
-        );
+        lines_table("by colour", &[self.white.clone(), self.black.clone()], out);
+    }
+
+    /// The performance over the games against rated opponents, and expected against actual.
+    fn write_performance(&self, out: &mut String) {
         match &self.performance {
             Some(p) => {
                 let _ = writeln!(
@@ -690,19 +705,17 @@ impl Report {
                 );
             }
         }
-        lines_table("by year", &self.by_year, &mut out);
-        lines_table("by time control", &self.by_time_control, &mut out);
-        lines_table("by opponent rating", &self.by_opponent_rating, &mut out);
-        openings_table("openings (ECO)", &self.openings.eco, 12, &mut out);
-        openings_table("openings (named)", &self.openings.named, 12, &mut out);
-        lines_table("most frequent opponents", &self.opponents, &mut out);
+    }
+
+    /// How games ended, the Laws audit and the streaks.
+    fn write_endings(&self, out: &mut String) {
         let _ = writeln!(out, "\nhow games ended");
         let rows: Vec<Vec<String>> = self
             .endings
             .iter()
             .map(|c| vec![c.key.clone(), c.games.to_string()])
             .collect();
-        table(&["", "games"], &rows, &mut out);
+        table(&["", "games"], &rows, out);
         let _ = writeln!(
             out,
             "\nLaws audit: {} recorded results unlawful, {} decided on time, {} should have ended earlier, {} forfeits",
@@ -727,7 +740,11 @@ impl Report {
             ]
         })
         .collect();
-        table(&["", "games", "from", "to"], &rows, &mut out);
+        table(&["", "games", "from", "to"], &rows, out);
+    }
+
+    /// Game length, the rating history from the tags and the analysis.
+    fn write_length_rating_analysis(&self, out: &mut String) {
         let _ = writeln!(
             out,
             "\ngame length (plies), mean {}",
@@ -740,7 +757,7 @@ impl Report {
             .filter(|c| c.games > 0)
             .map(|c| vec![c.key.clone(), c.games.to_string()])
             .collect();
-        table(&["", "games"], &rows, &mut out);
+        table(&["", "games"], &rows, out);
         if !self.rating_history.is_empty() {
             let first = &self.rating_history[0];
             let last = &self.rating_history[self.rating_history.len() - 1];
@@ -782,7 +799,6 @@ impl Report {
             }
             None => {}
         }
-        out
     }
 
     /// Long CSV: one record per table line (`section`, `key`, `colour`, counts), then the

@@ -27,30 +27,30 @@ impl Colour {
 /// A score from this side's point of view: 1, ½, 0, or unfinished (`*`, no result, anything
 /// else). Unfinished games are counted apart, never as losses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum PlayerScore {
     Win,
     Draw,
     Loss,
     Unfinished,
 }
 
-impl Outcome {
+impl PlayerScore {
     /// From the view's `score` column (REAL 1.0 / 0.5 / 0.0 or NULL).
-    pub fn from_score(score: Option<f64>) -> Outcome {
+    pub fn from_score(score: Option<f64>) -> PlayerScore {
         match score {
-            Some(s) if s >= 1.0 => Outcome::Win,
-            Some(s) if s > 0.0 => Outcome::Draw,
-            Some(_) => Outcome::Loss,
-            None => Outcome::Unfinished,
+            Some(s) if s >= 1.0 => PlayerScore::Win,
+            Some(s) if s > 0.0 => PlayerScore::Draw,
+            Some(_) => PlayerScore::Loss,
+            None => PlayerScore::Unfinished,
         }
     }
 
     pub fn points(self) -> Option<f64> {
         match self {
-            Outcome::Win => Some(1.0),
-            Outcome::Draw => Some(0.5),
-            Outcome::Loss => Some(0.0),
-            Outcome::Unfinished => None,
+            PlayerScore::Win => Some(1.0),
+            PlayerScore::Draw => Some(0.5),
+            PlayerScore::Loss => Some(0.0),
+            PlayerScore::Unfinished => None,
         }
     }
 }
@@ -143,8 +143,8 @@ impl PlayerGame {
         }
     }
 
-    pub fn outcome(&self) -> Outcome {
-        Outcome::from_score(self.score)
+    pub fn outcome(&self) -> PlayerScore {
+        PlayerScore::from_score(self.score)
     }
 
     /// Sort key of the known part of the date: YYYYMMDD with 0 for unknown parts, 0 if undated.

@@ -10,8 +10,9 @@ use crate::db::select::Filter;
 use crate::db::select::games_from;
 use rusqlite::{Connection, params_from_iter};
 
-/// A game's result from White's side, as stored in `result` / `lawful_result`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A game's result from White's side, as stored in `result` / `lawful_result`, and as the
+/// tournaments and the rating systems take it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WhiteResult {
     WhiteWins,
     Draw,
@@ -29,12 +30,25 @@ impl WhiteResult {
         }
     }
 
-    /// White's points.
+    /// White's points: 1, ½ or 0.
     pub fn white_score(self) -> f64 {
         match self {
             WhiteResult::WhiteWins => 1.0,
             WhiteResult::Draw => 0.5,
             WhiteResult::BlackWins => 0.0,
+        }
+    }
+
+    /// The result for White's score 1.0 / 0.5 / 0.0; anything else is no result.
+    pub fn from_white_score(score: f64) -> Option<WhiteResult> {
+        if score == 1.0 {
+            Some(WhiteResult::WhiteWins)
+        } else if score == 0.5 {
+            Some(WhiteResult::Draw)
+        } else if score == 0.0 {
+            Some(WhiteResult::BlackWins)
+        } else {
+            None
         }
     }
 }

@@ -26,6 +26,7 @@ mod moves_codec;
 mod names_cli;
 mod oneway_cli;
 mod oneway_input;
+mod oneway_out;
 mod openings_lichess;
 mod pgn_corpus;
 mod players_cli;

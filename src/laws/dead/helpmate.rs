@@ -25,7 +25,7 @@ use std::collections::HashSet;
 
 /// What a search established.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub enum HelpmateSearch {
     /// A mating line for the winner, from the searched position.
     Mate(Vec<Move>),
     /// Every reachable position was seen: no mate exists.
@@ -829,7 +829,7 @@ pub fn probe(
     budget: Nodes,
     passes: std::ops::Range<usize>,
     ordering: Ordering,
-) -> (Outcome, Nodes) {
+) -> (HelpmateSearch, Nodes) {
     passes_toward(pos, winner, budget, &PROBE_PASSES[passes], ordering, None)
 }
 
@@ -842,9 +842,9 @@ pub fn passes_toward(
     passes: &[(usize, usize, u32)],
     ordering: Ordering,
     goal: Option<Square>,
-) -> (Outcome, Nodes) {
+) -> (HelpmateSearch, Nodes) {
     if is_mate_by(pos, winner) {
-        return (Outcome::Mate(Vec::new()), 0);
+        return (HelpmateSearch::Mate(Vec::new()), 0);
     }
     with_scratch(|scratch| {
         let mut s = Search::new(winner, budget, scratch, None);
@@ -860,13 +860,13 @@ pub fn passes_toward(
             };
             if s.search(pos, depth) {
                 s.line.reverse();
-                return (Outcome::Mate(s.line), s.nodes);
+                return (HelpmateSearch::Mate(s.line), s.nodes);
             }
             if s.out_of_budget {
                 break;
             }
         }
-        (Outcome::OutOfBudget, s.nodes)
+        (HelpmateSearch::OutOfBudget, s.nodes)
     })
 }
 
@@ -882,7 +882,7 @@ const CORNER_PASSES: [((usize, usize, u32), Ordering); 2] = [
 /// of one colour, the loser's king is mated only where its own men fill the flight
 /// squares of the other colour, often in a corner across the board (D3-Chess 516, 640).
 /// `budget` is shared evenly between the corners and passes. Never proves anything.
-pub fn toward_corners(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes) {
+pub fn toward_corners(pos: &Position, winner: Color, budget: Nodes) -> (HelpmateSearch, Nodes) {
     let king = pos.king_of(winner.other());
     let mut corners = [Square::A1, Square::H1, Square::A8, Square::H8];
     corners.sort_by_key(|&c| distance(king, c));
@@ -893,22 +893,22 @@ pub fn toward_corners(pos: &Position, winner: Color, budget: Nodes) -> (Outcome,
     for &goal in goals {
         for (pass, ordering) in CORNER_PASSES {
             match passes_toward(pos, winner, share, &[pass], ordering, Some(goal)) {
-                (Outcome::Mate(line), n) => return (Outcome::Mate(line), nodes + n),
+                (HelpmateSearch::Mate(line), n) => return (HelpmateSearch::Mate(line), nodes + n),
                 (_, n) => nodes += n,
             }
         }
     }
-    (Outcome::OutOfBudget, nodes)
+    (HelpmateSearch::OutOfBudget, nodes)
 }
 
 /// The first pass of `probe` with the quick ordering (one move per node, `plies` of the
 /// winner's moves and the loser's between them), played out on a single position with one
 /// move list: no table, no copies but for the mate tests. A repeated position ends the
 /// line, as in `probe`. Never proves that no mate exists.
-pub fn greedy(pos: &Position, winner: Color, plies: u32) -> (Outcome, Nodes) {
+pub fn greedy(pos: &Position, winner: Color, plies: u32) -> (HelpmateSearch, Nodes) {
     const ROOM: usize = 64;
     if is_mate_by(pos, winner) {
-        return (Outcome::Mate(Vec::new()), 0);
+        return (HelpmateSearch::Mate(Vec::new()), 0);
     }
     let mut depth = if pos.turn() == winner {
         plies
@@ -953,7 +953,7 @@ pub fn greedy(pos: &Position, winner: Color, plies: u32) -> (Outcome, Nodes) {
             && let Some(m) = mate_in_one(&p, winner, &list)
         {
             line[len] = m;
-            return (Outcome::Mate(line[..=len].to_vec()), nodes);
+            return (HelpmateSearch::Mate(line[..=len].to_vec()), nodes);
         }
         if depth <= 1 {
             break;
@@ -977,7 +977,7 @@ pub fn greedy(pos: &Position, winner: Color, plies: u32) -> (Outcome, Nodes) {
         p.play_unchecked(m);
         depth -= 1;
     }
-    (Outcome::OutOfBudget, nodes)
+    (HelpmateSearch::OutOfBudget, nodes)
 }
 
 /// Iterative deepening up to `max_depth` plies. With `breadth`, only the first moves in
@@ -989,9 +989,9 @@ pub fn deepening(
     max_depth: u32,
     budget: Nodes,
     breadth: Option<(usize, usize)>,
-) -> (Outcome, Nodes) {
+) -> (HelpmateSearch, Nodes) {
     if is_mate_by(pos, winner) {
-        return (Outcome::Mate(Vec::new()), 0);
+        return (HelpmateSearch::Mate(Vec::new()), 0);
     }
     with_scratch(|scratch| {
         let mut s = Search::new(winner, budget, scratch, breadth);
@@ -1001,16 +1001,16 @@ pub fn deepening(
             s.cut_by_depth = false;
             if s.search(pos, depth) {
                 s.line.reverse();
-                return (Outcome::Mate(s.line), s.nodes);
+                return (HelpmateSearch::Mate(s.line), s.nodes);
             }
             if s.out_of_budget {
-                return (Outcome::OutOfBudget, s.nodes);
+                return (HelpmateSearch::OutOfBudget, s.nodes);
             }
             if !s.cut_by_depth {
-                return (Outcome::Exhausted, s.nodes);
+                return (HelpmateSearch::Exhausted, s.nodes);
             }
         }
-        (Outcome::OutOfBudget, s.nodes)
+        (HelpmateSearch::OutOfBudget, s.nodes)
     })
 }
 
@@ -1018,7 +1018,7 @@ pub fn deepening(
 /// hopeless ones, until a mate by `winner` appears or nothing is left. The walk can run
 /// as deep as it has nodes, so a frame keeps only its position and a slice of one shared
 /// move stack (the moves in the order they are tried), not a whole move list.
-pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes) {
+pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (HelpmateSearch, Nodes) {
     struct Frame {
         pos: Position,
         /// This frame's moves are `moves[start..end]`; the next one to try is `next`.
@@ -1057,7 +1057,7 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
         });
     }
     if is_mate_by(pos, winner) {
-        return (Outcome::Mate(Vec::new()), 0);
+        return (HelpmateSearch::Mate(Vec::new()), 0);
     }
     let mut seen: HashSet<u64, BuildKeyHasher> = HashSet::default();
     seen.insert(pos.repetition_key());
@@ -1091,19 +1091,19 @@ pub fn exhaust(pos: &Position, winner: Color, budget: Nodes) -> (Outcome, Nodes)
         }
         nodes += 1;
         if nodes > budget {
-            return (Outcome::OutOfBudget, nodes);
+            return (HelpmateSearch::OutOfBudget, nodes);
         }
         if is_mate_by(&child, winner) {
             // Each frame's last tried move is on the path.
             let line = stack.iter().map(|f| moves[f.next as usize - 1]).collect();
-            return (Outcome::Mate(line), nodes);
+            return (HelpmateSearch::Mate(line), nodes);
         }
         if hopeless(&child, winner) {
             continue;
         }
         push(&mut stack, &mut moves, &mut scored, &child, winner);
     }
-    (Outcome::Exhausted, nodes)
+    (HelpmateSearch::Exhausted, nodes)
 }
 
 #[cfg(test)]
@@ -1179,7 +1179,8 @@ mod tests {
             ),
         ] {
             let pos = Position::from_fen(fen).unwrap();
-            let (Outcome::Mate(line), nodes) = toward_corners(&pos, Color::White, most) else {
+            let (HelpmateSearch::Mate(line), nodes) = toward_corners(&pos, Color::White, most)
+            else {
                 panic!("{fen}: no helpmate");
             };
             assert!(nodes <= most + 6);
@@ -1216,7 +1217,7 @@ mod tests {
         let pos = Position::from_fen(fen).unwrap();
         for c in Color::ALL {
             let (outcome, nodes) = probe(&pos, c, 2000, 0..PROBE_PASSES.len(), Ordering::Quick);
-            let Outcome::Mate(line) = outcome else {
+            let HelpmateSearch::Mate(line) = outcome else {
                 panic!("{c:?}: no mate in {nodes} nodes");
             };
             let mut p = pos;
@@ -1239,7 +1240,7 @@ mod tests {
         ] {
             let pos = Position::from_fen(fen).unwrap();
             let (outcome, nodes) = greedy(&pos, winner, PROBE_PASSES[0].2);
-            let Outcome::Mate(line) = outcome else {
+            let HelpmateSearch::Mate(line) = outcome else {
                 panic!("{fen}: no mate in {nodes} nodes");
             };
             let mut p = pos;
@@ -1250,6 +1251,9 @@ mod tests {
         }
         // A bare king never mates.
         let pos = Position::from_fen("1k6/8/2QK4/8/8/8/8/8 b - - 11 78").unwrap();
-        assert_eq!(greedy(&pos, Color::Black, 61).0, Outcome::OutOfBudget);
+        assert_eq!(
+            greedy(&pos, Color::Black, 61).0,
+            HelpmateSearch::OutOfBudget
+        );
     }
 }

@@ -282,7 +282,7 @@ mod tests {
 mod crosscheck {
     use super::*;
     use crate::chess::Piece;
-    use crate::laws::dead::helpmate::{self, Ordering, Outcome};
+    use crate::laws::dead::helpmate::{self, HelpmateSearch, Ordering};
 
     #[test]
     #[ignore]
@@ -333,9 +333,13 @@ mod crosscheck {
                             let a = helpmate::probe(&pos, c, 3_000, passes, Ordering::Careful).0;
                             let t = helpmate::toward_corners(&pos, c, 3_000).0;
                             let e = helpmate::exhaust(&pos, c, 50_000).0;
-                            exhausted += usize::from(e == Outcome::Exhausted);
+                            exhausted += usize::from(e == HelpmateSearch::Exhausted);
                             for o in [a, t, e] {
-                                assert!(!matches!(o, Outcome::Mate(_)), "{} {c:?}", pos.fen());
+                                assert!(
+                                    !matches!(o, HelpmateSearch::Mate(_)),
+                                    "{} {c:?}",
+                                    pos.fen()
+                                );
                             }
                         }
                     }

@@ -203,7 +203,7 @@ fn quick(pos: &Position, winner: Color, budget: Budget) -> Result<Winnability, N
     }
     let passes = 0..helpmate::PROBE_PASSES.len();
     match helpmate::probe(pos, winner, probe_budget(budget), passes, Ordering::Careful) {
-        (helpmate::Outcome::Mate(line), nodes) => Ok(Winnability::CanWin {
+        (helpmate::HelpmateSearch::Mate(line), nodes) => Ok(Winnability::CanWin {
             line,
             nodes: used + nodes,
         }),
@@ -244,7 +244,7 @@ fn full_stage(
     stage: usize,
     used: &mut Nodes,
 ) -> Option<Winnability> {
-    use helpmate::Outcome;
+    use helpmate::HelpmateSearch;
     // The wider skeleton test costs too much for every node, or for every game's final
     // position: once per side, before the searches, and the kings' walk after it.
     if stage == 0 && blocked::cannot_win_wide(pos, winner) {
@@ -269,10 +269,14 @@ fn full_stage(
     *used += n;
     let nodes = *used;
     match outcome {
-        Outcome::Mate(line) => Some(Winnability::CanWin { line, nodes }),
-        Outcome::Exhausted => Some(Winnability::CannotWin(CannotWinProof::Exhausted { nodes })),
-        Outcome::OutOfBudget if stage + 1 == FULL_STAGES => Some(Winnability::Unknown { nodes }),
-        Outcome::OutOfBudget => None,
+        HelpmateSearch::Mate(line) => Some(Winnability::CanWin { line, nodes }),
+        HelpmateSearch::Exhausted => {
+            Some(Winnability::CannotWin(CannotWinProof::Exhausted { nodes }))
+        }
+        HelpmateSearch::OutOfBudget if stage + 1 == FULL_STAGES => {
+            Some(Winnability::Unknown { nodes })
+        }
+        HelpmateSearch::OutOfBudget => None,
     }
 }
 
@@ -421,7 +425,7 @@ fn searched(pos: &Position, budget: Budget, classes: bool) -> Deadness {
     // Then the single greedy line, and the wider passes.
     for (c, used) in pending.iter_mut().flatten() {
         match helpmate::greedy(pos, *c, helpmate::PROBE_PASSES[0].2) {
-            (helpmate::Outcome::Mate(_), _) => return Deadness::Alive,
+            (helpmate::HelpmateSearch::Mate(_), _) => return Deadness::Alive,
             (_, nodes) => *used += nodes,
         }
     }
@@ -438,7 +442,7 @@ fn searched(pos: &Position, budget: Budget, classes: bool) -> Deadness {
     for (c, used) in pending.iter_mut().flatten() {
         let left = probe_budget(budget).saturating_sub(*used);
         match helpmate::probe(pos, *c, left, 1..all, Ordering::Quick) {
-            (helpmate::Outcome::Mate(_), _) => return Deadness::Alive,
+            (helpmate::HelpmateSearch::Mate(_), _) => return Deadness::Alive,
             (_, nodes) => *used += nodes,
         }
     }

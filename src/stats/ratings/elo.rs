@@ -287,7 +287,7 @@ impl System for Elo {
 mod tests {
     use super::*;
     use crate::stats::ratings::period::{History, PeriodKind, drive};
-    use crate::stats::ratings::{Date, RatedGame, RatedResult};
+    use crate::stats::ratings::{Date, RatedGame, WhiteResult};
 
     /// R1: rated 2000, K 20: beats 2100, draws 1950, loses to 2450, beats 1500, draws 2000.
     #[test]
@@ -409,11 +409,11 @@ mod tests {
         let mut games = Vec::new();
         // Player 5 (unrated) meets players 0..=4 (1800 each) in April and May: 3/5.
         for (i, outcome) in [
-            RatedResult::WhiteWins,
-            RatedResult::WhiteWins,
-            RatedResult::Draw,
-            RatedResult::Draw,
-            RatedResult::BlackWins,
+            WhiteResult::WhiteWins,
+            WhiteResult::WhiteWins,
+            WhiteResult::Draw,
+            WhiteResult::Draw,
+            WhiteResult::BlackWins,
         ]
         .into_iter()
         .enumerate()

@@ -12,7 +12,7 @@
 //! other tables (`games`, `findings`) are passed over and counted. Players are the names
 //! as they appear (the person's canonical name in both shapes).
 
-use super::{Date, RatedGame, RatedResult};
+use super::{Date, RatedGame, WhiteResult};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float32Type, Float64Type, Int32Type, Int64Type};
 use arrow_array::{Array, ArrayRef, RecordBatch};
@@ -245,7 +245,7 @@ impl Reader {
             let (Some(w), Some(b), Some(outcome)) = (
                 white.text(row),
                 black.text(row),
-                score.number(row).and_then(RatedResult::from_white_score),
+                score.number(row).and_then(WhiteResult::from_white_score),
             ) else {
                 self.out.unfinished += 1;
                 continue;
@@ -442,10 +442,10 @@ mod tests {
         assert_eq!(e.names, ["Ay", "Bee", "Cee"]);
         assert_eq!(e.unfinished, 1);
         assert_eq!(e.games.len(), 2);
-        assert_eq!(e.games[0].outcome, RatedResult::WhiteWins);
+        assert_eq!(e.games[0].outcome, WhiteResult::WhiteWins);
         assert_eq!(e.games[0].date, Date::new(2020, 5, 6));
         assert_eq!((e.games[1].white, e.games[1].black), (2, 0));
-        assert_eq!(e.games[1].outcome, RatedResult::Draw);
+        assert_eq!(e.games[1].outcome, WhiteResult::Draw);
         assert_eq!(e.games[1].date, Date::new(2021, 0, 0));
         assert_eq!(e.first_tag, [Some(2000), Some(1900), Some(2100)]);
     }
@@ -483,7 +483,7 @@ mod tests {
         let e = read(&file).unwrap();
         assert_eq!(e.games.len(), 1);
         assert_eq!(e.duplicates, 1);
-        assert_eq!(e.games[0].outcome, RatedResult::BlackWins);
+        assert_eq!(e.games[0].outcome, WhiteResult::BlackWins);
         assert_eq!(e.games[0].date, Date::new(1999, 0, 0));
     }
 

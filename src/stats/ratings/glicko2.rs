@@ -174,7 +174,7 @@ impl System for Glicko2System {
 mod tests {
     use super::*;
     use crate::stats::ratings::period::{History, PeriodKind, drive, drive_per_game};
-    use crate::stats::ratings::{Date, RatedGame, RatedResult};
+    use crate::stats::ratings::{Date, RatedGame, WhiteResult};
 
     fn paper() -> (Glicko2, Vec<(Glicko2, f64)>) {
         let p = |rating, rd| Glicko2 {
@@ -212,7 +212,7 @@ mod tests {
         assert_eq!(new.volatility, 0.06);
     }
 
-    fn game(white: u32, black: u32, outcome: RatedResult, month: u8) -> RatedGame {
+    fn game(white: u32, black: u32, outcome: WhiteResult, month: u8) -> RatedGame {
         RatedGame {
             white,
             black,
@@ -225,10 +225,10 @@ mod tests {
     #[test]
     fn period_results_do_not_depend_on_order_within_a_period() {
         let games = vec![
-            game(0, 1, RatedResult::WhiteWins, 1),
-            game(1, 2, RatedResult::Draw, 1),
-            game(2, 0, RatedResult::BlackWins, 1),
-            game(0, 2, RatedResult::Draw, 2),
+            game(0, 1, WhiteResult::WhiteWins, 1),
+            game(1, 2, WhiteResult::Draw, 1),
+            game(2, 0, WhiteResult::BlackWins, 1),
+            game(0, 2, WhiteResult::Draw, 2),
         ];
         let mut shuffled = games.clone();
         shuffled.swap(0, 2);
@@ -272,8 +272,8 @@ mod tests {
     #[test]
     fn per_game_ages_the_deviation_by_days() {
         let games = vec![
-            game(0, 1, RatedResult::WhiteWins, 1),
-            game(0, 1, RatedResult::WhiteWins, 7),
+            game(0, 1, WhiteResult::WhiteWins, 1),
+            game(0, 1, WhiteResult::WhiteWins, 7),
         ];
         let rule = Rule(Settings::default());
         let run = drive_per_game(&rule, 2, &games, PeriodKind::Month, History::Keep);

@@ -15,37 +15,9 @@ pub mod system;
 
 use std::fmt;
 
-/// A game's result from White's side. Unfinished games never reach the rating systems.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RatedResult {
-    WhiteWins,
-    Draw,
-    BlackWins,
-}
-
-impl RatedResult {
-    /// White's points: 1, ½ or 0.
-    pub fn white_score(self) -> f64 {
-        match self {
-            RatedResult::WhiteWins => 1.0,
-            RatedResult::Draw => 0.5,
-            RatedResult::BlackWins => 0.0,
-        }
-    }
-
-    /// The outcome for White's score 1.0 / 0.5 / 0.0; anything else is no outcome.
-    pub fn from_white_score(score: f64) -> Option<RatedResult> {
-        if score == 1.0 {
-            Some(RatedResult::WhiteWins)
-        } else if score == 0.5 {
-            Some(RatedResult::Draw)
-        } else if score == 0.0 {
-            Some(RatedResult::BlackWins)
-        } else {
-            None
-        }
-    }
-}
+/// A game's result from White's side: the stats reader's (`stats::scan`), one type for the
+/// tournament builder and the rating systems; unfinished games never reach the latter.
+pub use crate::stats::scan::WhiteResult;
 
 /// A calendar date as PGN gives it: a part that is not known is 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -129,7 +101,7 @@ impl fmt::Display for Date {
 pub struct RatedGame {
     pub white: u32,
     pub black: u32,
-    pub outcome: RatedResult,
+    pub outcome: WhiteResult,
     pub date: Date,
     pub event: u32,
 }

@@ -106,7 +106,7 @@ pub fn split(games: &[RatedGame], kind: PeriodKind) -> Periods {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::ratings::RatedResult;
+    use crate::stats::ratings::WhiteResult;
 
     #[test]
     fn keys_labels_and_distances() {
@@ -128,7 +128,7 @@ mod tests {
         let g = |m, d| RatedGame {
             white: 0,
             black: 1,
-            outcome: RatedResult::Draw,
+            outcome: WhiteResult::Draw,
             date: Date::new(2024, m, d),
             event: 0,
         };

@@ -12,7 +12,7 @@
 
 use super::groups::connected_groups;
 use super::system::{
-    Context, Kind, Param, RateError, Report, SHOWN, SettingError, System, Values, members,
+    Context, Kind, Param, RateError, Report, SettingError, System, Values, list_members, members,
 };
 use super::{RatedGame, RatingRow, rank, tally};
 use std::fmt;
@@ -254,7 +254,7 @@ pub fn rate(
     let (n, score) = tally(players, &rated);
     let draws = rated
         .iter()
-        .filter(|g| g.outcome == super::RatedResult::Draw)
+        .filter(|g| g.outcome == super::WhiteResult::Draw)
         .count();
     let (errors, error_method, failed_samples) = match settings.errors {
         Errors::None => (vec![None; players], "none", 0),
@@ -1041,42 +1041,7 @@ impl System for Pool {
 
     fn run(&self, values: &Values, cx: &Context) -> Result<Report, RateError> {
         let sel = cx.selection;
-        let white_advantage = match values.text(&WHITE_ADVANTAGE).unwrap_or("0") {
-            "auto" => WhiteAdvantage::Auto,
-            v => match v.trim().parse::<f64>() {
-                Ok(x) if x.is_finite() => WhiteAdvantage::Fixed(x),
-                _ => {
-                    return Err(RateError::Setting(SettingError::Invalid {
-                        flag: WHITE_ADVANTAGE.flag,
-                        value: v.to_owned(),
-                        why: "expected a number of Elo points or `auto`".into(),
-                    }));
-                }
-            },
-        };
-        let anchoring = if cx.anchors.is_empty() {
-            Anchoring::Average(values.number(&AVERAGE)?.unwrap_or(2000.0))
-        } else {
-            Anchoring::Players(cx.anchors.clone())
-        };
-        let errors = match values.text(&ERRORS) {
-            Some("none") => Errors::None,
-            Some("bootstrap") => Errors::Bootstrap {
-                samples: values
-                    .integer(&SAMPLES)?
-                    .unwrap_or(100)
-                    .min(u64::from(u32::MAX)) as u32,
-                seed: values.integer(&SEED)?.unwrap_or(1),
-            },
-            _ => Errors::Analytic,
-        };
-        let settings = Settings {
-            white_advantage,
-            anchoring,
-            errors,
-            largest_group: values.switch(&LARGEST_GROUP),
-            prior_draws: values.number(&PRIOR_DRAWS)?.unwrap_or(0.0),
-        };
+        let settings = settings(values, cx)?;
         let all = cx.verbose;
         let run = rate(sel.names.len(), &sel.games, &settings).map_err(|e| match e {
             PoolError::NoGames => RateError::NoGames(sel.left_out.accounting(0, &[])),
@@ -1092,52 +1057,7 @@ impl System for Pool {
                 RateError::AnchorNotRated(sel.names[p as usize].clone())
             }
         })?;
-        let mut summary = vec![format!(
-            "{} games rated, {} players, {} Newton steps ({} passes over the pairs), white advantage {:.1}, draw rate {:.1} %, errors: {}",
-            run.games_rated,
-            run.rows.iter().filter(|r| r.rating.is_some()).count(),
-            run.iterations,
-            run.passes,
-            run.white_advantage,
-            run.draw_rate * 100.0,
-            run.error_method
-        )];
-        if settings.prior_draws > 0.0 {
-            summary.push(format!(
-                "with {} virtual draws between every two players who met (--prior-draws)",
-                settings.prior_draws
-            ));
-        }
-        if run.bounded > 0 {
-            summary.push(format!(
-                "{} players with only wins (>) or only losses (<): rated as if one game were drawn",
-                run.bounded
-            ));
-        }
-        if run.groups.len() > 1 {
-            let mut text = format!(
-                "the players form {} separate groups (rated the largest; left unrated):",
-                run.groups.len()
-            );
-            let groups = members(&run.groups, &sel.names);
-            let shown = if all { groups.len() } else { SHOWN };
-            for g in groups.iter().take(shown) {
-                text.push_str(&format!("\n  {} players, e.g. {}", g.size, g.example));
-            }
-            if groups.len() > shown {
-                text.push_str(&format!(
-                    "\n  … and {} more groups (-v lists every one)",
-                    groups.len() - shown
-                ));
-            }
-            summary.push(text);
-        }
-        if run.failed_samples > 0 {
-            summary.push(format!(
-                "{} bootstrap samples could not be fitted",
-                run.failed_samples
-            ));
-        }
+        let summary = summary(&run, &settings, &sel.names, all);
         Ok(Report {
             rated_games: run.games_rated,
             not_rated: vec![("in groups left unrated", sel.games.len() - run.games_rated)],
@@ -1149,13 +1069,95 @@ impl System for Pool {
     }
 }
 
+/// The fit's settings from the system's values (`--set`) and the anchors.
+fn settings(values: &Values, cx: &Context) -> Result<Settings, RateError> {
+    let white_advantage = match values.text(&WHITE_ADVANTAGE).unwrap_or("0") {
+        "auto" => WhiteAdvantage::Auto,
+        v => match v.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() => WhiteAdvantage::Fixed(x),
+            _ => {
+                return Err(RateError::Setting(SettingError::Invalid {
+                    flag: WHITE_ADVANTAGE.flag,
+                    value: v.to_owned(),
+                    why: "expected a number of Elo points or `auto`".into(),
+                }));
+            }
+        },
+    };
+    let anchoring = if cx.anchors.is_empty() {
+        Anchoring::Average(values.number(&AVERAGE)?.unwrap_or(2000.0))
+    } else {
+        Anchoring::Players(cx.anchors.clone())
+    };
+    let errors = match values.text(&ERRORS) {
+        Some("none") => Errors::None,
+        Some("bootstrap") => Errors::Bootstrap {
+            samples: values
+                .integer(&SAMPLES)?
+                .unwrap_or(100)
+                .min(u64::from(u32::MAX)) as u32,
+            seed: values.integer(&SEED)?.unwrap_or(1),
+        },
+        _ => Errors::Analytic,
+    };
+    Ok(Settings {
+        white_advantage,
+        anchoring,
+        errors,
+        largest_group: values.switch(&LARGEST_GROUP),
+        prior_draws: values.number(&PRIOR_DRAWS)?.unwrap_or(0.0),
+    })
+}
+
+/// The lines under the ratings: what was fitted and how, the virtual draws, the players
+/// bounded, the groups left unrated (`all`: every one), the bootstrap samples that failed.
+fn summary(run: &PoolRun, settings: &Settings, names: &[String], all: bool) -> Vec<String> {
+    let mut summary = vec![format!(
+        "{} games rated, {} players, {} Newton steps ({} passes over the pairs), white advantage {:.1}, draw rate {:.1} %, errors: {}",
+        run.games_rated,
+        run.rows.iter().filter(|r| r.rating.is_some()).count(),
+        run.iterations,
+        run.passes,
+        run.white_advantage,
+        run.draw_rate * 100.0,
+        run.error_method
+    )];
+    if settings.prior_draws > 0.0 {
+        summary.push(format!(
+            "with {} virtual draws between every two players who met (--prior-draws)",
+            settings.prior_draws
+        ));
+    }
+    if run.bounded > 0 {
+        summary.push(format!(
+            "{} players with only wins (>) or only losses (<): rated as if one game were drawn",
+            run.bounded
+        ));
+    }
+    if run.groups.len() > 1 {
+        let mut text = format!(
+            "the players form {} separate groups (rated the largest; left unrated):",
+            run.groups.len()
+        );
+        list_members(&mut text, &members(&run.groups, names), all, "groups");
+        summary.push(text);
+    }
+    if run.failed_samples > 0 {
+        summary.push(format!(
+            "{} bootstrap samples could not be fitted",
+            run.failed_samples
+        ));
+    }
+    summary
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::ratings::{Date, RatedResult};
+    use crate::stats::ratings::{Date, WhiteResult};
     use proptest::prelude::*;
 
-    fn game(white: u32, black: u32, outcome: RatedResult) -> RatedGame {
+    fn game(white: u32, black: u32, outcome: WhiteResult) -> RatedGame {
         RatedGame {
             white,
             black,
@@ -1170,9 +1172,9 @@ mod tests {
         let mut out = Vec::new();
         for i in 0..wins + losses {
             let outcome = if i < wins {
-                RatedResult::WhiteWins
+                WhiteResult::WhiteWins
             } else {
-                RatedResult::BlackWins
+                WhiteResult::BlackWins
             };
             out.push(game(a, b, outcome));
         }
@@ -1223,7 +1225,7 @@ mod tests {
     #[test]
     fn analytic_error_of_an_even_match() {
         let mut games = results(0, 1, 50, 50);
-        games.push(game(0, 1, RatedResult::Draw));
+        games.push(game(0, 1, WhiteResult::Draw));
         let run = rate(2, &games, &Settings::default()).unwrap();
         let diff_sd = 1.0 / (K * K * 101.0 / 4.0).sqrt();
         let e = run.rows[0].error.unwrap();
@@ -1239,8 +1241,8 @@ mod tests {
         let mut games = results(0, 1, 2, 1);
         games.extend(results(1, 2, 2, 1));
         games.extend(results(0, 2, 4, 1));
-        games.push(game(3, 2, RatedResult::WhiteWins));
-        games.push(game(4, 0, RatedResult::BlackWins));
+        games.push(game(3, 2, WhiteResult::WhiteWins));
+        games.push(game(4, 0, WhiteResult::BlackWins));
         let run = rate(5, &games, &Settings::default()).unwrap();
         let d = run.rows.iter().find(|r| r.player == 3).unwrap();
         assert_eq!(d.bound, Some('>'));
@@ -1285,7 +1287,7 @@ mod tests {
     #[test]
     fn one_sided_sets_are_refused() {
         // 0 and 1 drew each other and both beat 2 and 3, who drew each other: no finite gap.
-        let mut games = vec![game(0, 1, RatedResult::Draw), game(2, 3, RatedResult::Draw)];
+        let mut games = vec![game(0, 1, WhiteResult::Draw), game(2, 3, WhiteResult::Draw)];
         games.extend(results(0, 2, 1, 0));
         games.extend(results(1, 3, 1, 0));
         assert_eq!(
@@ -1298,7 +1300,7 @@ mod tests {
     fn prior_draws_rate_a_weakly_connected_pool() {
         // The pool of one_sided_sets_are_refused: with two virtual draws between every two
         // players who met, every rating is finite, the winners above the losers.
-        let mut games = vec![game(0, 1, RatedResult::Draw), game(2, 3, RatedResult::Draw)];
+        let mut games = vec![game(0, 1, WhiteResult::Draw), game(2, 3, WhiteResult::Draw)];
         games.extend(results(0, 2, 1, 0));
         games.extend(results(1, 3, 1, 0));
         let settings = Settings {
@@ -1312,7 +1314,7 @@ mod tests {
         assert_eq!(run.bounded, 0);
         // By hand: A beat B once; with 2 virtual draws A has 2 points of 3, so
         // R_A − R_B = 400·log10 2 = 120.412 around the average 2000.
-        let run = rate(2, &[game(0, 1, RatedResult::WhiteWins)], &settings).unwrap();
+        let run = rate(2, &[game(0, 1, WhiteResult::WhiteWins)], &settings).unwrap();
         let half = 200.0 * 2f64.log10();
         assert!((rating(&run, 0) - (2000.0 + half)).abs() < 1e-4, "{run:?}");
         assert!((rating(&run, 1) - (2000.0 - half)).abs() < 1e-4, "{run:?}");
@@ -1327,9 +1329,9 @@ mod tests {
         for i in 0..40 {
             let (w, b) = if i % 2 == 0 { (0, 1) } else { (1, 0) };
             let outcome = if i % 4 < 2 {
-                RatedResult::WhiteWins
+                WhiteResult::WhiteWins
             } else {
-                RatedResult::Draw
+                WhiteResult::Draw
             };
             games.push(game(w, b, outcome));
         }
@@ -1371,13 +1373,13 @@ mod tests {
             let extra = proptest::collection::vec((0..n as u32, 0..n as u32, 0u8..3), 0..30);
             (Just(n), extra).prop_map(|(n, extra)| {
                 let mut games: Vec<RatedGame> = (0..n as u32)
-                    .map(|i| game(i, (i + 1) % n as u32, RatedResult::Draw))
+                    .map(|i| game(i, (i + 1) % n as u32, WhiteResult::Draw))
                     .collect();
                 for (w, b, o) in extra {
                     let outcome = [
-                        RatedResult::WhiteWins,
-                        RatedResult::Draw,
-                        RatedResult::BlackWins,
+                        WhiteResult::WhiteWins,
+                        WhiteResult::Draw,
+                        WhiteResult::BlackWins,
                     ][o as usize];
                     games.push(game(w, b, outcome));
                 }
@@ -1423,12 +1425,12 @@ mod tests {
     fn newton_equals_mm_with_and_without_a_white_advantage() {
         // Five players, everyone drew a neighbour, and a mix of results (no perfect scores).
         let mut games: Vec<RatedGame> = (0..5)
-            .map(|i| game(i, (i + 1) % 5, RatedResult::Draw))
+            .map(|i| game(i, (i + 1) % 5, WhiteResult::Draw))
             .collect();
         let outcomes = [
-            RatedResult::WhiteWins,
-            RatedResult::Draw,
-            RatedResult::BlackWins,
+            WhiteResult::WhiteWins,
+            WhiteResult::Draw,
+            WhiteResult::BlackWins,
         ];
         for k in 0..40u32 {
             games.push(game(k % 5, (k * 3 + 1) % 5, outcomes[(k % 7 % 3) as usize]));
@@ -1463,7 +1465,7 @@ mod tests {
             prop_assume!(a != b);
             let before = rate(n, &games, &Settings::default()).unwrap();
             let mut more = games.clone();
-            more.push(game(a, b, RatedResult::WhiteWins));
+            more.push(game(a, b, WhiteResult::WhiteWins));
             let after = rate(n, &more, &Settings::default()).unwrap();
             prop_assert!(rating(&after, a) > rating(&before, a));
             prop_assert!(rating(&after, b) < rating(&before, b));

@@ -3,10 +3,10 @@
 //! first Elo tag, and an account of every stored game that does not reach a rating system.
 
 use super::encounters::Encounters;
-use super::{Date, RatedGame, RatedResult};
+use super::{Date, RatedGame};
 use crate::db::persons::persons_by_id;
 use crate::db::select::Filter;
-use crate::stats::scan::{self, GameRow, Order, WhiteResult};
+use crate::stats::scan::{self, GameRow, Order};
 use rusqlite::Connection;
 use std::collections::HashMap;
 
@@ -135,11 +135,7 @@ impl Selector {
             ResultSource::Lawful => row.effective(),
             ResultSource::Recorded => row.recorded,
         };
-        let Some(outcome) = result.map(|r| match r {
-            WhiteResult::WhiteWins => RatedResult::WhiteWins,
-            WhiteResult::Draw => RatedResult::Draw,
-            WhiteResult::BlackWins => RatedResult::BlackWins,
-        }) else {
+        let Some(outcome) = result else {
             self.left_out.unfinished += 1;
             return;
         };
@@ -288,6 +284,7 @@ impl Selection {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::scan::WhiteResult;
 
     fn row(id: i64, white: Option<i64>, black: Option<i64>, result: &str) -> GameRow {
         GameRow {
@@ -327,7 +324,7 @@ mod tests {
         assert_eq!(sel.games.len(), 2);
         assert_eq!(
             (sel.games[1].white, sel.games[1].black, sel.games[1].outcome),
-            (2, 0, RatedResult::BlackWins)
+            (2, 0, WhiteResult::BlackWins)
         );
         assert_eq!(sel.games[0].date, Date::new(2020, 1, 0));
         assert_eq!(sel.games[0].event, 7);
@@ -375,8 +372,8 @@ mod tests {
             s.add(&r);
             s.finish(1).games[0].outcome
         };
-        assert_eq!(outcome(ResultSource::Lawful), RatedResult::Draw);
-        assert_eq!(outcome(ResultSource::Recorded), RatedResult::WhiteWins);
+        assert_eq!(outcome(ResultSource::Lawful), WhiteResult::Draw);
+        assert_eq!(outcome(ResultSource::Recorded), WhiteResult::WhiteWins);
     }
 
     #[test]

@@ -357,7 +357,9 @@ impl RateError {
     }
 }
 
-fn list_members(text: &mut String, sets: &[Members], all: bool, what: &str) {
+/// Appends the first `SHOWN` sets (`all`: every one) as `N players, e.g. NAME` lines, and how
+/// many more there are.
+pub fn list_members(text: &mut String, sets: &[Members], all: bool, what: &str) {
     let shown = if all { sets.len() } else { SHOWN };
     for s in sets.iter().take(shown) {
         text.push_str(&format!("\n  {} players, e.g. {}", s.size, s.example));
@@ -525,7 +527,7 @@ pub fn store(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::ratings::{Date, RatedGame, RatedResult};
+    use crate::stats::ratings::{Date, RatedGame, WhiteResult};
 
     /// Virtual draws join only players who met, so they cannot rate separate groups: the
     /// message offers what does (the largest group, a narrower selection), not them.
@@ -661,12 +663,12 @@ mod tests {
         };
         let selection = Selection {
             games: vec![
-                game(0, 1, RatedResult::WhiteWins, 1),
-                game(1, 2, RatedResult::Draw, 1),
-                game(2, 0, RatedResult::BlackWins, 2),
-                game(1, 0, RatedResult::Draw, 2),
-                game(2, 1, RatedResult::BlackWins, 3),
-                game(0, 2, RatedResult::Draw, 3),
+                game(0, 1, WhiteResult::WhiteWins, 1),
+                game(1, 2, WhiteResult::Draw, 1),
+                game(2, 0, WhiteResult::BlackWins, 2),
+                game(1, 0, WhiteResult::Draw, 2),
+                game(2, 1, WhiteResult::BlackWins, 3),
+                game(0, 2, WhiteResult::Draw, 3),
             ],
             names: vec!["A".into(), "B".into(), "C".into()],
             person_ids: vec![10, 20, 30],

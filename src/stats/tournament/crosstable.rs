@@ -3,7 +3,7 @@
 //! Result letters are TRF-16's: `1 = 0` played, `+ -` forfeits, `U` the PAB, `F H Z` byes.
 
 use super::format_value;
-use super::model::{Colour, Kind, Outcome, Tournament};
+use super::model::{Colour, Kind, RoundOutcome, Tournament};
 use super::standings::Standings;
 
 fn header(t: &Tournament, s: &Standings) -> String {
@@ -127,7 +127,7 @@ pub fn grid(t: &Tournament, s: &Standings) -> String {
 /// One Swiss round cell: `12w1`, `7b=`, `3w+`, `U`, `H`, blank when absent.
 fn swiss_cell(t: &Tournament, r: &super::model::Round) -> String {
     match (r.opponent, r.outcome) {
-        (_, Outcome::Absent) => "-".to_owned(),
+        (_, RoundOutcome::Absent) => "-".to_owned(),
         (Some(o), outcome) => {
             let colour = match r.colour {
                 Colour::None => '-',

@@ -5,10 +5,13 @@
 //! records count once (their group's survivor). Byes are not in PGN: a round without a game
 //! is an absence, so each player's total is the sum of his games, as `stats player` counts it.
 
-use super::model::{Colour, GameResult, Outcome, Player, Round, Tournament};
+use super::model::{Colour, Player, Round, RoundOutcome, RoundResult, Tournament};
+use super::model::{Kind, Points};
+use super::standings::Standings;
 use crate::identity::resolve::edit_distance;
 use crate::stats::read::ReadError;
 use crate::stats::scan::WhiteResult;
+use crate::table::{Cell, Column, Kind as ColumnKind};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::HashMap;
 use std::fmt;
@@ -446,21 +449,21 @@ pub fn build(
         let (w, b) = (position[*wi], position[*bi]);
         let result = g.result.expect("kept games have a result");
         let white_result = match result {
-            WhiteResult::WhiteWins => GameResult::Win,
-            WhiteResult::Draw => GameResult::Draw,
-            WhiteResult::BlackWins => GameResult::Loss,
+            WhiteResult::WhiteWins => RoundResult::Win,
+            WhiteResult::Draw => RoundResult::Draw,
+            WhiteResult::BlackWins => RoundResult::Loss,
         };
-        let forfeit = white_result != GameResult::Draw && (g.plies == 0 || g.forfeit_tag);
+        let forfeit = white_result != RoundResult::Draw && (g.plies == 0 || g.forfeit_tag);
         let (wo, bo) = if forfeit {
-            if white_result == GameResult::Win {
-                (Outcome::ForfeitWin, Outcome::ForfeitLoss)
+            if white_result == RoundResult::Win {
+                (RoundOutcome::ForfeitWin, RoundOutcome::ForfeitLoss)
             } else {
-                (Outcome::ForfeitLoss, Outcome::ForfeitWin)
+                (RoundOutcome::ForfeitLoss, RoundOutcome::ForfeitWin)
             }
         } else {
             (
-                Outcome::Played(white_result),
-                Outcome::Played(white_result.reversed()),
+                RoundOutcome::Played(white_result),
+                RoundOutcome::Played(white_result.reversed()),
             )
         };
         players[w].rounds[r - 1] = Round {
@@ -505,6 +508,92 @@ pub fn load_all(conn: &Connection) -> Result<Vec<(Candidate, Tournament, Left)>,
     for_each_event(conn, |c, t, left| out.push((c, t, left)))?;
     Ok(out)
 }
+
+/// One event's line of `tournament --all-events`: what was built and ranked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    pub name: String,
+    pub site: String,
+    pub year: Option<i64>,
+    pub kind: Kind,
+    pub players: usize,
+    pub rounds: usize,
+    /// Games played over the board or by forfeit between two paired players.
+    pub games: usize,
+    /// Every player's points added up.
+    pub points: Points,
+}
+
+impl Summary {
+    /// The summary of the event `c`, built as `t` and ranked as `s` under `kind`.
+    pub fn new(c: &Candidate, t: &Tournament, s: &Standings, kind: Kind) -> Summary {
+        let games = t
+            .players
+            .iter()
+            .map(|p| p.rounds.iter().filter(|x| x.opponent.is_some()).count())
+            .sum::<usize>()
+            / 2;
+        Summary {
+            name: c.name.clone(),
+            site: c.site.clone(),
+            year: c.year,
+            kind,
+            players: t.players.len(),
+            rounds: t.rounds,
+            games,
+            points: Points(s.rows.iter().map(|row| row.points.0).sum()),
+        }
+    }
+
+    /// One row in [`SUMMARY_COLUMNS`]' order.
+    pub fn cells(&self) -> [Cell<'_>; 8] {
+        [
+            Cell::text(&self.name),
+            Cell::text(&self.site),
+            Cell::opt_int(self.year),
+            Cell::text(self.kind.name()),
+            Cell::Int(self.players as i64),
+            Cell::Int(self.rounds as i64),
+            Cell::Int(self.games as i64),
+            Cell::Fixed(self.points.as_f64(), 1),
+        ]
+    }
+}
+
+impl fmt::Display for Summary {
+    /// The text line: `name | site | year | type | N players | N rounds | N games | N points`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let year = self.year.map(|y| y.to_string()).unwrap_or_default();
+        write!(
+            f,
+            "{} | {} | {} | {} | {} players | {} rounds | {} games | {} points",
+            self.name,
+            self.site,
+            year,
+            self.kind.name(),
+            self.players,
+            self.rounds,
+            self.games,
+            self.points
+        )
+    }
+}
+
+/// The columns of `tournament --all-events` as a table.
+pub const SUMMARY_COLUMNS: [Column; 8] = [
+    Column::new("event", ColumnKind::Text, "the event's name"),
+    Column::new("site", ColumnKind::Text, "the event's site"),
+    Column::new("year", ColumnKind::Int, "the year of its games"),
+    Column::new("type", ColumnKind::Text, "round robin or Swiss"),
+    Column::new("players", ColumnKind::Int, "players"),
+    Column::new("rounds", ColumnKind::Int, "rounds"),
+    Column::new("games", ColumnKind::Int, "games between two paired players"),
+    Column::new(
+        "points",
+        ColumnKind::Float,
+        "every player's points added up",
+    ),
+];
 
 /// Builds every event (in each of its years) of the database and hands each to `f`, in event
 /// id and year order: the fast path for `--all-events` (one scan of `games`, the maps read
@@ -748,8 +837,8 @@ mod tests {
         // Start numbers by rating: P4 (2004) first.
         assert_eq!(t.players[0].name, "P4");
         // Game 4 has no moves and a decisive result: a forfeit.
-        assert_eq!(t.players[0].rounds[1].outcome, Outcome::ForfeitWin);
-        assert_eq!(t.players[3].rounds[1].outcome, Outcome::ForfeitLoss);
+        assert_eq!(t.players[0].rounds[1].outcome, RoundOutcome::ForfeitWin);
+        assert_eq!(t.players[3].rounds[1].outcome, RoundOutcome::ForfeitLoss);
         // A two-game match per round ("1.1", "1.2" between the same players).
         let games = vec![
             game(1, "1.1", 1, 2, WhiteWins, 40),

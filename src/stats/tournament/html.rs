@@ -45,7 +45,14 @@ pub fn page(t: &Tournament, s: &Standings) -> String {
         t.rounds,
         s.rules.year()
     ));
-    // Standings.
+    standings_table(t, s, &mut out);
+    crosstable(t, s, &mut out);
+    out.push_str(&format!("<script>{SCRIPT}</script></body></html>\n"));
+    out
+}
+
+/// The standings: rank, start number, name, rating, points and each tie-break, sortable.
+fn standings_table(t: &Tournament, s: &Standings, out: &mut String) {
     out.push_str("<h2>Standings</h2><table id=\"standings\"><thead><tr><th>Rank</th><th>SNo</th><th>Name</th><th>Rating</th><th>Pts</th>");
     for spec in &s.specs {
         out.push_str(&format!("<th>{}</th>", escape(&spec.text)));
@@ -70,7 +77,10 @@ pub fn page(t: &Tournament, s: &Standings) -> String {
         out.push_str("</tr>");
     }
     out.push_str("</tbody></table>");
-    // Crosstable.
+}
+
+/// The crosstable: a grid in rank order for a round robin, the rounds for a Swiss.
+fn crosstable(t: &Tournament, s: &Standings, out: &mut String) {
     out.push_str(
         "<h2>Crosstable</h2><table id=\"crosstable\"><thead><tr><th>Rank</th><th>Name</th>",
     );
@@ -130,6 +140,4 @@ pub fn page(t: &Tournament, s: &Standings) -> String {
         out.push_str(&format!("<td class=\"n\">{}</td></tr>", row.points));
     }
     out.push_str("</tbody></table>");
-    out.push_str(&format!("<script>{SCRIPT}</script></body></html>\n"));
-    out
 }

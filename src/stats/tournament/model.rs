@@ -73,11 +73,11 @@ impl Colour {
 
 /// What one round was for one player. The TRF-16 code is in brackets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum RoundOutcome {
     /// A game played over the board and rated (`1`, `=`, `0`).
-    Played(GameResult),
+    Played(RoundResult),
     /// A game played but not to be rated, e.g. ended before the first move (`W`, `D`, `L`).
-    Unrated(GameResult),
+    Unrated(RoundResult),
     /// A forfeit win: the opponent did not come (`+`).
     ForfeitWin,
     /// A forfeit loss: the player did not come (`-`).
@@ -95,45 +95,47 @@ pub enum Outcome {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GameResult {
+pub enum RoundResult {
     Win,
     Draw,
     Loss,
 }
 
-impl GameResult {
+impl RoundResult {
     pub fn points(self) -> Points {
         match self {
-            GameResult::Win => Points::ONE,
-            GameResult::Draw => Points::HALF,
-            GameResult::Loss => Points::ZERO,
+            RoundResult::Win => Points::ONE,
+            RoundResult::Draw => Points::HALF,
+            RoundResult::Loss => Points::ZERO,
         }
     }
 
-    pub fn reversed(self) -> GameResult {
+    pub fn reversed(self) -> RoundResult {
         match self {
-            GameResult::Win => GameResult::Loss,
-            GameResult::Draw => GameResult::Draw,
-            GameResult::Loss => GameResult::Win,
+            RoundResult::Win => RoundResult::Loss,
+            RoundResult::Draw => RoundResult::Draw,
+            RoundResult::Loss => RoundResult::Win,
         }
     }
 }
 
-impl Outcome {
+impl RoundOutcome {
     /// Points the round gives the player (C.07 Art. 16: unplayed rounds score what the
     /// regulations award them: a PAB or full-point bye a win, a half-point bye a draw).
     pub fn points(self) -> Points {
         match self {
-            Outcome::Played(r) | Outcome::Unrated(r) => r.points(),
-            Outcome::ForfeitWin | Outcome::Pab | Outcome::FullBye => Points::ONE,
-            Outcome::HalfBye => Points::HALF,
-            Outcome::ForfeitLoss | Outcome::ZeroBye | Outcome::Absent => Points::ZERO,
+            RoundOutcome::Played(r) | RoundOutcome::Unrated(r) => r.points(),
+            RoundOutcome::ForfeitWin | RoundOutcome::Pab | RoundOutcome::FullBye => Points::ONE,
+            RoundOutcome::HalfBye => Points::HALF,
+            RoundOutcome::ForfeitLoss | RoundOutcome::ZeroBye | RoundOutcome::Absent => {
+                Points::ZERO
+            }
         }
     }
 
     /// A game played over the board against an opponent.
     pub fn is_game(self) -> bool {
-        matches!(self, Outcome::Played(_) | Outcome::Unrated(_))
+        matches!(self, RoundOutcome::Played(_) | RoundOutcome::Unrated(_))
     }
 
     /// Whether the round has an opponent on the other side of the pairing (a game or a
@@ -141,14 +143,17 @@ impl Outcome {
     pub fn has_opponent(self) -> bool {
         matches!(
             self,
-            Outcome::Played(_) | Outcome::Unrated(_) | Outcome::ForfeitWin | Outcome::ForfeitLoss
+            RoundOutcome::Played(_)
+                | RoundOutcome::Unrated(_)
+                | RoundOutcome::ForfeitWin
+                | RoundOutcome::ForfeitLoss
         )
     }
 
     /// "Played" in the sense C.07 gives the PAB: a game, or the bye the pairing imposed on the
     /// player (Art. 16.2.1: the PAB is not the player's choice).
     pub fn played_or_pab(self) -> bool {
-        self.is_game() || self == Outcome::Pab
+        self.is_game() || self == RoundOutcome::Pab
     }
 
     /// A voluntary unplayed round (VUR, C.07 2024 Art. 16.2): an unplayed round that did not
@@ -158,12 +163,12 @@ impl Outcome {
     }
 
     /// The result seen from the other side of the pairing (for mirrored TRF lines).
-    pub fn mirrored(self) -> Option<Outcome> {
+    pub fn mirrored(self) -> Option<RoundOutcome> {
         match self {
-            Outcome::Played(r) => Some(Outcome::Played(r.reversed())),
-            Outcome::Unrated(r) => Some(Outcome::Unrated(r.reversed())),
-            Outcome::ForfeitWin => Some(Outcome::ForfeitLoss),
-            Outcome::ForfeitLoss => Some(Outcome::ForfeitWin),
+            RoundOutcome::Played(r) => Some(RoundOutcome::Played(r.reversed())),
+            RoundOutcome::Unrated(r) => Some(RoundOutcome::Unrated(r.reversed())),
+            RoundOutcome::ForfeitWin => Some(RoundOutcome::ForfeitLoss),
+            RoundOutcome::ForfeitLoss => Some(RoundOutcome::ForfeitWin),
             _ => None,
         }
     }
@@ -171,37 +176,37 @@ impl Outcome {
     /// TRF-16's result code.
     pub fn trf(self) -> char {
         match self {
-            Outcome::Played(GameResult::Win) => '1',
-            Outcome::Played(GameResult::Draw) => '=',
-            Outcome::Played(GameResult::Loss) => '0',
-            Outcome::Unrated(GameResult::Win) => 'W',
-            Outcome::Unrated(GameResult::Draw) => 'D',
-            Outcome::Unrated(GameResult::Loss) => 'L',
-            Outcome::ForfeitWin => '+',
-            Outcome::ForfeitLoss => '-',
-            Outcome::Pab => 'U',
-            Outcome::FullBye => 'F',
-            Outcome::HalfBye => 'H',
-            Outcome::ZeroBye => 'Z',
-            Outcome::Absent => ' ',
+            RoundOutcome::Played(RoundResult::Win) => '1',
+            RoundOutcome::Played(RoundResult::Draw) => '=',
+            RoundOutcome::Played(RoundResult::Loss) => '0',
+            RoundOutcome::Unrated(RoundResult::Win) => 'W',
+            RoundOutcome::Unrated(RoundResult::Draw) => 'D',
+            RoundOutcome::Unrated(RoundResult::Loss) => 'L',
+            RoundOutcome::ForfeitWin => '+',
+            RoundOutcome::ForfeitLoss => '-',
+            RoundOutcome::Pab => 'U',
+            RoundOutcome::FullBye => 'F',
+            RoundOutcome::HalfBye => 'H',
+            RoundOutcome::ZeroBye => 'Z',
+            RoundOutcome::Absent => ' ',
         }
     }
 
-    pub fn from_trf(code: char) -> Option<Outcome> {
+    pub fn from_trf(code: char) -> Option<RoundOutcome> {
         Some(match code {
-            '1' => Outcome::Played(GameResult::Win),
-            '=' => Outcome::Played(GameResult::Draw),
-            '0' => Outcome::Played(GameResult::Loss),
-            'W' | 'w' => Outcome::Unrated(GameResult::Win),
-            'D' | 'd' => Outcome::Unrated(GameResult::Draw),
-            'L' | 'l' => Outcome::Unrated(GameResult::Loss),
-            '+' => Outcome::ForfeitWin,
-            '-' => Outcome::ForfeitLoss,
-            'U' | 'u' => Outcome::Pab,
-            'F' | 'f' => Outcome::FullBye,
-            'H' | 'h' => Outcome::HalfBye,
-            'Z' | 'z' => Outcome::ZeroBye,
-            ' ' => Outcome::Absent,
+            '1' => RoundOutcome::Played(RoundResult::Win),
+            '=' => RoundOutcome::Played(RoundResult::Draw),
+            '0' => RoundOutcome::Played(RoundResult::Loss),
+            'W' | 'w' => RoundOutcome::Unrated(RoundResult::Win),
+            'D' | 'd' => RoundOutcome::Unrated(RoundResult::Draw),
+            'L' | 'l' => RoundOutcome::Unrated(RoundResult::Loss),
+            '+' => RoundOutcome::ForfeitWin,
+            '-' => RoundOutcome::ForfeitLoss,
+            'U' | 'u' => RoundOutcome::Pab,
+            'F' | 'f' => RoundOutcome::FullBye,
+            'H' | 'h' => RoundOutcome::HalfBye,
+            'Z' | 'z' => RoundOutcome::ZeroBye,
+            ' ' => RoundOutcome::Absent,
             _ => return None,
         })
     }
@@ -213,14 +218,14 @@ pub struct Round {
     /// Index into `Tournament::players` of the opponent, for games and forfeits.
     pub opponent: Option<usize>,
     pub colour: Colour,
-    pub outcome: Outcome,
+    pub outcome: RoundOutcome,
 }
 
 impl Round {
     pub const ABSENT: Round = Round {
         opponent: None,
         colour: Colour::None,
-        outcome: Outcome::Absent,
+        outcome: RoundOutcome::Absent,
     };
 
     pub fn points(&self) -> Points {
@@ -416,7 +421,7 @@ mod tests {
 
     #[test]
     fn vurs_are_the_unplayed_rounds_that_gave_no_win() {
-        use Outcome::*;
+        use RoundOutcome::*;
         assert!(HalfBye.is_vur());
         assert!(ZeroBye.is_vur());
         assert!(ForfeitLoss.is_vur());
@@ -424,7 +429,7 @@ mod tests {
         assert!(!Pab.is_vur());
         assert!(!FullBye.is_vur());
         assert!(!ForfeitWin.is_vur());
-        assert!(!Played(GameResult::Loss).is_vur());
+        assert!(!Played(RoundResult::Loss).is_vur());
     }
 
     #[test]

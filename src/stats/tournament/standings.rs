@@ -4,6 +4,7 @@
 
 use super::model::{Kind, Points, Tournament};
 use super::tiebreaks::{self, Context, Rules, Spec};
+use crate::table::{Cell, Column, Kind as ColumnKind};
 
 /// One line of the standings.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,65 +122,55 @@ pub fn compute(
     }
 }
 
-/// The column names of a table row: `sno,name,rank,pts`, then each tie-break as it was asked
-/// for.
-pub fn columns(s: &Standings) -> Vec<String> {
-    let mut out: Vec<String> = ["sno", "name", "rank", "pts"].map(String::from).to_vec();
-    out.extend(s.specs.iter().map(|x| x.text.clone()));
+/// The columns of the standings table: `sno,name,rank,pts`, then each tie-break named as it
+/// was asked for (`BH/C1` stays `BH/C1`).
+pub fn columns(s: &Standings) -> Vec<Column> {
+    let mut out = vec![
+        Column::new("sno", ColumnKind::Int, "the starting number"),
+        Column::new("name", ColumnKind::Text, "the player's name"),
+        Column::new(
+            "rank",
+            ColumnKind::Int,
+            "the final rank (shared when equal on everything)",
+        ),
+        Column::new("pts", ColumnKind::Float, "points"),
+    ];
+    out.extend(s.specs.iter().map(|spec| {
+        let meaning = "a tie-break (C.07), in the order given";
+        Column::new(column_name(&spec.text), ColumnKind::Float, meaning)
+    }));
     out
 }
 
-/// The standings as CSV, header first.
-pub fn write_csv(
-    t: &Tournament,
-    s: &Standings,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    let mut w = csv::Writer::from_writer(out);
-    w.write_record(columns(s))?;
-    for row in &s.rows {
-        let p = &t.players[row.player];
-        let mut record = vec![
-            p.sno.to_string(),
-            p.name.clone(),
-            row.rank.to_string(),
-            row.points.to_string(),
-        ];
-        for (spec, v) in s.specs.iter().zip(&row.values) {
-            record.push(super::format_value(*v, spec.acronym.decimals()));
-        }
-        w.write_record(&record)?;
+/// A tie-break's name as asked for, as the `&'static str` a [`Column`] holds (the column
+/// catalogues are constants): each distinct text is kept once for the whole process, a few
+/// short strings at most.
+fn column_name(text: &str) -> &'static str {
+    use std::collections::BTreeSet;
+    use std::sync::{Mutex, PoisonError};
+    static NAMES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut names = NAMES.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(name) = names.get(text) {
+        return name;
     }
-    w.flush()
+    let name: &'static str = Box::leak(text.into());
+    names.insert(name);
+    name
 }
 
-/// The standings as JSON lines, keys in column order; a tie-break without a value is `null`.
-pub fn write_jsonl(
-    t: &Tournament,
-    s: &Standings,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    let names = columns(s);
-    for row in &s.rows {
-        let p = &t.players[row.player];
-        let mut fields = vec![
-            serde_json::json!(p.sno),
-            serde_json::json!(p.name),
-            serde_json::json!(row.rank),
-            serde_json::json!(row.points.as_f64()),
-        ];
-        for v in &row.values {
-            fields.push(match v {
-                Some(x) => serde_json::json!(x),
-                None => serde_json::Value::Null,
-            });
-        }
-        let body: Vec<String> = names
-            .iter()
-            .zip(&fields)
-            .map(|(k, v)| format!("{}:{}", serde_json::Value::String(k.clone()), v))
-            .collect();
-        writeln!(out, "{{{}}}", body.join(","))?;
+/// One row of the standings table, in [`columns`]' order: points with one decimal and each
+/// tie-break with its own decimals in CSV (`3.5`, `7.50`), numbers in JSON lines and Parquet;
+/// a tie-break without a value is null.
+pub fn cells<'a>(t: &'a Tournament, s: &Standings, row: &Row) -> Vec<Cell<'a>> {
+    let p = &t.players[row.player];
+    let mut out = vec![
+        Cell::Int(i64::from(p.sno)),
+        Cell::text(&p.name),
+        Cell::Int(i64::from(row.rank)),
+        Cell::Fixed(row.points.as_f64(), 1),
+    ];
+    for (spec, v) in s.specs.iter().zip(&row.values) {
+        out.push(Cell::opt_fixed(*v, spec.acronym.decimals() as u8));
     }
-    Ok(())
+    out
 }

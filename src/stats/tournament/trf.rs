@@ -15,7 +15,7 @@
 //! deputies, `2xx` national lines, `XX*` pairing-program extensions other than `XXR`) is
 //! skipped on reading and named in `Tournament`-independent `skipped` so the caller can say so.
 
-use super::model::{Colour, Outcome, Player, Points, Round, Team, Tournament};
+use super::model::{Colour, Player, Points, Round, RoundOutcome, Team, Tournament};
 use std::fmt;
 
 /// A TRF-16 file that cannot be read as a tournament.
@@ -150,7 +150,7 @@ pub fn read(text: &str) -> Result<Read, TrfError> {
     let mut t = Tournament::default();
     let mut skipped: Vec<(String, usize)> = Vec::new();
     // Per player: the rounds as written (opponent start number, colour, outcome).
-    let mut raw: Vec<Vec<(Option<u32>, Colour, Outcome)>> = Vec::new();
+    let mut raw: Vec<Vec<(Option<u32>, Colour, RoundOutcome)>> = Vec::new();
     let mut xxr: Option<usize> = None;
     for (i, line) in text.lines().enumerate() {
         let n = i + 1;
@@ -215,7 +215,7 @@ pub fn read(text: &str) -> Result<Read, TrfError> {
     })
 }
 
-type RawRound = (Option<u32>, Colour, Outcome);
+type RawRound = (Option<u32>, Colour, RoundOutcome);
 
 fn player_line(chars: &[char], n: usize) -> Result<(Player, Vec<RawRound>), TrfError> {
     let sno = number(chars, n, 5, 8, "start number")?
@@ -274,7 +274,7 @@ fn player_line(chars: &[char], n: usize) -> Result<(Player, Vec<RawRound>), TrfE
             }
         };
         let code = chars.get(c + 6).copied().unwrap_or(' ');
-        let outcome = Outcome::from_trf(code).ok_or_else(|| {
+        let outcome = RoundOutcome::from_trf(code).ok_or_else(|| {
             field_error(
                 n,
                 c + 7,
@@ -288,7 +288,7 @@ fn player_line(chars: &[char], n: usize) -> Result<(Player, Vec<RawRound>), TrfE
     }
     while rounds
         .last()
-        .is_some_and(|&(o, _, out)| o.is_none() && out == Outcome::Absent)
+        .is_some_and(|&(o, _, out)| o.is_none() && out == RoundOutcome::Absent)
     {
         rounds.pop();
     }
@@ -491,10 +491,10 @@ pub fn write(t: &Tournament, ranks: Option<&[u32]>) -> String {
         for r in &p.rounds {
             let opp = match r.opponent {
                 Some(o) => format!("{:04}", t.players[o].sno),
-                None if r.outcome == Outcome::Absent => "    ".to_owned(),
+                None if r.outcome == RoundOutcome::Absent => "    ".to_owned(),
                 None => "0000".to_owned(),
             };
-            let colour = if r.outcome == Outcome::Absent && r.opponent.is_none() {
+            let colour = if r.outcome == RoundOutcome::Absent && r.opponent.is_none() {
                 ' '
             } else {
                 r.colour.trf()
@@ -522,7 +522,7 @@ fn truncate(s: &str, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::tournament::model::GameResult;
+    use crate::stats::tournament::model::RoundResult;
 
     #[test]
     fn reads_the_round_robin_fixture() {
@@ -540,7 +540,7 @@ mod tests {
             Round {
                 opponent: Some(5),
                 colour: Colour::White,
-                outcome: Outcome::Played(GameResult::Win)
+                outcome: RoundOutcome::Played(RoundResult::Win)
             }
         );
     }
