@@ -17,9 +17,13 @@ pub enum AliveClass {
     /// kings and the heavy pieces can cross the jammed pawns there, so the jams wall off
     /// no part of the board (no pawn may stand in front of the enemy king).
     OpenFile,
+    /// Neither side needs a queen or rook: the side has a pawn, no pawn stands directly
+    /// in front of an enemy pawn or the enemy king (every pawn can still advance), and there
+    /// are enough men on the board. The side can promote and mate with the new queen.
+    FreePawns,
 }
 
-/// Men (kings included) that `Unlocked` needs on the board: in the smallest endings one
+/// Men (kings included) that `Unlocked`, `OpenFile` and `FreePawns` need on the board: in the smallest endings one
 /// side's moves can all be forced, and those are left to the searches.
 pub const UNLOCKED_MIN_MEN: u32 = 8;
 
@@ -63,7 +67,8 @@ fn conditions(pos: &Position, winner: Color) -> Option<AliveClass> {
             .then_some(AliveClass::PawnlessHeavy);
     }
     let theirs = pos.by_color(winner.other());
-    if (ours & heavy).is_empty() || (theirs & heavy).is_empty() {
+    let heavy_both = (ours & heavy).nonempty() && (theirs & heavy).nonempty();
+    if !heavy_both && (ours & pawns).is_empty() {
         return None;
     }
     let white = pos.pieces(Color::White, Role::Pawn);
@@ -75,6 +80,9 @@ fn conditions(pos: &Position, winner: Color) -> Option<AliveClass> {
     let jammed = white.shift_up(1) & black;
     if by_king.nonempty() || pos.occupied().count() < UNLOCKED_MIN_MEN {
         return None;
+    }
+    if !heavy_both {
+        return jammed.is_empty().then_some(AliveClass::FreePawns);
     }
     if jammed.is_empty() {
         return Some(AliveClass::Unlocked);
@@ -157,6 +165,38 @@ mod tests {
             class("r3k3/8/p7/P7/8/8/8/R3K3 w - - 0 1", Color::White),
             None
         );
+    }
+
+    #[test]
+    fn free_pawns_need_every_pawn_free_and_eight_men() {
+        // Pawns on both wings, none facing another or a king: either side promotes and mates.
+        let free = "4k3/ppp5/8/8/8/8/PPP5/4K3 w - - 0 1";
+        assert_eq!(class(free, Color::White), Some(AliveClass::FreePawns));
+        assert_eq!(class(free, Color::Black), Some(AliveClass::FreePawns));
+        assert_eq!(searched(free), Deadness::Alive);
+        // Seven men: the smallest endings go to the searches.
+        assert_eq!(
+            class("4k3/pp6/8/8/8/8/PPP5/4K3 w - - 0 1", Color::White),
+            None
+        );
+        // One head-on pair anywhere takes the position out of the class, open files or not.
+        let jammed = "4k3/1pp5/8/p7/P7/8/1PP5/4K3 w - - 0 1";
+        assert_eq!(class(jammed, Color::White), None);
+        assert_eq!(class(jammed, Color::Black), None);
+        assert_eq!(searched(jammed), Deadness::Alive);
+        // A pawn stopped by the enemy king: left to the searches.
+        let held = "8/ppp1k3/4P3/8/8/8/PP6/4K3 w - - 0 1";
+        assert_eq!(class(held, Color::White), None);
+        assert_eq!(class(held, Color::Black), None);
+        // Minor pieces without a pawn claim nothing; the side with the pawns is in the class.
+        let minors = "4k3/pppp4/8/8/8/8/8/2BNK3 w - - 0 1";
+        assert_eq!(class(minors, Color::White), None);
+        assert_eq!(class(minors, Color::Black), Some(AliveClass::FreePawns));
+        // In check (the knight on d3): forced play, left to the searches.
+        let check = "4k3/ppp5/8/8/8/3n4/PPP5/4K3 w - - 0 1";
+        assert_eq!(class(check, Color::White), None);
+        assert_eq!(class(check, Color::Black), None);
+        assert_eq!(searched(check), Deadness::Alive);
     }
 
     #[test]
