@@ -253,6 +253,30 @@ mod tests {
         assert_eq!(searched(five), Deadness::Alive);
     }
 
+    /// A final in check reaches a class by one legal move; a forced line whose only move
+    /// takes the mating material reaches none, and stays with the searches.
+    #[test]
+    fn one_move_away_reaches_a_class_only_through_a_legal_move() {
+        let check = Position::from_fen("r3k3/pp6/8/8/8/8/PP6/R3K2r w Q - 0 1").unwrap();
+        assert_eq!(proof(&check, Color::White), None);
+        assert_eq!(proof(&check, Color::Black), None);
+        assert_eq!(one_move_away(&check), Some(AliveClass::Unlocked));
+        assert_eq!(
+            deadness_searched(&check, Budget::default()),
+            Deadness::Alive
+        );
+        // Black's only move takes the rook: no class one move on, and the position is dead.
+        let forced = Position::from_fen("k7/1R6/8/8/8/8/8/7K b - - 0 1").unwrap();
+        assert_eq!(one_move_away(&forced), None);
+        assert_eq!(
+            deadness_searched(&forced, Budget::default()),
+            Deadness::Dead
+        );
+        // Material in no class: nothing is tried.
+        let minor = Position::from_fen("8/8/4k3/8/8/8/8/4K2B w - - 0 1").unwrap();
+        assert_eq!(one_move_away(&minor), None);
+    }
+
     #[test]
     fn forced_play_is_left_to_the_searches() {
         // K+R v K, Black to move, not in check: its king's only move takes the rook, so
