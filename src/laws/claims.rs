@@ -8,6 +8,7 @@
 use super::edition::Edition;
 use crate::chess::zobrist::BuildKeyHasher;
 use crate::chess::{Color, Move, MoveList, Piece, Position, Role, Square};
+use crate::game::keys::PlyKey;
 use std::collections::HashMap;
 
 /// How a claim could be made.
@@ -202,6 +203,66 @@ impl Occurrences {
         })
     }
 }
+
+/// How many of a game's first plies the walk that counts occurrences and looks for claims
+/// can skip: where no position can occur twice and no half-move count reaches 99 (where a
+/// fifty-move claim may begin). `start_key` is the first position's repetition key and
+/// `start_clock` its count, `plies` the key data after each move.
+///
+/// All of them (`plies.len()`) when no key comes back within a stretch between
+/// irreversible moves (the only place a position can occur again) and every count stays
+/// under 99: the walk would find every position once and no claim. Otherwise the ply that
+/// began the first stretch where that may fail (an irreversible move's, or 0 for the first
+/// stretch): the walk must start there, with every earlier position seen once and nothing
+/// carried over, as an irreversible move clears the counts. Two keys that share their top
+/// 8 and low 32 bits also stop the skip, which costs only time.
+pub fn quiet_plies(start_key: u64, start_clock: u32, plies: &[PlyKey]) -> usize {
+    if start_clock >= FIFTY_WATCH {
+        return 0;
+    }
+    // Open addressing by the key's top byte; a slot holds the stretch it was filled in
+    // (older stretches' slots count as empty, so nothing is cleared between stretches) and
+    // the key's low 32 bits. A stretch has at most 100 positions (its counts stay under 99),
+    // so the table never fills and a probe always ends.
+    let mut table = [(0u32, 0u32); SCAN_SLOTS];
+    let mut stretch = 1u32;
+    let mut seen_before = |key: u64, stretch: u32| -> bool {
+        let mut i = (key >> 56) as usize;
+        loop {
+            let (s, low) = table[i];
+            if s != stretch {
+                table[i] = (stretch, key as u32);
+                return false;
+            }
+            if low == key as u32 {
+                return true;
+            }
+            i = (i + 1) % SCAN_SLOTS;
+        }
+    };
+    seen_before(start_key, stretch);
+    let mut began = 0;
+    for (i, p) in plies.iter().enumerate() {
+        let clock = p.halfmove_clock();
+        if clock >= FIFTY_WATCH {
+            return began;
+        }
+        if clock == 0 {
+            stretch += 1;
+            began = i;
+        }
+        if seen_before(p.plain_key(), stretch) {
+            return began;
+        }
+    }
+    plies.len()
+}
+
+/// From this count of half-moves on, the walk tests for a fifty-move claim (`fifty`: every
+/// limit is at least 100, and the written-move form starts one half-move before).
+const FIFTY_WATCH: u32 = 99;
+/// `quiet_plies`' table: a power of two, over twice the longest stretch it follows.
+const SCAN_SLOTS: usize = 256;
 
 /// A position seen twice in the current stretch.
 #[derive(Debug, Clone, Copy)]
@@ -422,6 +483,54 @@ mod tests {
         assert_eq!(seen.twice[0].key, 5);
         assert_eq!(seen.count(5), 3);
         assert_eq!(seen.count(6), 2);
+    }
+
+    /// The key data after each of `sans`, played from `fen`.
+    fn plies(fen: &str, sans: &str) -> (Position, Vec<PlyKey>) {
+        let start = Position::from_fen(fen).unwrap();
+        let mut pos = start;
+        let mut moves = Vec::new();
+        for tok in sans.split_whitespace() {
+            let m = crate::chess::san::resolve(&pos, tok, crate::chess::SanMode::Strict)
+                .unwrap()
+                .mv;
+            pos.play_unchecked(m);
+            moves.push(m);
+        }
+        (start, PlyKey::walk(&start, &moves))
+    }
+
+    fn quiet(fen: &str, sans: &str) -> usize {
+        let (start, keys) = plies(fen, sans);
+        quiet_plies(start.repetition_key(), start.halfmove_clock(), &keys)
+    }
+
+    /// The walk may skip every ply of a game in which nothing repeats, and otherwise starts
+    /// at the irreversible move that began the stretch where a position may come back.
+    #[test]
+    fn quiet_plies_end_at_the_stretch_that_may_repeat() {
+        let start = crate::chess::START_FEN;
+        assert_eq!(quiet(start, "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O"), 9);
+        // The start comes back after four plies: nothing can be skipped.
+        assert_eq!(quiet(start, "Nf3 Nf6 Ng1 Ng8 e4"), 0);
+        // After 1...e5 (ply index 1, a pawn move) the knights go out and back.
+        assert_eq!(quiet(start, "e4 e5 Nf3 Nf6 Ng1 Ng8 d4"), 1);
+        // The same shuffle after a capture further on: the walk starts at 3.exd5.
+        assert_eq!(quiet(start, "e4 d5 Nc3 Nf6 exd5 Nbd7 Nf3 Nb8 Ng1 Nbd7"), 4);
+        // Knights that come back to other squares repeat nothing.
+        assert_eq!(quiet(start, "e4 e5 Nf3 Nf6 Ng1 Nh5 Nh3 Nf6"), 8);
+        // A count that reaches 99 half-moves: from its stretch (the start's here), or at once
+        // when the game starts there.
+        let kings = "8/8/4k3/8/8/3K4/8/8 w - - 98 80";
+        assert_eq!(quiet(kings, "Kd4"), 0);
+        assert_eq!(quiet("8/8/4k3/8/8/3K4/8/8 w - - 99 80", "Kd4"), 0);
+        assert_eq!(quiet("8/8/4k3/8/8/3K4/8/8 w - - 97 80", "Kd4"), 1);
+        assert_eq!(quiet("8/p7/4k3/8/8/3K4/8/8 b - - 97 80", "a5 Kd4"), 2);
+        assert_eq!(quiet("8/p7/4k3/8/8/3K4/8/8 w - - 97 80", "Kd4 a5"), 2);
+        assert_eq!(
+            quiet("8/p7/4k3/8/8/3K4/8/8 w - - 97 80", "Kc4 Kd6 Kd4 a5"),
+            0
+        );
     }
 
     #[test]

@@ -254,45 +254,69 @@ fn judge_walk(
     // yet need the en passant file: (ply, key without it).
     let mut ep_pending: Option<(usize, u64)> = None;
     let last_move = game.moves.len();
-    for (i, next) in plies.iter().enumerate() {
-        let ply = i as u32;
-        if ending.is_some() {
-            break;
+    let quiet = claims::quiet_plies(game.start.repetition_key(), at.halfmove_clock(), plies);
+    // The plies the walk below skips: their keys for the caller, and where they leave it.
+    if quiet > 0 {
+        if let Some((n, out)) = kept.as_mut() {
+            plies
+                .iter()
+                .take(quiet.min(*n))
+                .for_each(|p| out.push_ply(p));
         }
-        claims.check(&seen, &at, turn, &mut replayer, occurrences, edition, ply);
-        (at, turn) = (*next, turn.other());
-        if at.zeroing() {
-            seen.clear();
-            ep_pending = None;
+        if quiet % 2 == 1 {
+            turn = turn.other();
         }
-        let key = at.plain_key();
-        if at.ep_pending() {
-            ep_pending = Some((i + 1, key));
-        } else if let Some((at, plain)) = ep_pending
-            && key == plain
-        {
-            // A first repetition of that position: settle its key (9.2.2) before counting.
-            let exact = replayer.position_at(at).repetition_key();
-            if exact != plain {
-                seen.rekey(plain, exact);
+        at = plies[quiet - 1];
+    }
+    if quiet > 0 && quiet == last_move {
+        // Every position occurs once and no count nears fifty moves: the walk would find
+        // no claim and no ending before the last position, which it would judge with these
+        // counts.
+        let end = replayer.position_at(last_move);
+        ending = immediate_ending(Some(end), at.halfmove_clock(), edition, occurrences)
+            .map(|k| (k, last_move as u32));
+    } else {
+        // From an irreversible move on (or the start): nothing before it counts.
+        for (i, next) in plies.iter().enumerate().skip(quiet) {
+            let ply = i as u32;
+            if ending.is_some() {
+                break;
             }
-            ep_pending = None;
-        }
-        if let Some((plies, out)) = kept.as_mut()
-            && i < *plies
-        {
-            out.push_ply(&at);
-        }
-        occurrences = seen.record(key);
-        if occurrences == 2 {
-            seen.seen_twice(key, turn);
-        }
-        // Most plies are neither the last nor near a 2014 automatic draw: no call for them.
-        let clock = at.halfmove_clock();
-        let automatic = edition >= Edition::Fide2014 && (occurrences >= 5 || clock >= 150);
-        if i + 1 == last_move || automatic {
-            let last = (i + 1 == last_move).then(|| replayer.position_at(last_move));
-            ending = immediate_ending(last, clock, edition, occurrences).map(|k| (k, ply + 1));
+            claims.check(&seen, &at, turn, &mut replayer, occurrences, edition, ply);
+            (at, turn) = (*next, turn.other());
+            if at.zeroing() {
+                seen.clear();
+                ep_pending = None;
+            }
+            let key = at.plain_key();
+            if at.ep_pending() {
+                ep_pending = Some((i + 1, key));
+            } else if let Some((at, plain)) = ep_pending
+                && key == plain
+            {
+                // A first repetition of that position: settle its key (9.2.2) before counting.
+                let exact = replayer.position_at(at).repetition_key();
+                if exact != plain {
+                    seen.rekey(plain, exact);
+                }
+                ep_pending = None;
+            }
+            if let Some((plies, out)) = kept.as_mut()
+                && i < *plies
+            {
+                out.push_ply(&at);
+            }
+            occurrences = seen.record(key);
+            if occurrences == 2 {
+                seen.seen_twice(key, turn);
+            }
+            // Most plies are neither the last nor near a 2014 automatic draw: no call for them.
+            let clock = at.halfmove_clock();
+            let automatic = edition >= Edition::Fide2014 && (occurrences >= 5 || clock >= 150);
+            if i + 1 == last_move || automatic {
+                let last = (i + 1 == last_move).then(|| replayer.position_at(last_move));
+                ending = immediate_ending(last, clock, edition, occurrences).map(|k| (k, ply + 1));
+            }
         }
     }
     // `pos`: the position at the ending's ply, or at the end of the record.

@@ -361,6 +361,7 @@ pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
     if Color::ALL
         .into_iter()
         .any(|c| alive::proof(pos, c).is_some())
+        || alive::one_move_away(pos).is_some()
     {
         return Deadness::Alive;
     }
