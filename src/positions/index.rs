@@ -620,6 +620,55 @@ mod tests {
     }
 
     #[test]
+    fn the_home_pawn_index_finds_every_position_after_the_key_index() {
+        // men_byte: the interval's men from first to last, a drop of 7 or more meaning any.
+        assert!(men_may_hold(men_byte(32, 32), 32));
+        assert!(!men_may_hold(men_byte(32, 32), 31));
+        assert!(men_may_hold(men_byte(20, 17), 18) && !men_may_hold(men_byte(20, 17), 16));
+        assert!(!men_may_hold(men_byte(20, 17), 21));
+        assert!(men_may_hold(men_byte(20, 10), 2) && !men_may_hold(men_byte(20, 10), 21));
+        let mut pos = Position::new();
+        let mut moves = Vec::new();
+        let line = "d4 d5 c4 e6 Nc3 c5 cxd5 exd5 Nf3 Nc6 g3 Nf6 Bg2 Be7 O-O O-O dxc5 Bxc5 Bg5 d4 Bxf6 Qxf6 Nd5 Qd8 Nd2 Re8 Nb3 Bb6 Nxb6 axb6 Bxc6 bxc6 Qxd4 Qxd4 Nxd4 c5 Nb5 Rxe2 Nc7 Ra7 Nd5 Rxb2 Nxb6 Be6";
+        for t in line.split_whitespace() {
+            moves.push(
+                crate::chess::san::play_san(&mut pos, t, SanMode::Strict)
+                    .unwrap()
+                    .mv,
+            );
+        }
+        let e = game_entry(&Position::new(), &moves);
+        let other = game_entry(&Position::new(), &moves[..30]);
+        let rows = build_pawn_rows(7, &[(7, &e.pawns[..]), (9, &other.pawns[..])]);
+        let find = |left: u16, men: u8| {
+            let mut out = Vec::new();
+            // The row whose first set is the last at or before `left`.
+            if let Some((_, blob)) = rows.iter().rev().find(|(first, _)| *first <= left) {
+                pawn_games(7, blob, left, men, &mut out);
+            }
+            out
+        };
+        let mut p = Position::new();
+        for (i, &m) in moves.iter().enumerate() {
+            p.play_unchecked(m);
+            let board = board_of(&p);
+            let men = board.iter().filter(|&&x| x != 0).count() as u8;
+            let found = find(home_left(&board), men);
+            if i + 1 > INDEX_PLIES {
+                assert!(found.contains(&7), "ply {}", i + 1);
+                assert!(found.contains(&9) || i + 1 > 30, "ply {}", i + 1);
+            }
+        }
+        // The start position's set and men are under no game.
+        assert!(find(0, 32).is_empty());
+        assert!(
+            game_entry(&Position::new(), &moves[..INDEX_PLIES])
+                .pawns
+                .is_empty()
+        );
+    }
+
+    #[test]
     fn facts_keep_result_and_ratings() {
         let f = facts(Some("0-1"), Some(2812), None);
         assert_eq!(facts_result(f), Some(2));
