@@ -209,6 +209,26 @@ fn oracle(db: &Path, queries: &[Query]) -> Vec<usize> {
             let expected = brute_force(&conn, q);
             assert_eq!(found.hits, expected, "{q:?}");
             explore_agrees(&conn, q, &expected);
+            // A selection is asked of the candidates alone: the same games as the filter.
+            let long = Filter {
+                min_plies: Some(20),
+                ..Filter::default()
+            };
+            let kept: Vec<Hit> = expected
+                .iter()
+                .copied()
+                .filter(|h| {
+                    conn.query_row("SELECT ply_count FROM games WHERE id = ?1", [h.id], |r| {
+                        r.get::<_, i64>(0)
+                    })
+                    .unwrap()
+                        >= 20
+                })
+                .collect();
+            assert_eq!(search(&conn, q, &long).unwrap().hits, kept, "{q:?}");
+            if let Some(e) = explore(&conn, q, &long, usize::MAX, false).unwrap() {
+                assert_eq!((e.total, e.hits), (kept.len(), kept.clone()), "{q:?}");
+            }
             expected.len()
         })
         .collect()
