@@ -30,34 +30,52 @@ fn slot(role: Role) -> Option<usize> {
 
 /// The game's record (legal `moves` from `start`), appended to `out`.
 pub fn encode(start: &Position, moves: &[Move], out: &mut Vec<u8>) {
-    let custom = *start != Position::new();
-    put_varint((moves.len() as u64) << 1 | u64::from(custom), out);
-    if custom {
-        out.push(u8::from(start.turn() == Color::Black));
-        let c = counts(&board_of(start));
-        let n: Vec<u8> = c.iter().flatten().map(|&x| x.min(15)).collect();
-        for pair in n.chunks(2) {
-            out.push(pair[0] | pair[1] << 4);
-        }
-    }
+    let mut record = Record::start(start, moves.len(), out);
     let mut pos = *start;
-    let mut last = 0usize;
     for (i, &m) in moves.iter().enumerate() {
-        let taken = pos.captured_role(m).and_then(slot).map_or(0, |s| s + 1);
-        let promoted = m.promotion_role().and_then(slot).map_or(0, |s| s + 1);
+        record.push(i + 1, pos.captured_role(m), m.promotion_role());
         pos.play_unchecked(m);
-        if taken == 0 && promoted == 0 {
-            continue;
+    }
+}
+
+/// A record written move by move, by a caller that replays the game anyway
+/// (`index::game_entry`).
+pub struct Record<'a> {
+    out: &'a mut Vec<u8>,
+    last: usize,
+}
+
+impl<'a> Record<'a> {
+    /// The record's head: the plies, and for a custom start its side to move and material.
+    pub fn start(start: &Position, plies: usize, out: &'a mut Vec<u8>) -> Record<'a> {
+        let custom = *start != Position::new();
+        put_varint((plies as u64) << 1 | u64::from(custom), out);
+        if custom {
+            out.push(u8::from(start.turn() == Color::Black));
+            let c = counts(&board_of(start));
+            let n: Vec<u8> = c.iter().flatten().map(|&x| x.min(15)).collect();
+            for pair in n.chunks(2) {
+                out.push(pair[0] | pair[1] << 4);
+            }
         }
-        let ply = i + 1;
+        Record { out, last: 0 }
+    }
+
+    /// The `ply`-th move, which took `taken` and promoted to `promoted`.
+    pub fn push(&mut self, ply: usize, taken: Option<Role>, promoted: Option<Role>) {
+        let taken = taken.and_then(slot).map_or(0, |s| s + 1);
+        let promoted = promoted.and_then(slot).map_or(0, |s| s + 1);
+        if taken == 0 && promoted == 0 {
+            return;
+        }
         let code = (taken * 5 + promoted) as u8;
-        let delta = ply - last;
-        last = ply;
+        let delta = ply - self.last;
+        self.last = ply;
         if delta < 8 {
-            out.push((delta as u8) << 5 | code);
+            self.out.push((delta as u8) << 5 | code);
         } else {
-            out.push(code);
-            put_varint(delta as u64, out);
+            self.out.push(code);
+            put_varint(delta as u64, self.out);
         }
     }
 }
