@@ -3,8 +3,10 @@
 
 use arbiter::chess::Position;
 use arbiter::laws::dead::{Budget, analyse};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
+
+mod harness;
+use harness::Throughput;
 
 fn positions() -> Vec<Position> {
     let Some(dir) = std::env::var_os("ARBITER_CORPUS") else {
@@ -20,23 +22,16 @@ fn positions() -> Vec<Position> {
         .collect()
 }
 
-fn bench(c: &mut Criterion) {
+fn main() {
     let set = positions();
     if set.is_empty() {
         return;
     }
-    let mut group = c.benchmark_group("dead");
-    group.throughput(Throughput::Elements(set.len() as u64));
-    group.sample_size(10);
-    group.bench_function("labelled-74", |b| {
-        b.iter(|| {
+    harness::group("dead")
+        .throughput(Throughput::Elements(set.len() as u64))
+        .bench("labelled-74", || {
             for p in &set {
                 black_box(analyse(p, Budget::default()));
             }
-        })
-    });
-    group.finish();
+        });
 }
-
-criterion_group!(benches, bench);
-criterion_main!(benches);

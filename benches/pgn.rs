@@ -1,4 +1,4 @@
-//! Criterion bench: split and parse the master games of `$ARBITER_CORPUS/games/otb-pgnmentor/`
+//! Bench: split and parse the master games of `$ARBITER_CORPUS/games/otb-pgnmentor/`
 //! (31 MB) from memory, reporting throughput in bytes; skipped when the variable is unset.
 //! Games per second: divide the reported time by the game count printed at start. The
 //! `replay` bench replays the pre-parsed games (lenient SAN, as `check` does by default);
@@ -10,7 +10,9 @@ use std::path::PathBuf;
 use arbiter::chess::SanMode;
 use arbiter::game::replay;
 use arbiter::pgn::{self, Splitter};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+mod harness;
+use harness::Throughput;
 
 fn master_games() -> Option<Vec<u8>> {
     let dir = PathBuf::from(std::env::var_os("ARBITER_CORPUS")?).join("games/otb-pgnmentor");
@@ -28,33 +30,28 @@ fn master_games() -> Option<Vec<u8>> {
     Some(all)
 }
 
-fn bench(c: &mut Criterion) {
+fn main() {
     let Some(data) = master_games() else {
         println!("ARBITER_CORPUS not set: skipping the PGN bench");
         return;
     };
     let games = Splitter::new(&data[..]).count();
     println!("otb-pgnmentor: {} bytes, {games} games", data.len());
-    let mut group = c.benchmark_group("pgn");
-    group.throughput(Throughput::Bytes(data.len() as u64));
-    group.sample_size(20);
-    group.bench_function("split", |b| {
-        b.iter(|| {
-            Splitter::new(black_box(&data[..]))
-                .map(|g| g.map_or(0, |g| g.bytes.len()))
-                .sum::<usize>()
-        })
+    let group = harness::group("pgn")
+        .throughput(Throughput::Bytes(data.len() as u64))
+        .runs(20);
+    group.bench("split", || {
+        Splitter::new(black_box(&data[..]))
+            .map(|g| g.map_or(0, |g| g.bytes.len()))
+            .sum::<usize>()
     });
-    group.bench_function("split+parse", |b| {
-        b.iter(|| {
-            let mut plies = 0;
-            for raw in Splitter::new(black_box(&data[..])).flatten() {
-                plies += pgn::parse_game(&raw).plies();
-            }
-            plies
-        })
+    group.bench("split+parse", || {
+        let mut plies = 0;
+        for raw in Splitter::new(black_box(&data[..])).flatten() {
+            plies += pgn::parse_game(&raw).plies();
+        }
+        plies
     });
-    group.finish();
 
     let parsed: Vec<pgn::Game> = Splitter::new(&data[..])
         .flatten()
@@ -62,19 +59,13 @@ fn bench(c: &mut Criterion) {
         .collect();
     let plies: usize = parsed.iter().map(|g| g.plies()).sum();
     println!("otb-pgnmentor: {plies} plies");
-    let mut group = c.benchmark_group("replay");
-    group.throughput(Throughput::Elements(plies as u64));
-    group.sample_size(20);
-    group.bench_function("lenient", |b| {
-        b.iter(|| {
+    harness::group("replay")
+        .throughput(Throughput::Elements(plies as u64))
+        .runs(20)
+        .bench("lenient", || {
             parsed
                 .iter()
                 .map(|g| replay(black_box(g), SanMode::Lenient).plies())
                 .sum::<usize>()
-        })
-    });
-    group.finish();
+        });
 }
-
-criterion_group!(benches, bench);
-criterion_main!(benches);

@@ -1,11 +1,13 @@
 //! Search speed: fixed-node searches of middlegame positions from an empty table, measured in
-//! nodes per second (criterion's element throughput).
+//! nodes per second (the throughput line).
 
 use arbiter::chess::Position;
 use arbiter::search::{Limits, Searcher};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+mod harness;
+use harness::Throughput;
 
 const NODES: u64 = 200_000;
 
@@ -24,29 +26,17 @@ const POSITIONS: [(&str, &str); 3] = [
     ),
 ];
 
-fn search(c: &mut Criterion) {
-    let mut group = c.benchmark_group("search");
-    group.sample_size(10);
-    group.throughput(Throughput::Elements(NODES));
+fn main() {
+    let group = harness::group("search").throughput(Throughput::Elements(NODES));
     let mut searcher = Searcher::new(16);
     for (name, fen) in POSITIONS {
         let pos = Position::from_fen(fen).unwrap();
-        group.bench_function(name, |b| {
-            // Clearing the table is not part of the search: time only the search itself.
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    searcher.clear();
-                    let start = Instant::now();
-                    black_box(searcher.search(&pos, &[], Limits::nodes(NODES)));
-                    total += start.elapsed();
-                }
-                total
-            })
+        // Clearing the table is not part of the search: time only the search itself.
+        group.bench_timed(name, || {
+            searcher.clear();
+            let start = Instant::now();
+            black_box(searcher.search(&pos, &[], Limits::nodes(NODES)));
+            start.elapsed()
         });
     }
-    group.finish();
 }
-
-criterion_group!(benches, search);
-criterion_main!(benches);

@@ -21,7 +21,8 @@ the i-th game of that order (from 0) goes to the development set when i is even,
 held-out set when odd: `--out` gets `-dev.pgn` and `-heldout.pgn` appended. The split is fixed
 before any game is searched; each game also gets a `[ReferenceSet "dev|heldout"]` tag and a
 `[ReferenceKind "..."]` tag. The games are searched shortest first, so that a partial run
-holds as many whole games as it can, from both halves. Stockfish is a separate program, run at `nice -n 19` (--nice); /usr/games/pgn-extract turns the
+holds as many whole games as it can, from both halves; a second run with the same --out
+goes on after the games already written. Stockfish is a separate program, run at `nice -n 19` (--nice); /usr/games/pgn-extract turns the
 moves into SAN and UCI. Stops cleanly (whole games only) at --deadline (HH:MM, UTC).
 
   nice -n 10 scripts/stockfish_reference.py --sample 33 --skip \
@@ -215,13 +216,21 @@ def main():
         h, m = map(int, args.deadline.split(":"))
         now = datetime.datetime.now(datetime.timezone.utc)
         deadline = now.replace(hour=h, minute=m, second=0, microsecond=0)
-    if args.sample is not None:
-        outs = {s: open(f"{args.out}-{s}.pgn", "w") for s in ("dev", "heldout")}
-    else:
-        outs = {None: open(args.out, "w")}
+    # A run goes on where an earlier one with the same --out stopped: games already written
+    # (by Site) are kept and not searched again, and new ones are appended.
+    paths = {s: f"{args.out}-{s}.pgn" for s in ("dev", "heldout")} if args.sample is not None else {None: args.out}
+    done = set()
+    for path in paths.values():
+        if os.path.exists(path):
+            done |= {site(g) for g in games_of(path)}
+    if done:
+        print(f"{len(done)} games already labelled in --out: going on after them", file=sys.stderr)
+    outs = {s: open(path, "a") for s, path in paths.items()}
     if True:
         for n, (kind, g, part) in enumerate(chosen, 1):
             out = outs[part]
+            if site(g) in done:
+                continue
             if deadline and datetime.datetime.now(datetime.timezone.utc) >= deadline:
                 print(f"deadline reached after {n - 1} games", file=sys.stderr)
                 break
