@@ -220,6 +220,15 @@ pub fn run_index(args: &IndexArgs) -> Result {
     if f > 0 && !quiet {
         eprintln!();
     }
+    // Ranges indexed before schema version 8 get the home-pawn index.
+    let p = crate::db::positions::build_pawns(&conn, |done, total| {
+        if !quiet {
+            eprint!("\rhome-pawn index: {done} of {total} games");
+        }
+    })?;
+    if p > 0 && !quiet {
+        eprintln!();
+    }
     Ok(Outcome::Success)
 }
 

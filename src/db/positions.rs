@@ -6,8 +6,10 @@
 use crate::db::encode::{decode_moves, start_position};
 use crate::positions::index::{
     FACTS_BYTES, GameEntry, TAIL_BYTES, Tail, bucket_games, bucket_of, build_buckets,
-    decode_bucket, encode_pairs, facts, game_entry, get_varint, put_varint,
+    build_pawn_rows, decode_bucket, encode_pairs, facts, game_entry, get_varint, pawn_games,
+    pawn_row, put_varint,
 };
+use crate::positions::query::Counts;
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -62,10 +64,18 @@ fn write_range(conn: &Connection, games: &[(u32, GameEntry)]) -> rusqlite::Resul
     for (bucket, blob) in build_buckets(first_game, &keys) {
         stmt.execute(params![bucket, first_game, blob])?;
     }
-    let mut records = Vec::with_capacity(games.len() * TAIL_BYTES);
-    for (g, e) in games {
-        if let Some(t) = &e.tail {
-            t.encode(*g, &mut records);
+    // With the home-pawn index (schema version 8) the tail records are not written: the
+    // row says which ids the index covers.
+    let pawns = has_pawns_table(conn)?;
+    let mut records = Vec::new();
+    if pawns {
+        write_pawns(conn, games)?;
+    } else {
+        records.reserve(games.len() * TAIL_BYTES);
+        for (g, e) in games {
+            if let Some(t) = &e.tail {
+                t.encode(*g, &mut records);
+            }
         }
     }
     conn.prepare_cached(include_str!("sql/insert_position_tails.sql"))?
@@ -102,6 +112,164 @@ fn games_blobs<'a>(
     (facts, spans)
 }
 
+/// Writes the home-pawn rows of consecutive games and the row of their range.
+fn write_pawns(conn: &Connection, games: &[(u32, GameEntry)]) -> rusqlite::Result<()> {
+    let (Some(first), Some(last)) = (games.first(), games.last()) else {
+        return Ok(());
+    };
+    let postings: Vec<(u32, &[_])> = games.iter().map(|(g, e)| (*g, &e.pawns[..])).collect();
+    let mut stmt = conn.prepare_cached(include_str!("sql/insert_position_pawns.sql"))?;
+    for (left, blob) in build_pawn_rows(first.0, &postings) {
+        stmt.execute(params![pawn_row(first.0, left), blob])?;
+    }
+    let mut range = Vec::new();
+    put_varint(u64::from(last.0 - first.0), &mut range);
+    stmt.execute(params![-1 - i64::from(first.0), range])?;
+    Ok(())
+}
+
+/// Whether the database has `position_pawns` (schema version 8 on).
+pub fn has_pawns_table(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE name = 'position_pawns'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n > 0)
+}
+
+/// The ranges of ids `(first, last)` the home-pawn index covers, by first game.
+pub fn pawn_ranges(conn: &Connection) -> rusqlite::Result<Vec<(u32, u32)>> {
+    if !has_pawns_table(conn)? {
+        return Ok(Vec::new());
+    }
+    let mut stmt =
+        conn.prepare_cached("SELECT -1 - row, entries FROM position_pawns WHERE row < 0")?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let first: i64 = r.get(0)?;
+        let blob = r.get_ref(1)?.as_blob()?;
+        let mut at = 0;
+        if let Some(n) = get_varint(blob, &mut at) {
+            out.push((first as u32, first as u32 + n as u32));
+        }
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// What a target position is asked of the index after its last ply: the home pawns gone,
+/// the material (Q R B N P counts of each side) and the castling rights (None: ignored).
+pub type TailProbe = (u16, [Counts; 2], Option<u8>);
+
+/// The games that may reach one of the probes after the key index's last ply (a superset:
+/// the caller replays them), ascending: from the home-pawn index where it covers the ids,
+/// from the tail records elsewhere (ranges indexed before schema version 8).
+pub fn tail_candidates(conn: &Connection, probes: &[TailProbe]) -> rusqlite::Result<Vec<u32>> {
+    let covered = pawn_ranges(conn)?;
+    let mut out = Vec::new();
+    if !covered.is_empty() {
+        let mut asked: Vec<(u16, u8)> = probes
+            .iter()
+            .map(|(left, c, _)| (*left, c.iter().flatten().sum::<u8>() + 2))
+            .collect();
+        asked.sort_unstable();
+        asked.dedup();
+        // Per range, the row whose first set is the last at or before the one asked.
+        let mut stmt = conn.prepare_cached(
+            "SELECT entries FROM position_pawns WHERE row BETWEEN ?1 AND ?2 \
+             ORDER BY row DESC LIMIT 1",
+        )?;
+        for (left, men) in asked {
+            for &(first, _) in &covered {
+                let mut rows = stmt.query([pawn_row(first, 0), pawn_row(first, left)])?;
+                if let Some(r) = rows.next()? {
+                    pawn_games(first, r.get_ref(0)?.as_blob()?, left, men, &mut out);
+                }
+            }
+        }
+    }
+    // Ranges the home-pawn index does not cover: their tail records.
+    let firsts: Vec<u32> = conn
+        .prepare_cached("SELECT first_game FROM position_tails ORDER BY first_game")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let lefts: Vec<u8> = probes.iter().map(|p| p.0.count_ones() as u8).collect();
+    let mut read =
+        conn.prepare_cached("SELECT records FROM position_tails WHERE first_game = ?1")?;
+    for first in firsts {
+        if covered.binary_search_by_key(&first, |r| r.0).is_ok() {
+            continue;
+        }
+        let mut rows = read.query([first])?;
+        while let Some(r) = rows.next()? {
+            for rec in r.get_ref(0)?.as_blob()?.chunks_exact(TAIL_BYTES) {
+                if lefts.iter().any(|&k| Tail::may_have_left(rec, k)) {
+                    let (g, t) = Tail::decode(rec);
+                    if probes
+                        .iter()
+                        .any(|(left, c, castling)| t.may_hold(*left, c, *castling))
+                    {
+                        out.push(g);
+                    }
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+/// Writes the home-pawn rows of the index's ranges that have none (indexed before schema
+/// version 8), one committed range at a time (resumable), and empties their tail records,
+/// which those rows replace. Returns the ids covered.
+pub fn build_pawns(conn: &Connection, mut progress: impl FnMut(u64, u64)) -> rusqlite::Result<u64> {
+    if !has_pawns_table(conn)? {
+        return Ok(0);
+    }
+    let covered = pawn_ranges(conn)?;
+    let ranges: Vec<(i64, i64)> = conn
+        .prepare("SELECT first_game, last_game FROM position_tails ORDER BY first_game")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let todo: Vec<(i64, i64)> = ranges
+        .into_iter()
+        .filter(|&(a, _)| covered.binary_search_by_key(&(a as u32), |r| r.0).is_err())
+        .collect();
+    let total: i64 = todo.iter().map(|(a, b)| b - a + 1).sum();
+    let mut done = 0u64;
+    for (a, b) in todo {
+        let mut all = entries_of(conn, a, b)?;
+        if all.first().is_none_or(|(g, _)| i64::from(*g) != a) {
+            all.insert(0, (a as u32, GameEntry::default()));
+        }
+        if all.last().is_some_and(|(g, _)| i64::from(*g) < b) {
+            all.push((b as u32, GameEntry::default()));
+        }
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        let write = || -> rusqlite::Result<()> {
+            write_pawns(conn, &all)?;
+            conn.execute(
+                "UPDATE position_tails SET records = x'' WHERE first_game = ?1",
+                [a],
+            )?;
+            Ok(())
+        };
+        match write() {
+            Ok(()) => conn.execute_batch("COMMIT")?,
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                return Err(e);
+            }
+        }
+        done += (b - a + 1) as u64;
+        progress(done, total as u64);
+    }
+    Ok(done)
+}
+
 /// Whether the database has `position_games` (schema version 7 on).
 pub fn has_games_table(conn: &Connection) -> rusqlite::Result<bool> {
     conn.query_row(
@@ -133,6 +301,20 @@ impl Facts {
             .query_map(params![lo, hi], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect::<rusqlite::Result<Vec<(u32, u32, Vec<u8>)>>>()?;
         Ok(Facts { rows })
+    }
+
+    /// `get` for ids asked in ascending order: `cursor` (from 0) follows the rows.
+    pub fn get_from(&self, cursor: &mut usize, id: u32) -> Option<u32> {
+        while *cursor + 1 < self.rows.len() && self.rows[*cursor + 1].0 <= id {
+            *cursor += 1;
+        }
+        let (first, last, blob) = self.rows.get(*cursor)?;
+        if id < *first || id > *last {
+            return None;
+        }
+        let at = (id - first) as usize * FACTS_BYTES;
+        let b = blob.get(at..at + FACTS_BYTES)?;
+        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
     /// The facts of game `id`, None when no row holds it.
@@ -486,10 +668,10 @@ pub fn compact(conn: &Connection, max_rows: i64) -> rusqlite::Result<bool> {
     }
 }
 
-/// The index's size: bytes of its two tables (`dbstat`), when SQLite has that table.
+/// The index's size: bytes of its tables (`dbstat`), when SQLite has that table.
 pub fn index_bytes(conn: &Connection) -> Option<i64> {
     conn.query_row(
-        "SELECT sum(pgsize) FROM dbstat WHERE name IN ('position_keys', 'position_tails', 'position_keys')",
+        "SELECT sum(pgsize) FROM dbstat WHERE name IN ('position_keys', 'position_tails', 'position_games', 'position_pawns')",
         [],
         |r| r.get::<_, Option<i64>>(0),
     )

@@ -35,6 +35,31 @@ pub struct GameEntry {
     pub facts: u32,
     /// The game's material spans (`spans::encode`).
     pub spans: Vec<u8>,
+    /// The home-pawn prefix postings of the positions after `INDEX_PLIES` (`pawn_postings`).
+    pub pawns: Vec<PawnPosting>,
+}
+
+/// A game's positions after `INDEX_PLIES` with one set of home pawns gone: the set (bits as
+/// in `home_left`) and the men on the board, packed by `men_byte`, over those plies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PawnPosting {
+    pub left: u16,
+    pub men: u8,
+}
+
+/// The men on the board (kings included) from the first to the last ply of an interval, in
+/// a byte: the first count less 2 in the top 5 bits (men only go, but promotion keeps
+/// them), the drop to the last, capped at 7 (7: any number lower), in the low 3.
+pub fn men_byte(first: u8, last: u8) -> u8 {
+    let hi = first.clamp(2, 32);
+    (hi - 2) << 3 | hi.saturating_sub(last).min(7)
+}
+
+/// Whether a position with `men` men may lie in an interval of `men_byte`.
+pub fn men_may_hold(byte: u8, men: u8) -> bool {
+    let hi = (byte >> 3) + 2;
+    let drop = byte & 7;
+    men <= hi && (drop == 7 || men + drop >= hi)
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -96,7 +121,8 @@ pub fn castling_bits(pos: &Position) -> u8 {
 /// A game's entry: legal `moves` from `start`.
 pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
     let mut spans = Vec::new();
-    super::spans::encode(start, moves, &mut spans);
+    // The spans are written in this replay (a replay of their own cost the import 5 %).
+    let mut record = super::spans::Record::start(start, moves.len(), &mut spans);
     let mut pos = *start;
     let mut keys = Vec::with_capacity(INDEX_PLIES + 1);
     keys.push(pos.repetition_key());
@@ -108,9 +134,17 @@ pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
     };
     let mut order = 0u64;
     let mut n_left = left.count_ones() as u8;
+    let mut men = board_of(&pos).iter().filter(|&&p| p != 0).count() as u8;
+    // Per set of home pawns gone after the index's last ply: (set, first men, last men).
+    let mut intervals: Vec<(u16, u8, u8)> = Vec::new();
     for (i, &m) in moves.iter().enumerate() {
         let ply = i + 1;
         let promotion = m.promotion_role().is_some();
+        let taken = pos.captured_role(m);
+        record.push(ply, taken, m.promotion_role());
+        if taken.is_some() {
+            men = men.saturating_sub(1);
+        }
         pos.play_unchecked(m);
         if ply <= INDEX_PLIES {
             keys.push(pos.repetition_key());
@@ -141,6 +175,12 @@ pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
         if ply == INDEX_PLIES {
             tail.left_at_index = n_left;
         }
+        if ply > INDEX_PLIES {
+            match intervals.last_mut() {
+                Some((set, _, last)) if *set == left => *last = men,
+                _ => intervals.push((left, men, men)),
+            }
+        }
     }
     keys.sort_unstable();
     keys.dedup();
@@ -150,8 +190,16 @@ pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
             tail: None,
             facts: 0,
             spans,
+            pawns: Vec::new(),
         };
     }
+    let pawns = intervals
+        .into_iter()
+        .map(|(left, first, last)| PawnPosting {
+            left,
+            men: men_byte(first, last),
+        })
+        .collect();
     tail.order = order;
     tail.left_at_end = n_left;
     let end = board_of(&pos);
@@ -162,6 +210,7 @@ pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
         tail: Some(tail),
         facts: 0,
         spans,
+        pawns,
     }
 }
 
@@ -436,6 +485,101 @@ pub fn build_buckets(first_game: u32, games: &[(u32, &[u64])]) -> Vec<(u32, Vec<
     rows
 }
 
+/// A row of the home-pawn index (`position_pawns`) holds the entries of consecutive sets
+/// of one range of games, up to this many bytes (a larger entry has a row of its own): a
+/// row then fills one 4 KB page, where rows by fixed buckets left 15 % of the pages empty.
+pub const PAWN_ROW_BYTES: usize = 4000;
+
+/// The row id of the home-pawn row of a range of games (from `first_game`) whose first set
+/// is `left`; the row saying which ids a range covers has id `-1 - first_game`.
+pub fn pawn_row(first_game: u32, left: u16) -> i64 {
+    i64::from(first_game) << 16 | i64::from(left)
+}
+
+/// The home-pawn index's rows for games from `first_game` on (ascending ids, each with its
+/// postings): `(first set, entries)`. An entry: the set (u16, little-endian), the length
+/// of the rest of the entry (varint, to skip it), the number of games, and per game its id
+/// as a delta from the previous one (from `first_game`) and its `men_byte`. A set never
+/// comes back in a game, so a game is under it once.
+pub fn build_pawn_rows(first_game: u32, games: &[(u32, &[PawnPosting])]) -> Vec<(u16, Vec<u8>)> {
+    let mut all: Vec<(u16, u32, u8)> = Vec::new();
+    for &(g, postings) in games {
+        all.extend(postings.iter().map(|p| (p.left, g, p.men)));
+    }
+    all.sort_unstable();
+    let mut rows: Vec<(u16, Vec<u8>)> = Vec::new();
+    let mut body = Vec::new();
+    let mut entry = Vec::new();
+    let mut i = 0;
+    while i < all.len() {
+        let left = all[i].0;
+        let mut j = i;
+        while j < all.len() && all[j].0 == left {
+            j += 1;
+        }
+        body.clear();
+        put_varint((j - i) as u64, &mut body);
+        let mut prev = first_game;
+        for &(_, g, men) in &all[i..j] {
+            put_varint(u64::from(g - prev), &mut body);
+            body.push(men);
+            prev = g;
+        }
+        entry.clear();
+        entry.extend_from_slice(&left.to_le_bytes());
+        put_varint(body.len() as u64, &mut entry);
+        entry.extend_from_slice(&body);
+        match rows.last_mut() {
+            Some((_, row)) if row.len() + entry.len() <= PAWN_ROW_BYTES => {
+                row.extend_from_slice(&entry)
+            }
+            _ => rows.push((left, entry.clone())),
+        }
+        i = j;
+    }
+    rows
+}
+
+/// The games of a home-pawn row (from `first_game`) under the set `left` whose men may be
+/// `men` (`men_may_hold`), appended to `out`.
+pub fn pawn_games(first_game: u32, blob: &[u8], left: u16, men: u8, out: &mut Vec<u32>) {
+    let mut at = 0;
+    while at + 2 <= blob.len() {
+        let set = u16::from_le_bytes([blob[at], blob[at + 1]]);
+        at += 2;
+        let Some(len) = get_varint(blob, &mut at) else {
+            return;
+        };
+        let end = at.saturating_add(len as usize).min(blob.len());
+        if set == left {
+            let body = &blob[at..end];
+            let mut k = 0;
+            let Some(n) = get_varint(body, &mut k) else {
+                return;
+            };
+            let mut g = first_game;
+            for _ in 0..n {
+                let Some(d) = get_varint(body, &mut k) else {
+                    return;
+                };
+                let Some(&byte) = body.get(k) else {
+                    return;
+                };
+                k += 1;
+                g += d as u32;
+                if men_may_hold(byte, men) {
+                    out.push(g);
+                }
+            }
+            return;
+        }
+        if set > left {
+            return;
+        }
+        at = end;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -476,6 +620,55 @@ mod tests {
         // The start position does not.
         let start = board_of(&Position::new());
         assert!(!tail.may_hold(home_left(&start), &counts(&start), Some(15)));
+    }
+
+    #[test]
+    fn the_home_pawn_index_finds_every_position_after_the_key_index() {
+        // men_byte: the interval's men from first to last, a drop of 7 or more meaning any.
+        assert!(men_may_hold(men_byte(32, 32), 32));
+        assert!(!men_may_hold(men_byte(32, 32), 31));
+        assert!(men_may_hold(men_byte(20, 17), 18) && !men_may_hold(men_byte(20, 17), 16));
+        assert!(!men_may_hold(men_byte(20, 17), 21));
+        assert!(men_may_hold(men_byte(20, 10), 2) && !men_may_hold(men_byte(20, 10), 21));
+        let mut pos = Position::new();
+        let mut moves = Vec::new();
+        let line = "d4 d5 c4 e6 Nc3 c5 cxd5 exd5 Nf3 Nc6 g3 Nf6 Bg2 Be7 O-O O-O dxc5 Bxc5 Bg5 d4 Bxf6 Qxf6 Nd5 Qd8 Nd2 Re8 Nb3 Bb6 Nxb6 axb6 Bxc6 bxc6 Qxd4 Qxd4 Nxd4 c5 Nb5 Rxe2 Nc7 Ra7 Nd5 Rxb2 Nxb6 Be6";
+        for t in line.split_whitespace() {
+            moves.push(
+                crate::chess::san::play_san(&mut pos, t, SanMode::Strict)
+                    .unwrap()
+                    .mv,
+            );
+        }
+        let e = game_entry(&Position::new(), &moves);
+        let other = game_entry(&Position::new(), &moves[..30]);
+        let rows = build_pawn_rows(7, &[(7, &e.pawns[..]), (9, &other.pawns[..])]);
+        let find = |left: u16, men: u8| {
+            let mut out = Vec::new();
+            // The row whose first set is the last at or before `left`.
+            if let Some((_, blob)) = rows.iter().rev().find(|(first, _)| *first <= left) {
+                pawn_games(7, blob, left, men, &mut out);
+            }
+            out
+        };
+        let mut p = Position::new();
+        for (i, &m) in moves.iter().enumerate() {
+            p.play_unchecked(m);
+            let board = board_of(&p);
+            let men = board.iter().filter(|&&x| x != 0).count() as u8;
+            let found = find(home_left(&board), men);
+            if i + 1 > INDEX_PLIES {
+                assert!(found.contains(&7), "ply {}", i + 1);
+                assert!(found.contains(&9) || i + 1 > 30, "ply {}", i + 1);
+            }
+        }
+        // The start position's set and men are under no game.
+        assert!(find(0, 32).is_empty());
+        assert!(
+            game_entry(&Position::new(), &moves[..INDEX_PLIES])
+                .pawns
+                .is_empty()
+        );
     }
 
     #[test]

@@ -117,7 +117,7 @@ pub fn parse_fen_query(text: &str) -> Result<Position, QueryError> {
 
 /// Counts by role: queen, rook, bishop, knight, pawn.
 pub type Counts = [u8; 5];
-const VALUES: [i32; 5] = [9, 5, 3, 3, 1];
+pub const VALUES: [i32; 5] = [9, 5, 3, 3, 1];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Material {
@@ -171,6 +171,27 @@ impl Material {
             other => other.clone(),
         }
     }
+}
+
+/// The differences White's counts less Black's (Q R B N P) that an imbalance allows, either
+/// colour: what `matches` tests, listed once for a scan of many positions.
+pub fn imbalance_diffs(more: &Counts, less: &Counts, minors: [u8; 2]) -> Vec<[i8; 5]> {
+    let mut out = Vec::new();
+    for wm in 0..=minors[0] {
+        for lm in 0..=minors[1] {
+            let mut want = [0i8; 5];
+            for i in 0..5 {
+                want[i] = more[i] as i8 - less[i] as i8;
+            }
+            want[2] += wm as i8;
+            want[3] += (minors[0] - wm) as i8;
+            want[2] -= lm as i8;
+            want[3] -= (minors[1] - lm) as i8;
+            out.push(want);
+            out.push(want.map(|d| -d));
+        }
+    }
+    out
 }
 
 /// `a` has `more` than `b` and `b` has `less` than `a`, the minors of `less` as bishops or knights.

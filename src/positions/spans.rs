@@ -10,7 +10,7 @@
 //! Q R B N: 0 to 4). The side that moved is known from the ply.
 
 use super::index::{get_varint, put_varint};
-use super::query::{Counts, Material, counts};
+use super::query::{Counts, Material, VALUES, counts, imbalance_diffs};
 use crate::chess::{Color, Move, Position, Role};
 use crate::positions::matcher::board_of;
 
@@ -30,34 +30,52 @@ fn slot(role: Role) -> Option<usize> {
 
 /// The game's record (legal `moves` from `start`), appended to `out`.
 pub fn encode(start: &Position, moves: &[Move], out: &mut Vec<u8>) {
-    let custom = *start != Position::new();
-    put_varint((moves.len() as u64) << 1 | u64::from(custom), out);
-    if custom {
-        out.push(u8::from(start.turn() == Color::Black));
-        let c = counts(&board_of(start));
-        let n: Vec<u8> = c.iter().flatten().map(|&x| x.min(15)).collect();
-        for pair in n.chunks(2) {
-            out.push(pair[0] | pair[1] << 4);
-        }
-    }
+    let mut record = Record::start(start, moves.len(), out);
     let mut pos = *start;
-    let mut last = 0usize;
     for (i, &m) in moves.iter().enumerate() {
-        let taken = pos.captured_role(m).and_then(slot).map_or(0, |s| s + 1);
-        let promoted = m.promotion_role().and_then(slot).map_or(0, |s| s + 1);
+        record.push(i + 1, pos.captured_role(m), m.promotion_role());
         pos.play_unchecked(m);
-        if taken == 0 && promoted == 0 {
-            continue;
+    }
+}
+
+/// A record written move by move, by a caller that replays the game anyway
+/// (`index::game_entry`).
+pub struct Record<'a> {
+    out: &'a mut Vec<u8>,
+    last: usize,
+}
+
+impl<'a> Record<'a> {
+    /// The record's head: the plies, and for a custom start its side to move and material.
+    pub fn start(start: &Position, plies: usize, out: &'a mut Vec<u8>) -> Record<'a> {
+        let custom = *start != Position::new();
+        put_varint((plies as u64) << 1 | u64::from(custom), out);
+        if custom {
+            out.push(u8::from(start.turn() == Color::Black));
+            let c = counts(&board_of(start));
+            let n: Vec<u8> = c.iter().flatten().map(|&x| x.min(15)).collect();
+            for pair in n.chunks(2) {
+                out.push(pair[0] | pair[1] << 4);
+            }
         }
-        let ply = i + 1;
+        Record { out, last: 0 }
+    }
+
+    /// The `ply`-th move, which took `taken` and promoted to `promoted`.
+    pub fn push(&mut self, ply: usize, taken: Option<Role>, promoted: Option<Role>) {
+        let taken = taken.and_then(slot).map_or(0, |s| s + 1);
+        let promoted = promoted.and_then(slot).map_or(0, |s| s + 1);
+        if taken == 0 && promoted == 0 {
+            return;
+        }
         let code = (taken * 5 + promoted) as u8;
-        let delta = ply - last;
-        last = ply;
+        let delta = ply - self.last;
+        self.last = ply;
         if delta < 8 {
-            out.push((delta as u8) << 5 | code);
+            self.out.push((delta as u8) << 5 | code);
         } else {
-            out.push(code);
-            put_varint(delta as u64, out);
+            self.out.push(code);
+            put_varint(delta as u64, self.out);
         }
     }
 }
@@ -145,6 +163,132 @@ pub fn first_match(record: &[u8], material: &Material, held: u32, mirror: bool) 
     found
 }
 
+/// A material query prepared for the records of many games: `first_match` with the colour
+/// flip made once, and the fewest events (captures and promotions, a byte each at least) a
+/// game from the standard position needs to reach the material: most records of a query
+/// like `KRPKR` are shorter and are not walked.
+#[derive(Debug, Clone)]
+pub struct SpanQuery {
+    material: Test,
+    flipped: Option<Test>,
+    held: u32,
+    min_events: usize,
+}
+
+/// `Material::matches` in the form cheapest to test on every span of every game.
+#[derive(Debug, Clone)]
+enum Test {
+    Signature([Option<Counts>; 2]),
+    /// White's counts less Black's, any of these.
+    Diffs(Vec<[i8; 5]>),
+    /// White's points less Black's: at least this, or (either side) its absolute value.
+    Down {
+        white_less: bool,
+        either: bool,
+        points: i32,
+    },
+}
+
+impl Test {
+    fn new(m: &Material) -> Test {
+        match m {
+            Material::Signature(sides) => Test::Signature(*sides),
+            Material::Imbalance { more, less, minors } => {
+                Test::Diffs(imbalance_diffs(more, less, *minors))
+            }
+            Material::Down(side, points) => Test::Down {
+                white_less: *side == Some(Color::White),
+                either: side.is_none(),
+                points: *points,
+            },
+        }
+    }
+
+    #[inline]
+    fn matches(&self, mat: &[Counts; 2]) -> bool {
+        match self {
+            Test::Signature([w, b]) => {
+                w.is_none_or(|w| w == mat[0]) && b.is_none_or(|b| b == mat[1])
+            }
+            Test::Diffs(diffs) => {
+                let d: [i8; 5] = std::array::from_fn(|i| mat[0][i] as i8 - mat[1][i] as i8);
+                diffs.contains(&d)
+            }
+            Test::Down {
+                white_less,
+                either,
+                points,
+            } => {
+                let mut diff = 0;
+                for i in 0..5 {
+                    diff += (i32::from(mat[0][i]) - i32::from(mat[1][i])) * VALUES[i];
+                }
+                if *either {
+                    diff.abs() >= *points
+                } else if *white_less {
+                    -diff >= *points
+                } else {
+                    diff >= *points
+                }
+            }
+        }
+    }
+}
+
+impl SpanQuery {
+    pub fn new(material: &Material, held: u32, mirror: bool) -> SpanQuery {
+        let min_events = match material {
+            // Each side's men taken: a capture each.
+            Material::Signature(sides) => sides
+                .iter()
+                .flatten()
+                .map(|c| 15usize.saturating_sub(c.iter().map(|&n| usize::from(n)).sum()))
+                .sum(),
+            // Equal material is the start's: an imbalance needs an event.
+            Material::Imbalance { .. } => 1,
+            Material::Down(_, points) => usize::from(*points > 0),
+        };
+        SpanQuery {
+            material: Test::new(material),
+            flipped: mirror.then(|| Test::new(&material.mirrored())),
+            held: held.max(1),
+            min_events,
+        }
+    }
+
+    /// `first_match` of the query on one game's record.
+    pub fn first_match(&self, record: &[u8]) -> Option<u32> {
+        let mut at = 0;
+        let head = get_varint(record, &mut at)?;
+        if head & 1 == 0 && record.len() - at < self.min_events {
+            return None;
+        }
+        let mut run: [Option<u32>; 2] = [None, None];
+        let mut found = None;
+        let held = self.held;
+        walk(record, |mat, from, to| {
+            let mut best: Option<u32> = None;
+            for (s, m) in [Some(&self.material), self.flipped.as_ref()]
+                .into_iter()
+                .enumerate()
+            {
+                let Some(m) = m else { continue };
+                if m.matches(mat) {
+                    let start = *run[s].get_or_insert(from);
+                    if to + 1 - start >= held {
+                        best = Some(best.map_or(start, |b: u32| b.min(start)));
+                    }
+                } else {
+                    run[s] = None;
+                }
+            }
+            found = best;
+            best.is_none()
+        });
+        found
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +356,11 @@ mod tests {
             assert_eq!(
                 first_match(&rec, &m, held, mirror),
                 Matcher::new(&q).first_match(&s, &g),
+                "{text} held {held}"
+            );
+            assert_eq!(
+                SpanQuery::new(&m, held, mirror).first_match(&rec),
+                first_match(&rec, &m, held, mirror),
                 "{text} held {held}"
             );
         }

@@ -209,6 +209,26 @@ fn oracle(db: &Path, queries: &[Query]) -> Vec<usize> {
             let expected = brute_force(&conn, q);
             assert_eq!(found.hits, expected, "{q:?}");
             explore_agrees(&conn, q, &expected);
+            // A selection is asked of the candidates alone: the same games as the filter.
+            let long = Filter {
+                min_plies: Some(20),
+                ..Filter::default()
+            };
+            let kept: Vec<Hit> = expected
+                .iter()
+                .copied()
+                .filter(|h| {
+                    conn.query_row("SELECT ply_count FROM games WHERE id = ?1", [h.id], |r| {
+                        r.get::<_, i64>(0)
+                    })
+                    .unwrap()
+                        >= 20
+                })
+                .collect();
+            assert_eq!(search(&conn, q, &long).unwrap().hits, kept, "{q:?}");
+            if let Some(e) = explore(&conn, q, &long, usize::MAX, false).unwrap() {
+                assert_eq!((e.total, e.hits), (kept.len(), kept.clone()), "{q:?}");
+            }
             expected.len()
         })
         .collect()
@@ -566,4 +586,70 @@ fn index_gives_facts_and_spans_to_games_indexed_before_them_and_resumes() {
     let (total, again, replayed) = tree();
     assert_eq!((total, replayed), (2, 0));
     assert_eq!(again, branches);
+}
+
+/// Schema version 8's home-pawn index replaces the tail records: a version-7 database
+/// (tail records, no home-pawn rows) answers through its tail records, opened for writing
+/// it gets the empty table and answers the same, a killed `build_pawns` leaves some ranges
+/// under each, and `arbiter index` moves every range to the home-pawn index and empties the
+/// tail records; the answers are a replay's throughout.
+#[test]
+fn a_version_7_index_is_read_and_upgraded_to_the_home_pawn_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v7.sqlite");
+    import(&db, &[GAMES], &["--no-position-index"]);
+    let conn = Connection::open(&db).unwrap();
+    conn.execute_batch("DROP TABLE position_pawns; PRAGMA user_version = 7;")
+        .unwrap();
+    // Indexed as version 7 did: ranges of 4 games with their tail records.
+    arbiter::db::positions::build(&conn, 4, |_, _| {}).unwrap();
+    let tail_bytes = |conn: &Connection| -> i64 {
+        conn.query_row("SELECT sum(length(records)) FROM position_tails", [], |r| {
+            r.get(0)
+        })
+        .unwrap()
+    };
+    assert_eq!(tail_bytes(&conn), 2 * 26);
+    // Positions after the key index's last ply (games 8 and 10 are longer), and others.
+    let picks: Vec<(i64, usize)> = (8..=10)
+        .flat_map(|g| [(g, 25), (g, 27), (g, 30), (g, 34), (g, 40)])
+        .chain([(1, 4), (3, 5)])
+        .collect();
+    let fens = positions_at(&conn, &picks);
+    let queries: Vec<Query> = fens
+        .iter()
+        .flat_map(|f| [fen(f, ""), fen(f, "c"), fen(f, "m")])
+        .collect();
+    let expected = oracle(&db, &queries);
+    assert!(expected.iter().all(|&n| n >= 1), "{expected:?}");
+    drop(conn);
+    // Opened for writing: version 8, the table empty, the tail records read.
+    let conn = arbiter::db::open_existing(&db).unwrap();
+    assert!(
+        arbiter::db::positions::pawn_ranges(&conn)
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(oracle(&db, &queries), expected);
+    // Killed after its first range: that range from the home-pawn index, the rest from
+    // their tail records.
+    let killed = std::panic::catch_unwind(|| {
+        let conn = Connection::open(&db).unwrap();
+        arbiter::db::positions::build_pawns(&conn, |_, _| panic!("killed")).unwrap();
+    });
+    assert!(killed.is_err());
+    assert_eq!(
+        arbiter::db::positions::pawn_ranges(&conn).unwrap(),
+        [(1, 4)]
+    );
+    assert_eq!(oracle(&db, &queries), expected);
+    let out = arbiter(&["index", "--db", db.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("home-pawn index: 6 of 6"));
+    assert_eq!(
+        arbiter::db::positions::pawn_ranges(&conn).unwrap(),
+        [(1, 4), (5, 8), (9, 10)]
+    );
+    assert_eq!(tail_bytes(&conn), 0);
+    assert_eq!(oracle(&db, &queries), expected);
 }

@@ -1,0 +1,1 @@
+INSERT INTO position_pawns (row, entries) VALUES (?1, ?2)
