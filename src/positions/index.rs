@@ -585,18 +585,23 @@ mod tests {
     use super::*;
     use crate::chess::SanMode;
 
-    #[test]
-    fn tail_records_round_trip_and_bound_the_positions_after_the_index() {
+    /// The moves of a line of SAN from the start position.
+    fn moves_of(line: &str) -> Vec<Move> {
         let mut pos = Position::new();
-        let mut moves = Vec::new();
-        let line = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4 c6 cxb5 axb5 Nc3 Bb7 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4";
-        for t in line.split_whitespace() {
-            moves.push(
+        line.split_whitespace()
+            .map(|t| {
                 crate::chess::san::play_san(&mut pos, t, SanMode::Strict)
                     .unwrap()
-                    .mv,
-            );
-        }
+                    .mv
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tail_records_round_trip_and_bound_the_positions_after_the_index() {
+        let moves = moves_of(
+            "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4 c6 cxb5 axb5 Nc3 Bb7 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4",
+        );
         let e = game_entry(&Position::new(), &moves);
         assert!(e.keys.len() <= INDEX_PLIES + 1 && e.keys.len() > 20);
         let tail = e.tail.unwrap();
@@ -630,16 +635,9 @@ mod tests {
         assert!(men_may_hold(men_byte(20, 17), 18) && !men_may_hold(men_byte(20, 17), 16));
         assert!(!men_may_hold(men_byte(20, 17), 21));
         assert!(men_may_hold(men_byte(20, 10), 2) && !men_may_hold(men_byte(20, 10), 21));
-        let mut pos = Position::new();
-        let mut moves = Vec::new();
-        let line = "d4 d5 c4 e6 Nc3 c5 cxd5 exd5 Nf3 Nc6 g3 Nf6 Bg2 Be7 O-O O-O dxc5 Bxc5 Bg5 d4 Bxf6 Qxf6 Nd5 Qd8 Nd2 Re8 Nb3 Bb6 Nxb6 axb6 Bxc6 bxc6 Qxd4 Qxd4 Nxd4 c5 Nb5 Rxe2 Nc7 Ra7 Nd5 Rxb2 Nxb6 Be6";
-        for t in line.split_whitespace() {
-            moves.push(
-                crate::chess::san::play_san(&mut pos, t, SanMode::Strict)
-                    .unwrap()
-                    .mv,
-            );
-        }
+        let moves = moves_of(
+            "d4 d5 c4 e6 Nc3 c5 cxd5 exd5 Nf3 Nc6 g3 Nf6 Bg2 Be7 O-O O-O dxc5 Bxc5 Bg5 d4 Bxf6 Qxf6 Nd5 Qd8 Nd2 Re8 Nb3 Bb6 Nxb6 axb6 Bxc6 bxc6 Qxd4 Qxd4 Nxd4 c5 Nb5 Rxe2 Nc7 Ra7 Nd5 Rxb2 Nxb6 Be6",
+        );
         let e = game_entry(&Position::new(), &moves);
         let other = game_entry(&Position::new(), &moves[..30]);
         let rows = build_pawn_rows(7, &[(7, &e.pawns[..]), (9, &other.pawns[..])]);

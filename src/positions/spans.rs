@@ -141,20 +141,35 @@ pub fn walk(record: &[u8], mut each: impl FnMut(&[Counts; 2], u32, u32) -> bool)
 /// plies, as `Matcher::first_match` finds it for a material-only query.
 pub fn first_match(record: &[u8], material: &Material, held: u32, mirror: bool) -> Option<u32> {
     let flipped = mirror.then(|| material.mirrored());
-    let held = held.max(1);
+    let tests = [Some(material), flipped.as_ref()];
+    first_held(record, held.max(1), |s, mat| {
+        tests[s].map(|m| m.matches(mat))
+    })
+}
+
+/// The first ply from which one of two tests holds for `held` plies in a row on a game's
+/// record: `test(s, material)` answers test `s` (0 the query, 1 its colour flip), or `None`
+/// when there is no such test.
+#[inline]
+fn first_held(
+    record: &[u8],
+    held: u32,
+    test: impl Fn(usize, &[Counts; 2]) -> Option<bool>,
+) -> Option<u32> {
     let mut run: [Option<u32>; 2] = [None, None];
     let mut found = None;
     walk(record, |mat, from, to| {
         let mut best: Option<u32> = None;
-        for (s, m) in [Some(material), flipped.as_ref()].into_iter().enumerate() {
-            let Some(m) = m else { continue };
-            if m.matches(mat) {
-                let start = *run[s].get_or_insert(from);
-                if to + 1 - start >= held {
-                    best = Some(best.map_or(start, |b: u32| b.min(start)));
+        for (s, start_of_run) in run.iter_mut().enumerate() {
+            match test(s, mat) {
+                None => {}
+                Some(true) => {
+                    let start = *start_of_run.get_or_insert(from);
+                    if to + 1 - start >= held {
+                        best = Some(best.map_or(start, |b: u32| b.min(start)));
+                    }
                 }
-            } else {
-                run[s] = None;
+                Some(false) => *start_of_run = None,
             }
         }
         found = best;
@@ -263,29 +278,10 @@ impl SpanQuery {
         if head & 1 == 0 && record.len() - at < self.min_events {
             return None;
         }
-        let mut run: [Option<u32>; 2] = [None, None];
-        let mut found = None;
-        let held = self.held;
-        walk(record, |mat, from, to| {
-            let mut best: Option<u32> = None;
-            for (s, m) in [Some(&self.material), self.flipped.as_ref()]
-                .into_iter()
-                .enumerate()
-            {
-                let Some(m) = m else { continue };
-                if m.matches(mat) {
-                    let start = *run[s].get_or_insert(from);
-                    if to + 1 - start >= held {
-                        best = Some(best.map_or(start, |b: u32| b.min(start)));
-                    }
-                } else {
-                    run[s] = None;
-                }
-            }
-            found = best;
-            best.is_none()
-        });
-        found
+        first_held(record, self.held, |s, mat| match s {
+            0 => Some(self.material.matches(mat)),
+            _ => self.flipped.as_ref().map(|f| f.matches(mat)),
+        })
     }
 }
 
