@@ -496,7 +496,7 @@ def main():
     ap.add_argument("--no-own", action="store_true", help="leave out tier 1 alone")
     ap.add_argument("--simulate", action="store_true", help="also tier 2 simulated from a Stockfish 1M reference (see simulate())")
     ap.add_argument("--sweep-engine", help="with --simulate: run this engine's sweep (as --engine does) to mark the positions")
-    ap.add_argument("--sweep-nodes", type=int, default=5000, help="the sweep's nodes (arbiter's --engine-sweep-nodes)")
+    ap.add_argument("--sweep-nodes", type=int, default=20000, help="the sweep's nodes (arbiter's --engine-sweep-nodes)")
     ap.add_argument("--mark-drop", type=float, default=5.0, help="the triage threshold the simulation assumes (search::analysis::MARK_DROP)")
     ap.add_argument("--engine-on-lichess", action="store_true", help="run tier 2 on the lichess games too (long)")
     args = ap.parse_args()

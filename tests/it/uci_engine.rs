@@ -388,7 +388,7 @@ fn an_illegal_reply_keeps_the_evaluations_made_and_says_what_was_asked() {
         )
         .unwrap();
     assert!(
-        detail.contains("go nodes 5000") && detail.contains("(ply 0 of the game)"),
+        detail.contains("go nodes 20000") && detail.contains("(ply 0 of the game)"),
         "{detail}"
     );
     assert!(
@@ -569,7 +569,7 @@ fn stockfish_end_to_end_labels_the_blunders_with_a_fraction_of_the_positions() {
         "{positions}/{searchable}"
     );
     assert!(settings.contains("\"nodes\":1000000"), "{settings}");
-    assert!(settings.contains("\"sweep_nodes\":5000"), "{settings}");
+    assert!(settings.contains("\"sweep_nodes\":20000"), "{settings}");
     // The same command again finds everything done.
     let out = analyse_db(&db, &["--engine", sf.to_str().unwrap()]);
     assert!(
