@@ -176,45 +176,31 @@ impl Material {
 /// The differences White's counts less Black's (Q R B N P) that an imbalance allows, either
 /// colour: what `matches` tests, listed once for a scan of many positions.
 pub fn imbalance_diffs(more: &Counts, less: &Counts, minors: [u8; 2]) -> Vec<[i8; 5]> {
-    let mut out = Vec::new();
-    for wm in 0..=minors[0] {
-        for lm in 0..=minors[1] {
-            let mut want = [0i8; 5];
-            for i in 0..5 {
-                want[i] = more[i] as i8 - less[i] as i8;
-            }
-            want[2] += wm as i8;
-            want[3] += (minors[0] - wm) as i8;
-            want[2] -= lm as i8;
-            want[3] -= (minors[1] - lm) as i8;
-            out.push(want);
-            out.push(want.map(|d| -d));
-        }
-    }
-    out
+    imbalance_wants(more, less, minors)
+        .flat_map(|want| [want, want.map(|d| -d)])
+        .collect()
+}
+
+/// The differences `more`'s side less `less`'s side (Q R B N P) the imbalance allows: the
+/// minors of each side (`minors[0]` on `more`'s, `minors[1]` on `less`'s) as bishops or
+/// knights.
+fn imbalance_wants(more: &Counts, less: &Counts, minors: [u8; 2]) -> impl Iterator<Item = [i8; 5]> {
+    let base: [i8; 5] = std::array::from_fn(|i| more[i] as i8 - less[i] as i8);
+    (0..=minors[0]).flat_map(move |wm| {
+        (0..=minors[1]).map(move |lm| {
+            let mut want = base;
+            want[2] += wm as i8 - lm as i8;
+            want[3] += (minors[0] - wm) as i8 - (minors[1] - lm) as i8;
+            want
+        })
+    })
 }
 
 /// `a` has `more` than `b` and `b` has `less` than `a`, the minors of `less` as bishops or knights.
 fn imbalance(a: Counts, b: Counts, more: &Counts, less: &Counts, minors: [u8; 2]) -> bool {
     // An array, not a Vec: this runs for every material span of every game of a scan.
-    let diff: [i32; 5] = std::array::from_fn(|i| a[i] as i32 - b[i] as i32);
-    // minors[0]: minors on `more`'s side, minors[1]: on `less`'s side.
-    for wm in 0..=minors[0] {
-        for lm in 0..=minors[1] {
-            let mut want = [0i32; 5];
-            for i in 0..5 {
-                want[i] = more[i] as i32 - less[i] as i32;
-            }
-            want[2] += wm as i32;
-            want[3] += (minors[0] - wm) as i32;
-            want[2] -= lm as i32;
-            want[3] -= (minors[1] - lm) as i32;
-            if want.iter().zip(&diff).all(|(w, d)| w == d) {
-                return true;
-            }
-        }
-    }
-    false
+    let diff: [i8; 5] = std::array::from_fn(|i| a[i] as i8 - b[i] as i8);
+    imbalance_wants(more, less, minors).any(|want| want == diff)
 }
 
 pub fn parse_material(text: &str) -> Result<Material, QueryError> {
