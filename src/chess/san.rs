@@ -987,6 +987,20 @@ fn play_uci(pos: &mut Position, m: Move) -> Resolved {
     }
 }
 
+/// The moves of a line of strict SAN (`"e4 e5 Nf3"`) played from `start`, for tests that
+/// build games by hand; a token that is not legal there panics with the token.
+#[cfg(test)]
+pub fn line(start: Position, sans: &str) -> Vec<Move> {
+    let mut pos = start;
+    sans.split_whitespace()
+        .map(|t| {
+            play_san(&mut pos, t, SanMode::Strict)
+                .unwrap_or_else(|e| panic!("{t}: {e:?}"))
+                .mv
+        })
+        .collect()
+}
+
 /// Reads one SAN token in a position, without changing it.
 pub fn resolve(pos: &Position, token: &str, mode: SanMode) -> Result<Resolved, SanError> {
     let mut after = *pos;

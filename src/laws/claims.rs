@@ -488,15 +488,7 @@ mod tests {
     /// The key data after each of `sans`, played from `fen`.
     fn plies(fen: &str, sans: &str) -> (Position, Vec<PlyKey>) {
         let start = Position::from_fen(fen).unwrap();
-        let mut pos = start;
-        let mut moves = Vec::new();
-        for tok in sans.split_whitespace() {
-            let m = crate::chess::san::resolve(&pos, tok, crate::chess::SanMode::Strict)
-                .unwrap()
-                .mv;
-            pos.play_unchecked(m);
-            moves.push(m);
-        }
+        let moves = crate::chess::san::line(start, sans);
         (start, PlyKey::walk(&start, &moves))
     }
 

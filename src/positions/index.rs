@@ -583,18 +583,10 @@ pub fn pawn_games(first_game: u32, blob: &[u8], left: u16, men: u8, out: &mut Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::SanMode;
 
     /// The moves of a line of SAN from the start position.
     fn moves_of(line: &str) -> Vec<Move> {
-        let mut pos = Position::new();
-        line.split_whitespace()
-            .map(|t| {
-                crate::chess::san::play_san(&mut pos, t, SanMode::Strict)
-                    .unwrap()
-                    .mv
-            })
-            .collect()
+        crate::chess::san::line(Position::new(), line)
     }
 
     #[test]

@@ -288,20 +288,10 @@ impl SpanQuery {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::SanMode;
     use crate::positions::Matcher;
     use crate::positions::query::{Query, parse_material};
 
-    fn game(start: Position, sans: &str) -> Vec<Move> {
-        let mut pos = start;
-        sans.split_whitespace()
-            .map(|t| {
-                crate::chess::san::play_san(&mut pos, t, SanMode::Strict)
-                    .unwrap()
-                    .mv
-            })
-            .collect()
-    }
+    use crate::chess::san::line as game;
 
     #[test]
     fn spans_follow_captures_and_promotions_and_agree_with_the_matcher() {
