@@ -1,12 +1,16 @@
-//! `arbiter tune fit`: samples quiet positions from the corpus games (seeded), fits K and then
-//! the evaluation's weights to the games' results, prints the error before and after, and
-//! writes the weights as Rust source (`src/search/weights_tuned.rs`).
+//! `arbiter tune fit`: samples quiet positions from the corpus games (seeded), labels them by
+//! the games' results or (`--engine`) by a UCI engine's evaluations (cached), fits K and then
+//! the evaluation's weights to the labels, anchors the scale to the hand-set pawn, prints the
+//! error before and after, and writes the weights as Rust source (`src/search/weights_tuned.rs`).
 //! `arbiter tune match`: a self-play match between two sets of weights at fixed nodes, both
 //! colours of each balanced opening, printing W/D/L and the Elo difference with its 95 % bar.
 
 use super::error::{AppError, Outcome, Result};
+use crate::search::engine::UciEngine;
 use crate::search::weights::{CLASSIC, TUNED, Weights};
-use crate::tune::data::{SampleOptions, corpus_files, sample_files};
+use crate::search::{EngineLimit, EngineSpec};
+use crate::tune::data::{Sample, SampleOptions, corpus_files, sample_files};
+use crate::tune::label;
 use crate::tune::selfplay::{
     MatchOptions, Termination, choose_openings, load_openings, play_match, summarise,
 };
@@ -15,7 +19,7 @@ use crate::tune::{TuneError, selfplay};
 use clap::{Args, Subcommand, ValueEnum};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct TuneArgs {
@@ -58,6 +62,45 @@ pub struct FitArgs {
     /// Write the fitted weights here as Rust source (e.g. src/search/weights_tuned.rs).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Label the positions with this UCI engine's evaluations instead of the games' results
+    /// (e.g. /usr/games/stockfish): each position alone, after `ucinewgame`, one thread.
+    #[arg(long, value_name = "PATH")]
+    pub engine: Option<PathBuf>,
+    /// The engine's node limit per position.
+    #[arg(long, value_name = "N", default_value_t = 20_000, requires = "engine")]
+    pub engine_nodes: u64,
+    /// The engine's depth limit per position, instead of nodes.
+    #[arg(long, value_name = "D", requires = "engine")]
+    pub engine_depth: Option<u32>,
+    /// Engine processes run at once (one thread each).
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "engine")]
+    pub engine_jobs: usize,
+    /// Folder of the label cache (`labels-seed<S>-<budget>.tsv`): labels found there are not
+    /// asked again.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "target/tune",
+        requires = "engine"
+    )]
+    pub label_cache: PathBuf,
+    /// Share of the game's result in each target, the rest the engine's (0: the engine alone).
+    #[arg(long, value_name = "W", default_value_t = 0.0, requires = "engine")]
+    pub result_weight: f64,
+    /// Rescale the fitted weights so the pawn is worth the hand-set pawn (the search's
+    /// margins are in its units), or leave them as fitted.
+    #[arg(long, value_enum, default_value_t = Anchor::Pawn)]
+    pub anchor: Anchor,
+}
+
+/// What fixes the fitted evaluation's scale.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// Middlegame and endgame weights each scaled so the pawn (material plus its table's
+    /// mean) is the hand-set one.
+    Pawn,
+    /// The weights as the fit leaves them.
+    None,
 }
 
 /// A set of weights the engine knows.
@@ -129,10 +172,11 @@ fn tune_error(e: TuneError) -> AppError {
     match e {
         TuneError::Io { path, source } => AppError::io(&path, source),
         TuneError::Empty(m) => AppError::usage(m),
+        e @ (TuneError::Engine(_) | TuneError::Cache { .. }) => AppError::Other(e.to_string()),
     }
 }
 
-fn run_fit(args: &FitArgs) -> Result {
+fn check_fit_args(args: &FitArgs) -> Result<()> {
     if args.per_game == 0
         || args.epochs == 0
         || args.rate.is_nan()
@@ -144,7 +188,137 @@ fn run_fit(args: &FitArgs) -> Result {
             "--per-game and --epochs must be at least 1, --rate above 0 and --l2 at least 0",
         ));
     }
+    if !(0.0..=1.0).contains(&args.result_weight) {
+        return Err(AppError::usage(format!(
+            "--result-weight must be from 0 to 1, not {}",
+            args.result_weight
+        )));
+    }
+    if args.engine.is_some()
+        && (args.engine_jobs == 0 || args.engine_nodes == 0 || args.engine_depth == Some(0))
+    {
+        return Err(AppError::usage(
+            "--engine-jobs, --engine-nodes and --engine-depth must be at least 1",
+        ));
+    }
+    Ok(())
+}
+
+/// The engine that labels the positions, started once first: one that cannot start is a
+/// usage error before any work.
+fn label_engine(args: &FitArgs, path: &Path) -> Result<EngineSpec> {
+    let spec = EngineSpec {
+        path: path.to_path_buf(),
+        limit: match args.engine_depth {
+            Some(d) => EngineLimit::Depth(d),
+            None => EngineLimit::Nodes(args.engine_nodes),
+        },
+        threads: 1,
+        options: vec![("Hash".into(), "16".into())],
+        search_timeout: Duration::from_secs(60),
+        sweep_nodes: 0,
+    };
+    UciEngine::start(&spec).map_err(|e| AppError::Usage(format!("--engine: {e}")))?;
+    Ok(spec)
+}
+
+/// What the targets are: the games' results, or the engine's labels (with K_engine, the scale
+/// that best predicts the results from them on the fitted games).
+struct Labels {
+    targets: Vec<Sample>,
+    describe: String,
+}
+
+fn engine_labels(
+    out: &mut dyn Write,
+    args: &FitArgs,
+    spec: &EngineSpec,
+    samples: &[Sample],
+) -> Result<Labels> {
+    let path = &spec.path;
+    let cache = label::cache_file(&args.label_cache, args.seed, spec.limit);
+    let started = Instant::now();
+    let tty = io::stderr().is_terminal();
+    let (scores, stats) = label::label_samples(samples, spec, &cache, args.engine_jobs, |d, t| {
+        if tty || d.is_multiple_of(1024) || d == t {
+            eprint!(
+                "\rlabelled {d}/{t}  {:.0} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    })
+    .map_err(tune_error)?;
+    if stats.asked > 0 {
+        eprintln!();
+    }
+    let pairs: Vec<(f64, f64)> = samples
+        .iter()
+        .zip(&scores)
+        .filter(|(s, _)| !held_out(s))
+        .map(|(s, &sc)| (label::white_cp(sc, s.pos.turn()), s.result as f64))
+        .collect();
+    let k_engine = texel::fit_k_pairs(&pairs);
+    writeln!(
+        out,
+        "labels: {} at {:?}; {} distinct positions, {} from {}, {} asked ({} nodes, {:.1} s); K_engine = {k_engine:.4} (engine's centipawns to the fitted games' results)",
+        path.display(),
+        spec.limit,
+        stats.distinct,
+        stats.cached,
+        cache.display(),
+        stats.asked,
+        stats.nodes,
+        started.elapsed().as_secs_f64()
+    )?;
+    let targets = label::relabel(samples, &scores, k_engine, args.result_weight);
+    let engine_alone = label::relabel(samples, &scores, k_engine, 0.0);
+    let misses: Vec<f64> = engine_alone
+        .iter()
+        .zip(samples)
+        .filter(|(_, s)| held_out(s))
+        .map(|(t, s)| (t.result - s.result) as f64)
+        .collect();
+    writeln!(
+        out,
+        "the engine's labels against the held-out results: error {:.6}",
+        misses.iter().map(|d| d * d).sum::<f64>() / misses.len().max(1) as f64
+    )?;
+    Ok(Labels {
+        targets,
+        describe: format!(
+            "{} at {:?} (cp clamped to ±{}, target (1 − {w})·sigmoid({k_engine:.4}·cp) + {w}·result)",
+            path.display(),
+            spec.limit,
+            label::CLAMP_CP,
+            w = args.result_weight
+        ),
+    })
+}
+
+/// One game in ten, by its number, is held out to check the fit on games it never saw.
+fn held_out(s: &Sample) -> bool {
+    s.game % 10 == 9
+}
+
+/// The error against the games' results of the engine's integer evaluation with `w`, K fitted
+/// for `w` on the fitted games: (K, fitted, held out).
+fn result_error(samples: &[Sample], w: &Weights) -> (f64, f64, f64) {
+    let (valid, train): (Vec<Sample>, Vec<Sample>) = samples.iter().cloned().partition(held_out);
+    let k = texel::fit_k_pairs(&texel::engine_evals(&train, w));
+    (
+        k,
+        texel::engine_loss(&train, w, k),
+        texel::engine_loss(&valid, w, k),
+    )
+}
+
+fn run_fit(args: &FitArgs) -> Result {
+    check_fit_args(args)?;
     let corpus = corpus_dir(&args.corpus)?;
+    let engine = match &args.engine {
+        Some(path) => Some(label_engine(args, path)?),
+        None => None,
+    };
     let mut out = io::stdout().lock();
     let started = Instant::now();
     let files = corpus_files(&corpus).map_err(tune_error)?;
@@ -154,8 +328,7 @@ fn run_fit(args: &FitArgs) -> Result {
         skip_plies: args.skip_plies,
     };
     let (samples, stats) = sample_files(&files, &opts).map_err(tune_error)?;
-    // One game in ten, by its number, is held out to check the fit on games it never saw.
-    let (valid, train): (Vec<_>, Vec<_>) = samples.into_iter().partition(|s| s.game % 10 == 9);
+    let held = samples.iter().filter(|s| held_out(s)).count();
     writeln!(
         out,
         "data: {} files, {} games, {} with a result used; {} quiet positions (seed {}, at most {} a game after ply {}): {} to fit, {} held out; {:.1} s",
@@ -166,25 +339,35 @@ fn run_fit(args: &FitArgs) -> Result {
         args.seed,
         args.per_game,
         args.skip_plies,
-        train.len(),
-        valid.len(),
+        samples.len() - held,
+        held,
         started.elapsed().as_secs_f64()
     )?;
+    let labels = match &engine {
+        Some(spec) => engine_labels(&mut out, args, spec, &samples)?,
+        None => Labels {
+            targets: samples.clone(),
+            describe: "the games' results".into(),
+        },
+    };
+    let (valid, train): (Vec<Sample>, Vec<Sample>) =
+        labels.targets.iter().cloned().partition(held_out);
     let train_set = Dataset::from_samples(&train, &CLASSIC);
     let valid_set = Dataset::from_samples(&valid, &CLASSIC);
     let start = texel::params_of(&CLASSIC);
     let k = texel::fit_k(&train_set, &start);
+    writeln!(out, "targets: {}; K = {k:.4}", labels.describe)?;
     let report = |out: &mut dyn Write, label: &str, w: &Weights, p: &[[f64; 2]]| {
+        let (kr, rt, rv) = result_error(&samples, w);
         writeln!(
             out,
-            "{label}: error {:.6} (held out {:.6}); engine's integer evaluation {:.6} (held out {:.6})",
+            "{label}: error {:.6} (held out {:.6}); engine's integer evaluation {:.6} (held out {:.6}); against the results (K {kr:.4}) {rt:.6} (held out {rv:.6})",
             texel::loss(&train_set, p, k),
             texel::loss(&valid_set, p, k),
             texel::engine_loss(&train, w, k),
             texel::engine_loss(&valid, w, k),
         )
     };
-    writeln!(out, "K = {k:.4}")?;
     report(&mut out, "before (hand-set weights)", &CLASSIC, &start)?;
     let fit_opts = FitOptions {
         epochs: args.epochs,
@@ -192,11 +375,27 @@ fn run_fit(args: &FitArgs) -> Result {
         l2: args.l2,
     };
     let every = (args.epochs / 10).max(1);
-    let fitted = texel::fit(&train_set, &start, k, &fit_opts, |epoch, l| {
+    let mut fitted = texel::fit(&train_set, &start, k, &fit_opts, |epoch, l| {
         if epoch % every == 0 {
             eprintln!("epoch {epoch:>5}  error {l:.6}");
         }
     });
+    writeln!(
+        out,
+        "fitted pawn (material + mean table): middlegame {:.1}, endgame {:.1} (hand-set {:.1}, {:.1})",
+        texel::pawn_value(&fitted, 0),
+        texel::pawn_value(&fitted, 1),
+        texel::pawn_value(&start, 0),
+        texel::pawn_value(&start, 1)
+    )?;
+    if args.anchor == Anchor::Pawn {
+        let f = texel::anchor_pawn(&mut fitted, &start);
+        writeln!(
+            out,
+            "anchored to the hand-set pawn: middlegame weights ×{:.4}, endgame ×{:.4}",
+            f[0], f[1]
+        )?;
+    }
     let tuned = texel::round(&fitted);
     report(
         &mut out,
@@ -205,29 +404,56 @@ fn run_fit(args: &FitArgs) -> Result {
         &texel::params_of(&tuned),
     )?;
     if let Some(path) = &args.out {
-        let header = format!(
-            "// Written by `arbiter tune fit --seed {} --per-game {} --skip-plies {} --epochs {} --rate {} --l2 {}`\n\
-             // over the corpus games: {} quiet positions fitted ({} held out), K = {:.4}.\n\
-             // Error before {:.6} (held out {:.6}), after {:.6} (held out {:.6}).\n",
-            args.seed,
-            args.per_game,
-            args.skip_plies,
-            args.epochs,
-            args.rate,
-            args.l2,
-            train.len(),
-            valid.len(),
-            k,
-            texel::engine_loss(&train, &CLASSIC, k),
-            texel::engine_loss(&valid, &CLASSIC, k),
-            texel::engine_loss(&train, &tuned, k),
-            texel::engine_loss(&valid, &tuned, k),
-        );
-        write_file(path, &(header + &tuned.to_rust()))?;
+        write_weights(path, args, &labels, &train, &valid, k, &tuned)?;
         writeln!(out, "wrote {}", path.display())?;
     }
     writeln!(out, "time {:.1} s", started.elapsed().as_secs_f64())?;
     Ok(Outcome::Success)
+}
+
+/// The fitted weights as Rust source, with the command and the errors in its header.
+fn write_weights(
+    path: &Path,
+    args: &FitArgs,
+    labels: &Labels,
+    train: &[Sample],
+    valid: &[Sample],
+    k: f64,
+    tuned: &Weights,
+) -> Result<()> {
+    let engine = match &args.engine {
+        Some(p) => match args.engine_depth {
+            Some(d) => format!(" --engine {} --engine-depth {d}", p.display()),
+            None => format!(
+                " --engine {} --engine-nodes {} --result-weight {}",
+                p.display(),
+                args.engine_nodes,
+                args.result_weight
+            ),
+        },
+        None => String::new(),
+    };
+    let header = format!(
+        "// Written by `arbiter tune fit --seed {} --per-game {} --skip-plies {} --epochs {} --rate {} --l2 {}{engine} --anchor {:?}`\n\
+         // over the corpus games: {} quiet positions fitted ({} held out), labelled by {}, K = {:.4}.\n\
+         // Error before {:.6} (held out {:.6}), after {:.6} (held out {:.6}).\n",
+        args.seed,
+        args.per_game,
+        args.skip_plies,
+        args.epochs,
+        args.rate,
+        args.l2,
+        args.anchor,
+        train.len(),
+        valid.len(),
+        labels.describe,
+        k,
+        texel::engine_loss(train, &CLASSIC, k),
+        texel::engine_loss(valid, &CLASSIC, k),
+        texel::engine_loss(train, tuned, k),
+        texel::engine_loss(valid, tuned, k),
+    );
+    write_file(path, &(header + &tuned.to_rust()))
 }
 
 fn write_file(path: &Path, text: &str) -> Result<()> {

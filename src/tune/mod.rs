@@ -1,10 +1,12 @@
 //! Fitting the evaluation to data and measuring the result: quiet positions sampled from real
 //! games reproducibly from a seed (`data`), a Texel fit of the evaluation's weights to the
-//! games' results (`texel`), and a self-play match between two sets of weights (`selfplay`).
-//! Built on `search` (evaluation, quiescence, the searcher) and the PGN reader; no I/O
-//! beyond reading the input files.
+//! games' results or to a UCI engine's evaluations of them (`texel`, `label`), and a
+//! self-play match between two sets of weights (`selfplay`). Built on `search` (evaluation,
+//! quiescence, the searcher, the UCI client) and the PGN reader; no I/O beyond reading the
+//! input files and the label cache.
 
 pub mod data;
+pub mod label;
 pub mod rng;
 pub mod selfplay;
 pub mod texel;
@@ -21,6 +23,14 @@ pub enum TuneError {
     },
     /// An input that holds nothing usable (no games with a result, no opening lines).
     Empty(String),
+    /// The labelling engine failed (after one restart for a crash or hang).
+    Engine(crate::search::EngineError),
+    /// A line of the label cache that cannot be read.
+    Cache {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
 }
 
 impl fmt::Display for TuneError {
@@ -28,6 +38,12 @@ impl fmt::Display for TuneError {
         match self {
             TuneError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             TuneError::Empty(what) => f.write_str(what),
+            TuneError::Engine(e) => write!(f, "{e}"),
+            TuneError::Cache {
+                path,
+                line,
+                message,
+            } => write!(f, "{}: line {line}: {message}", path.display()),
         }
     }
 }

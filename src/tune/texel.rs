@@ -219,6 +219,11 @@ pub fn fit_k(data: &Dataset, w: &[[f64; 2]]) -> f64 {
         .iter()
         .map(|e| (data.eval(e, w), e.result))
         .collect();
+    fit_k_pairs(&evals)
+}
+
+/// The scale K that best predicts each pair's result (second) from its evaluation (first).
+pub fn fit_k_pairs(evals: &[(f64, f64)]) -> f64 {
     let err = |k: f64| -> f64 {
         evals
             .iter()
@@ -246,6 +251,27 @@ pub fn fit_k(data: &Dataset, w: &[[f64; 2]]) -> f64 {
         }
     }
     (a + b) / 2.0
+}
+
+/// The pawn's value in one half of the evaluation (0: middlegame, 1: endgame): its material
+/// plus the mean of its table over the 48 squares a pawn can stand on.
+pub fn pawn_value(w: &[[f64; 2]], half: usize) -> f64 {
+    let table: f64 = (8..56).map(|sq| w[at::PST + sq][half]).sum::<f64>() / 48.0;
+    w[at::MATERIAL][half] + table
+}
+
+/// Scales every middlegame weight, and apart from them every endgame weight, so that the pawn
+/// is worth what it is worth in `reference`. The search's margins (futility, reverse futility,
+/// delta pruning, aspiration windows) are in the hand-set pawn's units; the evaluation is
+/// linear in each half's weights, so this changes its scale and nothing else. Gives the two
+/// factors.
+pub fn anchor_pawn(w: &mut [[f64; 2]], reference: &[[f64; 2]]) -> [f64; 2] {
+    let f = [0, 1].map(|h| pawn_value(reference, h) / pawn_value(w, h));
+    for p in w.iter_mut() {
+        p[0] *= f[0];
+        p[1] *= f[1];
+    }
+    f
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -302,6 +328,19 @@ pub fn fit(
         }
     }
     w
+}
+
+/// The engine's own (integer) evaluation with weights `w` of each sample, for White, with the
+/// sample's label.
+pub fn engine_evals(samples: &[Sample], w: &Weights) -> Vec<(f64, f64)> {
+    samples
+        .par_iter()
+        .map(|s| {
+            let v = evaluate_with(&s.pos, w) as f64;
+            let v = if s.pos.turn() == Color::White { v } else { -v };
+            (v, s.result as f64)
+        })
+        .collect()
 }
 
 /// The error of the engine's own (integer) evaluation with weights `w` on the samples.
@@ -422,6 +461,24 @@ mod tests {
             g[at::MATERIAL][0]
         );
         assert!(g[at::MATERIAL][0] < 0.0, "the results want more than 40 cp");
+    }
+
+    #[test]
+    fn the_pawn_anchor_undoes_a_change_of_scale() {
+        let reference = params_of(&CLASSIC);
+        let mut w: Vec<[f64; 2]> = reference.iter().map(|p| [2.0 * p[0], 0.8 * p[1]]).collect();
+        let f = anchor_pawn(&mut w, &reference);
+        assert!(
+            (f[0] - 0.5).abs() < 1e-12 && (f[1] - 1.25).abs() < 1e-12,
+            "{f:?}"
+        );
+        for (a, b) in w.iter().zip(&reference) {
+            assert!((a[0] - b[0]).abs() < 1e-9 && (a[1] - b[1]).abs() < 1e-9);
+        }
+        // The hand-set pawn: 90 + its table's mean in the middlegame, 120 + 15 in the endgame.
+        let eg_table = (3.0 + 8.0 + 15.0 + 25.0 + 40.0) * 8.0 / 48.0;
+        assert!((pawn_value(&reference, 1) - (120.0 + eg_table)).abs() < 1e-9);
+        assert!(pawn_value(&reference, 0) > 90.0);
     }
 
     #[test]

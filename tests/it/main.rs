@@ -40,5 +40,6 @@ mod selection_cli;
 mod stats_cli;
 mod testdata_corpus;
 mod tournament_cli;
+mod tune_labels;
 mod uci_engine;
 mod unwinnability;
