@@ -113,7 +113,7 @@ pub enum WeightsName {
 }
 
 impl WeightsName {
-    fn weights(self) -> &'static Weights {
+    pub fn weights(self) -> &'static Weights {
         match self {
             WeightsName::Classic => &CLASSIC,
             WeightsName::Tuned => &TUNED,

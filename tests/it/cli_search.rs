@@ -60,3 +60,34 @@ fn epd_reports_failures_and_a_summary() {
     );
     assert_eq!(out.lines().last(), Some("1 passed, 1 failed, 0 skipped"));
 }
+
+#[test]
+fn epd_searches_with_the_weights_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("one.epd");
+    std::fs::write(
+        &suite,
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - bm Nd5; id \"quiet\";\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["epd", "--suite", suite.to_str().unwrap(), "--nodes", "3000"];
+        args.extend(extra);
+        arbiter(&args).1
+    };
+    // The engine plays the hand-set weights: naming them changes nothing.
+    let own = run(&[]);
+    assert_eq!(run(&["--weights", "classic"]), own);
+    assert!(
+        own.lines().last().unwrap().ends_with("failed, 0 skipped"),
+        "{own}"
+    );
+    let (code, _) = arbiter(&[
+        "epd",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--weights",
+        "hand",
+    ]);
+    assert_eq!(code, 2);
+}
