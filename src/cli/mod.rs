@@ -182,6 +182,7 @@ const EXAMPLES_BENCH: &str = "Examples:
 
 const EXAMPLES_TUNE: &str = "Examples:
   arbiter tune fit --corpus ../shared/corpus --seed 1 --out src/search/weights_tuned.rs
+  arbiter tune fit --corpus ../shared/corpus --seed 1 --per-game 1 --engine /usr/games/stockfish --engine-nodes 20000 --engine-jobs 2
   arbiter tune match --games 1000 --nodes 5000 --seed 1 --first tuned --second classic
   arbiter tune match --openings ../shared/corpus/openings --games 200 --nodes 2000";
 
