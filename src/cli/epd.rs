@@ -1,4 +1,4 @@
-//! `arbiter epd --suite FILE [--nodes N | --depth D | --movetime MS] [--weights classic|tuned]`: runs `bm`/`am` test
+//! `arbiter epd --suite FILE [--nodes N | --depth D | --movetime MS] [--weights classic|tuned|FILE]`: runs `bm`/`am` test
 //! positions, one fresh search per position, prints each failure and ends with
 //! `N passed, M failed`; the exit code is 1 if any failed.
 
@@ -21,16 +21,16 @@ pub struct EpdArgs {
     /// Transposition table size in MB (cleared before each position).
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
-    /// Search with these weights instead of the engine's own (to measure a set before it is
-    /// adopted).
-    #[arg(long, value_enum)]
+    /// Search with these weights instead of the engine's own: classic, tuned, or a weights
+    /// file written by `tune fit --out` (to measure a set before it is adopted).
+    #[arg(long, value_parser = super::tune::parse_weights)]
     pub weights: Option<super::tune::WeightsName>,
 }
 
 pub fn run(args: &EpdArgs) -> Result {
     let text = std::fs::read_to_string(&args.suite).with_path(&args.suite)?;
     let limits = args.limits.to_limits(super::analyse::DEFAULT_NODES);
-    let mut searcher = match args.weights {
+    let mut searcher = match &args.weights {
         Some(w) => Searcher::with_weights(args.hash, w.weights()),
         None => Searcher::new(args.hash),
     };

@@ -103,22 +103,52 @@ pub enum Anchor {
     None,
 }
 
-/// A set of weights the engine knows.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+/// A set of weights: one the engine knows, or a file written by `tune fit --out`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WeightsName {
     /// The hand-set evaluation.
     Classic,
     /// The weights fitted by `tune fit` (src/search/weights_tuned.rs).
     Tuned,
+    /// Weights read from a file written by `tune fit --out`, to measure before building them in.
+    File(PathBuf, &'static Weights),
 }
 
 impl WeightsName {
-    pub fn weights(self) -> &'static Weights {
+    pub fn weights(&self) -> &'static Weights {
         match self {
             WeightsName::Classic => &CLASSIC,
             WeightsName::Tuned => &TUNED,
+            WeightsName::File(_, w) => w,
         }
     }
+
+    pub fn name(&self) -> String {
+        match self {
+            WeightsName::Classic => "classic".into(),
+            WeightsName::Tuned => "tuned".into(),
+            WeightsName::File(p, _) => p.display().to_string(),
+        }
+    }
+}
+
+/// `classic`, `tuned`, or the path of a weights file.
+pub fn parse_weights(text: &str) -> std::result::Result<WeightsName, String> {
+    match text {
+        "classic" => return Ok(WeightsName::Classic),
+        "tuned" => return Ok(WeightsName::Tuned),
+        _ => {}
+    }
+    let path = PathBuf::from(text);
+    let source = std::fs::read_to_string(&path).map_err(|e| {
+        format!("not classic, tuned or a readable weights file (written by `tune fit --out`): {e}")
+    })?;
+    let w = Weights::parse_rust(&source).ok_or_else(|| {
+        format!(
+            "{text}: not a weights file (written by `tune fit --out`); the names are classic and tuned"
+        )
+    })?;
+    Ok(WeightsName::File(path, Box::leak(Box::new(w))))
 }
 
 #[derive(Args, Debug)]
@@ -132,11 +162,11 @@ pub struct MatchArgs {
     /// Seed of the opening draw.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The engine measured.
-    #[arg(long, value_enum, default_value_t = WeightsName::Tuned)]
+    /// The engine measured: classic, tuned, or a weights file written by `tune fit --out`.
+    #[arg(long, value_parser = parse_weights, default_value = "tuned")]
     pub first: WeightsName,
-    /// Its opponent.
-    #[arg(long, value_enum, default_value_t = WeightsName::Classic)]
+    /// Its opponent: classic, tuned, or a weights file.
+    #[arg(long, value_parser = parse_weights, default_value = "classic")]
     pub second: WeightsName,
     /// Folder of opening lines (`eco name pgn` TSV files); default: $ARBITER_CORPUS/openings.
     #[arg(long)]
@@ -434,7 +464,7 @@ fn write_weights(
         None => String::new(),
     };
     let header = format!(
-        "// Written by `arbiter tune fit --seed {} --per-game {} --skip-plies {} --epochs {} --rate {} --l2 {}{engine} --anchor {:?}`\n\
+        "// Written by `arbiter tune fit --seed {} --per-game {} --skip-plies {} --epochs {} --rate {} --l2 {}{engine} --anchor {}`\n\
          // over the corpus games: {} quiet positions fitted ({} held out), labelled by {}, K = {:.4}.\n\
          // Error before {:.6} (held out {:.6}), after {:.6} (held out {:.6}).\n",
         args.seed,
@@ -443,7 +473,10 @@ fn write_weights(
         args.epochs,
         args.rate,
         args.l2,
-        args.anchor,
+        match args.anchor {
+            Anchor::Pawn => "pawn",
+            Anchor::None => "none",
+        },
         train.len(),
         valid.len(),
         labels.describe,
@@ -502,10 +535,10 @@ fn run_match(args: &MatchArgs) -> Result {
     }
     writeln!(
         out,
-        "{} {:?} against {:?}: {} games, {} nodes a move, {} openings of {}–{} plies (seed {}) from {} lines, each within ±{} cp at {} nodes",
+        "{} {} against {}: {} games, {} nodes a move, {} openings of {}–{} plies (seed {}) from {} lines, each within ±{} cp at {} nodes",
         env!("CARGO_PKG_NAME"),
-        args.first,
-        args.second,
+        args.first.name(),
+        args.second.name(),
         args.games,
         args.nodes,
         pairs,
@@ -559,8 +592,8 @@ fn print_summary(
     let plies: usize = games.iter().map(|g| g.moves.len()).sum();
     writeln!(
         out,
-        "{:?}: {} wins, {} draws, {} losses (W/D/L), score {:.1} %",
-        args.first,
+        "{}: {} wins, {} draws, {} losses (W/D/L), score {:.1} %",
+        args.first.name(),
         s.wins,
         s.draws,
         s.losses,

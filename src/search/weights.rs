@@ -189,6 +189,25 @@ impl Weights {
     }
 }
 
+impl Weights {
+    /// Reads back what `to_rust` writes (after any `//` comment lines): every `S(mg, eg)` in
+    /// order. `None` unless there are exactly `N_PARAMS` pairs of integers.
+    pub fn parse_rust(text: &str) -> Option<Weights> {
+        let mut flat = Vec::with_capacity(N_PARAMS);
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            let mut rest = line;
+            while let Some(i) = rest.find("S(") {
+                let tail = &rest[i + 2..];
+                let end = tail.find(')')?;
+                let (a, b) = tail[..end].split_once(',')?;
+                flat.push(S(a.trim().parse().ok()?, b.trim().parse().ok()?));
+                rest = &tail[end..];
+            }
+        }
+        Weights::from_flat(&flat)
+    }
+}
+
 // ---- the hand-set weights -----------------------------------------------------------------
 
 /// 0 on the edge files/ranks up to 3 in the centre.
@@ -317,5 +336,20 @@ mod tests {
             "weights_tuned.rs differs from TUNED.to_rust()"
         );
         assert!(CLASSIC.to_rust().contains("tempo: S(10, 10),"));
+    }
+
+    #[test]
+    fn a_written_file_reads_back() {
+        let on_disk = include_str!("weights_tuned.rs");
+        assert_eq!(Weights::parse_rust(on_disk), Some(TUNED));
+        assert_eq!(Weights::parse_rust(&CLASSIC.to_rust()), Some(CLASSIC));
+        // One pair short, or a number that is not one: not weights.
+        let text = CLASSIC.to_rust();
+        let short = text.replacen("S(10, 10)", "", 1);
+        assert_eq!(Weights::parse_rust(&short), None);
+        assert_eq!(
+            Weights::parse_rust(&text.replacen("S(10, 10)", "S(10, x)", 1)),
+            None
+        );
     }
 }
