@@ -78,8 +78,28 @@ pub fn decode_moves(start: &Position, blob: &[u8]) -> Result<Vec<Move>, DecodeEr
 /// Decodes and checks every move by replaying from `start`; with the final position, which
 /// is where the final FEN comes from (it is not stored). Either layout (module docs).
 pub fn decode_game(start: &Position, blob: &[u8]) -> Result<(Vec<Move>, Position), DecodeError> {
+    decode_game_until(start, blob, |_, _| false)
+}
+
+/// `decode_moves`, stopping after the first ply at which `stop(position, ply)` is true: a
+/// scan that knows no later ply can match reads no further. The moves read are checked as
+/// `decode_moves` checks them; the rest of the blob is not read.
+pub fn decode_until(
+    start: &Position,
+    blob: &[u8],
+    stop: impl FnMut(&Position, usize) -> bool,
+) -> Result<Vec<Move>, DecodeError> {
+    decode_game_until(start, blob, stop).map(|(moves, _)| moves)
+}
+
+#[inline]
+fn decode_game_until(
+    start: &Position,
+    blob: &[u8],
+    mut stop: impl FnMut(&Position, usize) -> bool,
+) -> Result<(Vec<Move>, Position), DecodeError> {
     if is_packed(blob) {
-        return unpack_moves(start, blob);
+        return unpack_moves(start, blob, stop);
     }
     if !blob.len().is_multiple_of(2) {
         return Err(DecodeError::OddLength(blob.len()));
@@ -93,6 +113,9 @@ pub fn decode_game(start: &Position, blob: &[u8]) -> Result<(Vec<Move>, Position
         }
         pos.play_unchecked(m);
         moves.push(m);
+        if stop(&pos, i + 1) {
+            break;
+        }
     }
     Ok((moves, pos))
 }
@@ -355,7 +378,11 @@ fn pack(
 }
 
 /// Reads a packed blob (`pack_moves`): the moves and the final position.
-fn unpack_moves(start: &Position, blob: &[u8]) -> Result<(Vec<Move>, Position), DecodeError> {
+fn unpack_moves(
+    start: &Position,
+    blob: &[u8],
+    mut stop: impl FnMut(&Position, usize) -> bool,
+) -> Result<(Vec<Move>, Position), DecodeError> {
     if blob[0] != PACKED_V1 {
         return Err(DecodeError::UnknownFormat(blob[0]));
     }
@@ -407,6 +434,9 @@ fn unpack_moves(start: &Position, blob: &[u8]) -> Result<(Vec<Move>, Position), 
         }
         pos.play_unchecked(m);
         moves.push(m);
+        if ply < plies && stop(&pos, ply) {
+            return Ok((moves, pos));
+        }
     }
     // Exactly the bytes the moves need, padded with zero bits.
     if !r.bytes.is_empty() || r.acc != 0 {

@@ -4,7 +4,7 @@
 //! every answer is a replay's answer.
 
 use super::laws::{GameLaws, matching_plies};
-use super::query::{Query, counts};
+use super::query::{Counts, FastPattern, Material, Pawns, Query, counts};
 use crate::chess::{Move, Position, Square};
 use crate::game::keys::code;
 
@@ -14,6 +14,55 @@ pub struct Matcher {
     query: Query,
     /// The position's keys under the query's identity: as given, then colour-flipped.
     targets: Vec<u64>,
+    /// The forms as a scan tests them on a position's bitboards (`first_match_fast`), for
+    /// the query as given and (with `--mirror`) its colour flip.
+    fast: [Option<Fast>; 2],
+}
+
+/// One side's position-level forms on bitboards.
+#[derive(Debug, Clone)]
+struct Fast {
+    patterns: Vec<FastPattern>,
+    pawns: Option<Pawns>,
+    material: Option<Material>,
+}
+
+impl Fast {
+    fn new(q: &Query, flipped: bool) -> Fast {
+        Fast {
+            patterns: q
+                .patterns
+                .iter()
+                .map(|p| if flipped { p.mirrored() } else { p.clone() }.fast())
+                .collect(),
+            pawns: q
+                .pawns
+                .as_ref()
+                .map(|p| if flipped { p.mirrored() } else { p.clone() }),
+            material: q
+                .material
+                .as_ref()
+                .map(|m| if flipped { m.mirrored() } else { m.clone() }),
+        }
+    }
+
+    fn holds(&self, pos: &Position) -> bool {
+        self.patterns.iter().all(|p| p.matches(pos))
+            && self.pawns.as_ref().is_none_or(|p| p.matches_position(pos))
+    }
+}
+
+/// Material counts (Q R B N P) of each side from a position's bitboards.
+pub fn position_counts(pos: &Position) -> [Counts; 2] {
+    use crate::chess::{Color, Role};
+    let roles = [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ];
+    [Color::White, Color::Black].map(|c| roles.map(|r| pos.pieces(c, r).count() as u8))
 }
 
 /// A board of piece codes (`game::keys::code`), a1 = 0.
@@ -52,10 +101,77 @@ impl Matcher {
             }
             None => Vec::new(),
         };
+        let fast = [
+            Some(Fast::new(query, false)),
+            query.identity.mirror.then(|| Fast::new(query, true)),
+        ];
         Matcher {
             query: query.clone(),
             targets,
+            fast,
         }
+    }
+
+    /// `first_match` for a query without the Laws' forms, the same answer by the same walk,
+    /// with patterns, pawns and material tested on the position's bitboards instead of a
+    /// board of codes kept beside it (a scan's test of every ply of every game). The tests
+    /// compare it with `first_match` on every game they hold.
+    pub fn first_match_fast(&self, start: &Position, moves: &[Move]) -> Option<u32> {
+        let q = &self.query;
+        debug_assert!(q.laws.is_empty());
+        let held = q.held.max(1) as usize;
+        let mut pos = *start;
+        let mut run_start: [Option<usize>; 2] = [None, None];
+        let mut pending: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        for ply in 0..=moves.len() {
+            if ply > 0 {
+                pos.play_unchecked(moves[ply - 1]);
+            }
+            let key = if self.targets.is_empty() {
+                0
+            } else {
+                q.identity.key(&pos)
+            };
+            let counts = q.material.as_ref().map(|_| position_counts(&pos));
+            for (s, fast) in self.fast.iter().enumerate() {
+                let Some(fast) = fast else { continue };
+                let material = match (&fast.material, &counts) {
+                    (Some(m), Some(c)) => m.matches(c),
+                    _ => true,
+                };
+                if held == 1 && !material {
+                    continue;
+                }
+                let here = self.targets.get(s).is_none_or(|&t| t == key)
+                    && fast.holds(&pos)
+                    && q.sequence.as_ref().is_none_or(|seq| {
+                        moves.get(ply).is_some_and(|&m| seq.first_is(&pos, m))
+                            && seq.matches_at(&pos, &moves[ply..])
+                    });
+                if held == 1 {
+                    if here {
+                        return Some(ply as u32);
+                    }
+                    continue;
+                }
+                if material {
+                    let begun = *run_start[s].get_or_insert(ply);
+                    if here {
+                        pending[s].push(ply);
+                    }
+                    if let Some(&p) = pending[s].first()
+                        && p >= begun
+                        && ply + 1 - p >= held
+                    {
+                        return Some(p as u32);
+                    }
+                } else {
+                    run_start[s] = None;
+                    pending[s].clear();
+                }
+            }
+        }
+        None
     }
 
     pub fn query(&self) -> &Query {
