@@ -10,7 +10,7 @@ use super::output::{Offers, TableOutput};
 use crate::db::{open_existing, open_read_only};
 use crate::export::format::{self, Format};
 use crate::export::output::Output;
-use crate::export::positions::{HitRow, explore, hit_rows, reads_narrowly, search, trees};
+use crate::export::positions::{HitRow, explore, hit_rows, search, trees};
 use crate::export::search_tables::{
     HIT_COLUMNS, ORDER_COLUMNS, START, TREE_COLUMNS, branch_cells, hit_cells, order_cells,
 };
@@ -290,13 +290,6 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs) -> Result<Answer> {
     if (args.tree || args.reverse_tree) && query.position.is_none() {
         return Err(AppError::usage("--tree and --reverse-tree need a FEN"));
     }
-    // The memory map for the searches that read few pages; the others read through
-    // SQLite's bounded cache, so that they do not hold the file's pages in memory.
-    if reads_narrowly(&query) {
-        crate::db::map_pages(conn);
-    } else {
-        crate::db::unmap_pages(conn);
-    }
     let filter = args.select.select(conn, false)?;
     let other = |e: crate::export::ExportError| AppError::Other(e.to_string());
     let unindexed_note = |n: u64| {
@@ -324,7 +317,7 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs) -> Result<Answer> {
                 trees,
             });
         }
-        let rows = many_rows(conn, &e.hits).map_err(other)?;
+        let rows = hit_rows(conn, &e.hits).map_err(other)?;
         return Ok(Answer::Rows {
             total: e.total,
             rows,
@@ -338,20 +331,8 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs) -> Result<Answer> {
         return Ok(Answer::Trees { total, trees });
     }
     let shown = &found.hits[..args.limit.unwrap_or(total).min(total)];
-    let rows = many_rows(conn, shown).map_err(other)?;
+    let rows = hit_rows(conn, shown).map_err(other)?;
     Ok(Answer::Rows { total, rows })
-}
-
-/// `hit_rows`, unmapping the file first for many rows: each is a page of its own, and a
-/// mapping would keep them all in memory.
-fn many_rows(
-    conn: &rusqlite::Connection,
-    hits: &[crate::export::positions::Hit],
-) -> std::result::Result<Vec<HitRow>, crate::export::ExportError> {
-    if hits.len() > 4096 {
-        crate::db::unmap_pages(conn);
-    }
-    hit_rows(conn, hits)
 }
 
 /// The answer for people: the count, then the games, or the next moves and the move orders.

@@ -7,7 +7,7 @@
 use super::ExportError;
 use super::games::schema_version;
 use crate::chess::Position;
-use crate::db::encode::{decode_moves, decode_until, start_position};
+use crate::db::encode::{decode_moves, decode_visit, start_position};
 use crate::db::positions::{
     Facts, TailProbe, each_spans, for_each_tail, games_with_key, has_games_table, has_tables,
     spans_rows, tail_candidates, unindexed,
@@ -336,7 +336,8 @@ fn replay_planned(
                 // The worker only stops early by panicking, which the join passes on.
                 let _ = tx.send(full);
             };
-            // A rowid lookup costs a few pages; a pass reads every page of the range.
+            // A rowid lookup costs a few pages; a pass reads every page of the range. The
+            // mapped pages are let go after each chunk (`db::remap_pages`).
             if (plan.len() as i64) * 8 < hi - lo + 1 {
                 let mut stmt = conn
                     .prepare_cached("SELECT start_fen, variant, moves FROM games WHERE id = ?1")?;
@@ -345,31 +346,41 @@ fn replay_planned(
                     if let Some(r) = rows.next()? {
                         chunk.push((id, r.get(0)?, r.get(1)?, r.get(2)?, limit));
                     }
+                    drop(rows);
                     if chunk.len() == CHUNK {
                         send(&mut chunk);
+                        crate::db::remap_pages(conn);
                     }
                 }
             } else {
                 let mut stmt = conn.prepare_cached(
                     "SELECT id, start_fen, variant, moves FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
                 )?;
-                let mut rows = stmt.query([lo, hi])?;
                 let mut k = 0;
-                while let Some(r) = rows.next()? {
-                    let id: i64 = r.get(0)?;
-                    while k < plan.len() && plan[k].0 < id {
-                        k += 1;
+                // Windows of ids, a statement each: the map is let go between them.
+                let mut a = lo;
+                while a <= hi {
+                    let b = a.saturating_add(4 * CHUNK as i64 - 1).min(hi);
+                    let mut rows = stmt.query([a, b])?;
+                    while let Some(r) = rows.next()? {
+                        let id: i64 = r.get(0)?;
+                        while k < plan.len() && plan[k].0 < id {
+                            k += 1;
+                        }
+                        if k == plan.len() {
+                            break;
+                        }
+                        if plan[k].0 != id {
+                            continue;
+                        }
+                        chunk.push((id, r.get(1)?, r.get(2)?, r.get(3)?, plan[k].1));
+                        if chunk.len() == CHUNK {
+                            send(&mut chunk);
+                        }
                     }
-                    if k == plan.len() {
-                        break;
-                    }
-                    if plan[k].0 != id {
-                        continue;
-                    }
-                    chunk.push((id, r.get(1)?, r.get(2)?, r.get(3)?, plan[k].1));
-                    if chunk.len() == CHUNK {
-                        send(&mut chunk);
-                    }
+                    drop(rows);
+                    crate::db::remap_pages(conn);
+                    a = b.saturating_add(1);
                 }
             }
             send(&mut chunk);
@@ -404,18 +415,38 @@ fn scan_game(
 ) -> Option<u32> {
     let start = start_position(fen, variant == "chess960").ok()?;
     let after = scan_filter.after as usize;
-    let mut dead = (!scan_filter.home_alive(&start)).then_some(0);
-    let moves = decode_until(&start, blob, |pos, ply| {
-        if ply as u64 >= u64::from(limit) {
-            return true;
-        }
+    let limit = limit as usize;
+    // The first ply where none of the home pawns the query needs is left.
+    let mut dead = None;
+    let mut past = |pos: &Position, ply: usize| {
         if dead.is_none() && !scan_filter.home_alive(pos) {
             dead = Some(ply);
         }
-        dead.is_some_and(|d| ply >= d + after)
-    })
-    .ok()?;
-    matcher.first_match_fast(&start, &moves)
+        ply >= limit || dead.is_some_and(|d| ply >= d + after)
+    };
+    match matcher.scanner() {
+        Some(mut scanner) => {
+            let mut found = None;
+            decode_visit(&start, blob, |pos, ply, next| {
+                found = scanner.visit(pos, ply, next);
+                found.is_some() || past(pos, ply)
+            })
+            .ok()?;
+            found
+        }
+        None => {
+            let mut moves = Vec::new();
+            decode_visit(&start, blob, |pos, ply, next| {
+                if past(pos, ply) {
+                    return true;
+                }
+                moves.extend(next);
+                false
+            })
+            .ok()?;
+            matcher.first_match_fast(&start, &moves)
+        }
+    }
 }
 
 /// Replays the games of the id ranges (of the selection, but the pruned ones) against the
@@ -429,53 +460,18 @@ fn scan(
     selection: Option<&HashSet<i64>>,
     found: &mut Found,
 ) -> Result<(), ExportError> {
-    // One pass over the table (a statement per game cost a fifth of a scan), or over the
-    // ranges the spans do not cover, the games matched in parallel by chunks.
-    let mut stmt = conn.prepare(
-        "SELECT id, start_fen, variant, moves FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
-    )?;
-    let mut chunk: Vec<(i64, Option<String>, String, Vec<u8>)> = Vec::with_capacity(4096);
-    let flush = |chunk: &mut Vec<(i64, Option<String>, String, Vec<u8>)>, found: &mut Found| {
-        found.replayed += chunk.len() as u64;
-        let hits: Vec<Hit> = chunk
-            .par_iter()
-            .filter_map(|(id, fen, variant, blob)| {
-                let ply = scan_game(
-                    matcher,
-                    scan_filter,
-                    u32::MAX,
-                    fen.as_deref(),
-                    variant,
-                    blob,
-                )?;
-                Some(Hit { id: *id, ply })
-            })
-            .collect();
-        found.hits.extend(hits);
-        chunk.clear();
-    };
+    // The games without spans are replayed whole, read as the planned ones are.
+    let mut plan = Vec::new();
+    let mut stmt = conn.prepare("SELECT id FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id")?;
     for &(a, b) in ranges {
-        let mut rows = stmt.query([a, b])?;
-        while let Some(r) = rows.next()? {
-            let id: i64 = r.get(0)?;
-            if pruned.contains(&id) || selection.is_some_and(|s| !s.contains(&id)) {
-                continue;
-            }
-            chunk.push((id, r.get(1)?, r.get(2)?, r.get(3)?));
-            if chunk.len() == 4096 {
-                flush(&mut chunk, found);
+        for id in stmt.query_map([a, b], |r| r.get::<_, i64>(0))? {
+            let id = id?;
+            if !pruned.contains(&id) && selection.is_none_or(|s| s.contains(&id)) {
+                plan.push((id, u32::MAX));
             }
         }
     }
-    flush(&mut chunk, found);
-    Ok(())
-}
-
-/// Whether a search reads few pages of the file, or a few tables whole: an exact position
-/// (the index, its candidates) or a material balance alone (the spans). A scan that
-/// replays games reads pages all over the games table.
-pub fn reads_narrowly(q: &Query) -> bool {
-    q.laws.is_empty() && (q.position.is_some() || material_only(q))
+    replay_planned(conn, matcher, scan_filter, &plan, found)
 }
 
 /// Whether a query is a material balance alone (the spans answer it).
@@ -784,7 +780,10 @@ pub fn hit_rows(conn: &Connection, hits: &[Hit]) -> Result<Vec<HitRow>, ExportEr
          LEFT JOIN player_names b ON b.id = g.black_id WHERE g.id = ?1",
     )?;
     let mut rows = Vec::with_capacity(hits.len());
-    for h in hits {
+    for (i, h) in hits.iter().enumerate() {
+        if i % CHUNK == CHUNK - 1 {
+            crate::db::remap_pages(conn);
+        }
         let (white, black, date, result) =
             stmt.query_row([h.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         rows.push(HitRow {

@@ -112,6 +112,25 @@ impl Matcher {
         }
     }
 
+    /// `first_match_fast` fed one position at a time by a decoder, so that a scan replays
+    /// each game once and stops at its first match; None for a sequence with a held
+    /// material, whose match is known only plies later (decode the moves and call
+    /// `first_match_fast`).
+    pub fn scanner(&self) -> Option<Scanner<'_>> {
+        let held = self.query.held.max(1) as usize;
+        if self.query.sequence.is_some() && held > 1 {
+            return None;
+        }
+        Some(Scanner {
+            m: self,
+            held,
+            run_start: [None, None],
+            pending: [Vec::new(), Vec::new()],
+            open: std::collections::VecDeque::new(),
+            moves: Vec::new(),
+        })
+    }
+
     /// `first_match` for a query without the Laws' forms, the same answer by the same walk,
     /// with patterns, pawns and material tested on the position's bitboards instead of a
     /// board of codes kept beside it (a scan's test of every ply of every game). The tests
@@ -291,6 +310,90 @@ impl Matcher {
                     pending[s].clear();
                 }
             }
+        }
+        None
+    }
+}
+
+/// A game's positions matched as a decoder gives them (`Matcher::scanner`).
+#[derive(Debug)]
+pub struct Scanner<'a> {
+    m: &'a Matcher,
+    held: usize,
+    run_start: [Option<usize>; 2],
+    pending: [Vec<usize>; 2],
+    /// Plies where a sequence may start, with their positions, waiting for its moves.
+    open: std::collections::VecDeque<(usize, Position)>,
+    /// The moves so far (kept for a sequence only).
+    moves: Vec<Move>,
+}
+
+impl Scanner<'_> {
+    /// The position at `ply` and the move played from it (None: the game ends there).
+    /// Some(first matching ply) once it is known.
+    pub fn visit(&mut self, pos: &Position, ply: usize, next: Option<Move>) -> Option<u32> {
+        let m = self.m;
+        let q = &m.query;
+        let key = if m.targets.is_empty() {
+            0
+        } else {
+            q.identity.key(pos)
+        };
+        let counts = q.material.as_ref().map(|_| position_counts(pos));
+        let mut start_here = false;
+        for (s, fast) in m.fast.iter().enumerate() {
+            let Some(fast) = fast else { continue };
+            let material = match (&fast.material, &counts) {
+                (Some(mt), Some(c)) => mt.matches(c),
+                _ => true,
+            };
+            if self.held == 1 && !material {
+                continue;
+            }
+            let here = m.targets.get(s).is_none_or(|&t| t == key) && fast.holds(pos);
+            if let Some(seq) = &q.sequence {
+                // held is 1: the sequence decides, once its moves are read.
+                start_here |= here && next.is_some_and(|mv| seq.first_is(pos, mv));
+                continue;
+            }
+            if self.held == 1 {
+                if here {
+                    return Some(ply as u32);
+                }
+                continue;
+            }
+            if material {
+                let begun = *self.run_start[s].get_or_insert(ply);
+                if here {
+                    self.pending[s].push(ply);
+                }
+                if let Some(&p) = self.pending[s].first()
+                    && p >= begun
+                    && ply + 1 - p >= self.held
+                {
+                    return Some(p as u32);
+                }
+            } else {
+                self.run_start[s] = None;
+                self.pending[s].clear();
+            }
+        }
+        let seq = q.sequence.as_ref()?;
+        if start_here {
+            self.open.push_back((ply, *pos));
+        }
+        if let Some(mv) = next {
+            self.moves.push(mv);
+        }
+        // The starts whose moves are all read, earliest first.
+        while let Some((p, at)) = self.open.front() {
+            if self.moves.len() < p + seq.0.len() {
+                break;
+            }
+            if seq.matches_at(at, &self.moves[*p..]) {
+                return Some(*p as u32);
+            }
+            self.open.pop_front();
         }
         None
     }

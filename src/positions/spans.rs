@@ -503,6 +503,8 @@ struct SeqEvent {
     taken: u8,
     /// The piece promoted to (`slot` + 1), 0 for none.
     promoted: u8,
+    /// The moving piece's `slot` (None: the king, or castling): its side has one.
+    piece: Option<usize>,
 }
 
 /// What a scan does with one game (`ScanFilter::window`).
@@ -543,6 +545,7 @@ impl ScanFilter {
                             capture,
                             taken: taken as u8,
                             promoted: promotion.and_then(slot).map_or(0, |s| s as u8 + 1),
+                            piece: slot(role),
                         }
                     }
                     San::Castle(_) => {
@@ -551,6 +554,7 @@ impl ScanFilter {
                             capture: false,
                             taken: 0,
                             promoted: 0,
+                            piece: None,
                         }
                     }
                 };
@@ -579,11 +583,31 @@ impl ScanFilter {
     }
 
     /// Whether the sequence's moves can start after ply `p`: `events` are the record's
-    /// (ply, code) in order, `plies` the game's length.
-    fn sequence_fits(&self, events: &[(u32, u8)], plies: u32, p: u32) -> bool {
+    /// (ply, code) in order, `plies` the game's length, `all` its spans (first ply, last
+    /// ply, material) and `black_first` whether Black made its first move: each move's
+    /// piece must be among its side's men.
+    fn sequence_fits(
+        &self,
+        events: &[(u32, u8)],
+        all: &[(u32, u32, [Counts; 2])],
+        plies: u32,
+        black_first: bool,
+        p: u32,
+    ) -> bool {
         let n = self.moves.len() as u32;
         if p + n > plies {
             return false;
+        }
+        for (i, want) in self.moves.iter().enumerate() {
+            let Some(piece) = want.piece else { continue };
+            let at = p + i as u32;
+            let Some(&(_, _, mat)) = all.get(all.partition_point(|s| s.1 < at)) else {
+                return false;
+            };
+            let mover = (at % 2) as usize ^ usize::from(black_first);
+            if mat[mover][piece] == 0 {
+                return false;
+            }
         }
         let from = events.partition_point(|e| e.0 <= p);
         let mut k = from;
@@ -619,7 +643,12 @@ impl ScanFilter {
         // The events, and the candidate plies by material: (first, last) spans.
         let mut events: Vec<(u32, u8)> = Vec::new();
         let mut spans: Vec<(u32, u32)> = Vec::new();
+        let mut all: Vec<(u32, u32, [Counts; 2])> = Vec::new();
+        let black_first = head & 1 == 1 && record.get(at) == Some(&1);
         let complete = walk(record, |mat, from, to| {
+            if !self.moves.is_empty() {
+                all.push((from, to, *mat));
+            }
             if self.material_ok(mat) {
                 match spans.last_mut() {
                     Some(last) if last.1 + 1 == from => last.1 = to,
@@ -650,10 +679,10 @@ impl ScanFilter {
                     .rev()
                     .filter_map(|&(ply, _)| ply.checked_sub(i as u32 + 1))
                     .filter(|&p| p >= a && p <= b)
-                    .find(|&p| self.sequence_fits(&events, plies, p)),
+                    .find(|&p| self.sequence_fits(&events, &all, plies, black_first, p)),
                 None => (a..=b.min(plies))
                     .rev()
-                    .find(|&p| self.sequence_fits(&events, plies, p)),
+                    .find(|&p| self.sequence_fits(&events, &all, plies, black_first, p)),
             };
             if let Some(p) = found {
                 return Window::UpTo(p + self.after);
@@ -840,6 +869,20 @@ mod tests {
                 let m = Matcher::new(q);
                 let want = m.first_match(&s, &g);
                 assert_eq!(m.first_match_fast(&s, &g), want, "{q:?}");
+                if let Some(mut scanner) = m.scanner() {
+                    let mut pos = s;
+                    let mut got = None;
+                    for ply in 0..=g.len() {
+                        got = scanner.visit(&pos, ply, g.get(ply).copied());
+                        if got.is_some() {
+                            break;
+                        }
+                        if ply < g.len() {
+                            pos.play_unchecked(g[ply]);
+                        }
+                    }
+                    assert_eq!(got, want, "{q:?}");
+                }
                 let f = ScanFilter::new(q);
                 match (f.window(&rec), want) {
                     (Window::Skip, Some(p)) => panic!("skipped a match at {p}: {q:?}"),
