@@ -1,8 +1,9 @@
 //! Position search over a database (docs/POSITIONS.md): the games of a selection that match
 //! a query, with the first matching ply. Candidates come from the position index (keys up
-//! to ply 24, tail records after it) for an exact position; the other forms scan the
-//! selection, pruned by the tail records where they can be. Every candidate is replayed
-//! (`positions::Matcher`), so the answer is exactly a replay's.
+//! to ply 24, the home-pawn rows after it) for an exact position; a material balance alone
+//! is read from the games' spans; the other forms scan the selection, each game's spans
+//! saying first which games and plies can match (`spans::ScanFilter`). Every candidate is
+//! replayed (`positions::Matcher`), so the answer is exactly a replay's.
 
 use super::ExportError;
 use super::games::schema_version;

@@ -1,7 +1,9 @@
 //! Material spans of a game (docs/POSITIONS.md): the material changes only at a capture or
 //! a promotion, so a game's material at every ply is its start material and the list of
 //! those events. Stored per game (about one byte an event), a material or imbalance query,
-//! held for N plies or not, reads the spans instead of replaying the game.
+//! held for N plies or not, reads the spans instead of replaying the game, and a scan of
+//! the other forms reads them first to skip the games and plies that cannot match
+//! (`ScanFilter`).
 //!
 //! A record: varint `plies << 1 | custom`; for a custom start, the side to move (a byte)
 //! and both sides' counts (`Counts`, a nibble each, 5 bytes); then one byte an event: the
