@@ -242,8 +242,23 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
             return Ok(found);
         }
     }
-    // Every other scan: each game's material spans rule out games and plies before any
-    // replay (`spans::ScanFilter`); the games without spans are replayed whole.
+    scan_selection(conn, query, filter, &matcher, &pruned, &mut found)?;
+    found.unindexed = holes.iter().map(|&(a, b)| (b - a + 1) as u64).sum::<u64>();
+    found.hits.sort_by_key(|h| h.id);
+    Ok(found)
+}
+
+/// Every other scan: each game's material spans rule out games and plies before any
+/// replay (`spans::ScanFilter`); the games without spans are replayed whole (but the
+/// `pruned` ones).
+fn scan_selection(
+    conn: &Connection,
+    query: &Query,
+    filter: &Filter,
+    matcher: &Matcher,
+    pruned: &HashSet<i64>,
+    found: &mut Found,
+) -> Result<(), ExportError> {
     let scan_filter = ScanFilter::new(query);
     let rows = spans_rows(conn)?;
     let mut plan = plan(&rows, &scan_filter);
@@ -251,7 +266,7 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
     keep_selected(conn, filter, &mut ids)?;
     plan.retain(|p| ids.binary_search(&p.0).is_ok());
     drop(ids);
-    replay_planned(conn, &matcher, &scan_filter, &plan, &mut found)?;
+    replay_planned(conn, matcher, &scan_filter, &plan, found)?;
     let ranges = if rows.is_empty() {
         vec![(i64::MIN, i64::MAX)]
     } else {
@@ -262,17 +277,15 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
         let selection = selected(conn, filter)?;
         scan(
             conn,
-            &matcher,
+            matcher,
             &scan_filter,
             &ranges,
-            &pruned,
+            pruned,
             selection.as_ref(),
-            &mut found,
+            found,
         )?;
     }
-    found.unindexed = holes.iter().map(|&(a, b)| (b - a + 1) as u64).sum::<u64>();
-    found.hits.sort_by_key(|h| h.id);
-    Ok(found)
+    Ok(())
 }
 
 /// The games of the spans rows that a scan must replay, and up to which ply
