@@ -22,6 +22,13 @@ pub enum AliveClass {
     /// and there are `FREE_PAWNS_MIN_MEN` men on the board. The side can promote and mate
     /// with the new queen.
     FreePawns,
+    /// No pawn, rook or queen on the board, each side at most two minor pieces, the side at
+    /// least one, and no material lemma against it (`material::cannot_win`): a knight with
+    /// a man of the loser to fill a flight square, two knights, bishops of both colours, or
+    /// a bishop with a knight or an other-coloured bishop of the loser. Such a side mates in
+    /// a corner with the loser's own men beside its king (the corner mates of `corner`);
+    /// on a board without pawns nothing can keep the men from getting there.
+    MinorPieces,
 }
 
 /// Men (kings included) that `FreePawns` needs on the board: in the smallest endings one
@@ -88,7 +95,7 @@ fn conditions(pos: &Position, winner: Color) -> Option<AliveClass> {
     let pawns = pos.by_role(Role::Pawn);
     let heavy = pos.by_role(Role::Queen) | pos.by_role(Role::Rook);
     if (ours & (heavy | pawns)).is_empty() {
-        return None;
+        return minor_pieces(pos, winner);
     }
     if pawns.is_empty() {
         return (ours & heavy)
@@ -121,6 +128,16 @@ fn conditions(pos: &Position, winner: Color) -> Option<AliveClass> {
     (0..8)
         .any(|f| (pawns & Bitboard::from_file(File(f))).is_empty())
         .then_some(AliveClass::OpenFile)
+}
+
+/// `MinorPieces`' material, the caller having found no pawn, rook or queen of `winner`:
+/// the material of the corner-mate stage (`corner::applies`) that no lemma rules out.
+fn minor_pieces(pos: &Position, winner: Color) -> Option<AliveClass> {
+    let heavy = pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
+    let men = |c: Color| (pos.by_color(c) & !pos.by_role(Role::King)).count();
+    let applies = heavy.is_empty() && (1..=2).contains(&men(winner)) && men(winner.other()) <= 2;
+    (applies && super::material::cannot_win(pos, winner).is_none())
+        .then_some(AliveClass::MinorPieces)
 }
 
 #[cfg(test)]
@@ -275,6 +292,60 @@ mod tests {
         // Material in no class: nothing is tried.
         let minor = Position::from_fen("8/8/4k3/8/8/8/8/4K2B w - - 0 1").unwrap();
         assert_eq!(one_move_away(&minor), None);
+    }
+
+    #[test]
+    fn minor_pieces_need_material_no_lemma_rules_out() {
+        // K+N v K+B (a master game's final): each side mates in a corner with the other's
+        // piece beside its king.
+        let nb = "8/8/5K1N/5b2/5k2/8/8/8 w - - 0 80";
+        assert_eq!(class(nb, Color::White), Some(AliveClass::MinorPieces));
+        assert_eq!(class(nb, Color::Black), Some(AliveClass::MinorPieces));
+        assert_eq!(searched(nb), Deadness::Alive);
+        // Bishops on opposite colours: the loser's bishop fills the other colour's square.
+        let opposite = "2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1";
+        assert_eq!(class(opposite, Color::White), Some(AliveClass::MinorPieces));
+        assert_eq!(searched(opposite), Deadness::Alive);
+        // On the same colour a lemma rules both out: dead, and no class claims it.
+        let same = "2b1k3/8/8/8/8/8/8/4KB2 w - - 0 1";
+        assert_eq!(class(same, Color::White), None);
+        assert_eq!(class(same, Color::Black), None);
+        assert_eq!(searched(same), Deadness::Dead);
+        // A lone knight against a bare king, and a third piece (left to the searches).
+        assert_eq!(class("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", Color::White), None);
+        assert_eq!(
+            class("4k3/8/8/8/8/8/8/2BNKB2 w - - 0 1", Color::White),
+            None
+        );
+    }
+
+    #[test]
+    fn minor_pieces_stand_aside_for_forced_play() {
+        // D3-Chess: in check from the knight, Black's only move takes it: White cannot win,
+        // and the position is dead, only because of that forced capture.
+        let check = "kb6/2N5/1K6/8/8/8/8/8 b - - 0 50";
+        let pos = Position::from_fen(check).unwrap();
+        assert_eq!(
+            conditions(&pos, Color::White),
+            Some(AliveClass::MinorPieces)
+        );
+        assert_eq!(class(check, Color::White), None);
+        assert_eq!(one_move_away(&pos), None);
+        assert_eq!(searched(check), Deadness::Dead);
+        // D3-Chess: not in check, but Black's king has no quiet step and its only move
+        // takes the knight on a2: dead by a tempo.
+        let forced = "8/8/8/8/8/8/N7/kNK5 b - - 0 1";
+        let pos = Position::from_fen(forced).unwrap();
+        assert_eq!(
+            conditions(&pos, Color::White),
+            Some(AliveClass::MinorPieces)
+        );
+        assert_eq!(class(forced, Color::White), None);
+        assert_eq!(searched(forced), Deadness::Dead);
+        // The king one square further off: a quiet step, and the class applies.
+        let free = "8/8/8/8/8/8/N7/1NK4k b - - 0 1";
+        assert_eq!(class(free, Color::White), Some(AliveClass::MinorPieces));
+        assert_eq!(searched(free), Deadness::Alive);
     }
 
     #[test]
