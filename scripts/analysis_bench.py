@@ -36,6 +36,9 @@ import tempfile
 CORPUS = os.environ.get("ARBITER_CORPUS", "/work/shared/corpus")
 LABELS = ("inaccuracy", "mistake", "blunder")
 CEIL = 1000
+# The second look's band (`search::analysis::REFINE_FROM`, `REFINE_MARK`).
+REFINE_FROM = 4.0
+REFINE_MARK = 5.0
 
 
 def split_games(text):
@@ -212,7 +215,7 @@ def reference(game, uci, with_best):
         l = label(before, after, best_played)
         if l:
             labels[k] = l
-    return labels, white_cps
+    return labels, white_cps, bests
 
 
 # ---- running arbiter ---------------------------------------------------------------------------
@@ -238,7 +241,7 @@ def measure(db, refs, cpu, title, budget):
     settled = {l: 0 for l in LABELS}
     engine_pos = positions = engine_nodes = 0
     games = 0
-    for number, (ref_labels, white_cps) in refs.items():
+    for number, (ref_labels, white_cps, _) in refs.items():
         gid = by_number.get(number)
         if gid is None:
             continue
@@ -321,8 +324,9 @@ class Sweep:
     game in order after `ucinewgame`, as the second tier runs it. Per position: the White-view
     evaluation (None when the game is over on the board), the best move and the nodes."""
 
-    def __init__(self, path, nodes):
+    def __init__(self, path, nodes, refine_nodes=0):
         self.nodes = nodes
+        self.refine_nodes = refine_nodes
         self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         self.send("uci")
         self.wait("uciok")
@@ -342,28 +346,28 @@ class Sweep:
             if out[-1] and out[-1][0] == word:
                 return out
 
+    def search(self, uci, ply, nodes):
+        """(White-view evaluation or None, best move, nodes) of the position after `ply` moves."""
+        self.send("position startpos" + (" moves " + " ".join(uci[:ply]) if ply else ""))
+        self.send(f"go nodes {nodes}")
+        score, got, best = None, 0, None
+        for w in self.wait("bestmove"):
+            if w and w[0] == "info" and "score" in w and "lowerbound" not in w and "upperbound" not in w:
+                k = w.index("score")
+                score = ("mate" if w[k + 1] == "mate" else "cp", int(w[k + 2]))
+            if w and w[0] == "info" and "nodes" in w:
+                got = int(w[w.index("nodes") + 1])
+            if w and w[0] == "bestmove":
+                best = w[1]
+        if best in (None, "(none)") or score is None:
+            return (None, None, got)
+        return (stm_view(score, ply), best, got)  # stm_view twice is White's view
+
     def game(self, uci):
         self.send("ucinewgame")
         self.send("isready")
         self.wait("readyok")
-        row = []
-        for ply in range(len(uci) + 1):
-            self.send("position startpos" + (" moves " + " ".join(uci[:ply]) if ply else ""))
-            self.send(f"go nodes {self.nodes}")
-            score, nodes, best = None, 0, None
-            for w in self.wait("bestmove"):
-                if w and w[0] == "info" and "score" in w and "lowerbound" not in w and "upperbound" not in w:
-                    k = w.index("score")
-                    score = ("mate" if w[k + 1] == "mate" else "cp", int(w[k + 2]))
-                if w and w[0] == "info" and "nodes" in w:
-                    nodes = int(w[w.index("nodes") + 1])
-                if w and w[0] == "bestmove":
-                    best = w[1]
-            if best in (None, "(none)") or score is None:
-                row.append((None, None, nodes))
-            else:
-                row.append((stm_view(score, ply), best, nodes))  # stm_view twice is White's view
-        return row
+        return [self.search(uci, ply, self.nodes) for ply in range(len(uci) + 1)]
 
 
 def simulate(db, refs, mark_drop, sweep=None, uci=None, budget=1_000_000):
@@ -384,7 +388,7 @@ def simulate(db, refs, mark_drop, sweep=None, uci=None, budget=1_000_000):
     ref_n = {l: 0 for l in LABELS}
     covered = {l: 0 for l in LABELS}
     diffs, setn, posn, swept, oracle = [], 0, 0, 0, 0
-    for number, (labels, ref_white) in refs.items():
+    for number, (labels, ref_white, bests) in refs.items():
         gid = by_number.get(number)
         if gid is None:
             continue
@@ -397,17 +401,44 @@ def simulate(db, refs, mark_drop, sweep=None, uci=None, budget=1_000_000):
             c, m = ev[p]
             return ("mate", m) if m is not None else ("cp", c)
 
-        marked = set()
+        marked, skipped = set(), set()
         if sweep is not None:
             row = sweep.game(uci[number])
             swept += sum(r[2] for r in row)
             white = [r[0] if r[0] is not None else own(p) for p, r in enumerate(row)]
+
+            def drop_at(k, mark):
+                return suspect(stm_view(white[k], k), flip(stm_view(white[k + 1], k + 1)), mark)
+
+            moves = set()
             for k in range(nply):
-                if row[k][0] is None:
-                    continue
-                after = row[k + 1][0] if row[k + 1][0] is not None else own(k + 1)
-                if suspect(stm_view(white[k], k), flip(stm_view(after, k + 1)), mark_drop):
-                    marked.update((k, k + 1))
+                if row[k][0] is not None and row[k][1] != uci[number][k] and drop_at(k, mark_drop):
+                    moves.add(k)
+            # The second look (`search::analysis::refine`): moves between REFINE_FROM and the
+            # mark, the sweep's best not played, both ends searched again at refine_nodes.
+            if sweep.refine_nodes:
+                candidates = [k for k in range(nply) if k not in moves and row[k][0] is not None
+                              and row[k][1] != uci[number][k] and drop_at(k, REFINE_FROM)]
+                done = set()
+                for k in candidates:
+                    for p in (k, k + 1):
+                        if p in done:
+                            continue
+                        r = sweep.search(uci[number], p, sweep.refine_nodes)
+                        swept += r[2]
+                        done.add(p)
+                        if r[0] is not None:
+                            row[p] = r
+                            white[p] = r[0]
+                    if row[k][1] != uci[number][k] and drop_at(k, REFINE_MARK):
+                        moves.add(k)
+            for k in moves:
+                marked.update((k, k + 1))
+            # An end wanted only by a move the engine (here the reference) found best is not
+            # searched: lichess gives that move no label (`only_after` in search::analysis).
+            for k in moves:
+                if k + 1 not in moves and not (k + 1 == nply) and bests[k] == uci[number][k]:
+                    skipped.add(k + 1)
         else:
             white = [own(p) for p in range(nply + 1)]
             for k in range(nply):
@@ -431,7 +462,7 @@ def simulate(db, refs, mark_drop, sweep=None, uci=None, budget=1_000_000):
         for p in range(nply + 1):
             if p == 0:
                 curve.append(15)
-            elif p in marked:
+            elif p in marked and p not in skipped:
                 curve.append(ref_white[p])
             elif white[p][0] == "mate" and white[p][1] == 0:
                 curve.append(CEIL if p % 2 == 1 else -CEIL)
@@ -439,10 +470,11 @@ def simulate(db, refs, mark_drop, sweep=None, uci=None, budget=1_000_000):
                 curve.append(ceiled(white[p]))
         mine, theirs = game_accuracy(curve), game_accuracy(ref_white)
         diffs += [mine[s] - theirs[s] for s in (0, 1) if mine[s] is not None and theirs[s] is not None]
-        setn += len(marked)
+        setn += len(marked - skipped)
         posn += nply
         oracle += len({p for ply in labels for p in (ply - 1, ply)})
-    how = f"the engine's sweep at {sweep.nodes} nodes, both ends of each move it marks" if sweep else \
+    how = (f"the engine's sweep at {sweep.nodes} nodes" + (f", a second look at {sweep.refine_nodes}" if sweep.refine_nodes else "")
+           + ", both ends of each move they mark") if sweep else \
         "arbiter's marks, the ply before and after each"
     print(f"\n  tier 2 simulated from the reference (MARK_DROP {mark_drop}; {how}):")
     print(f"  engine      {setn} of {posn} positions ({setn / posn:.3f}) at the budget; "
@@ -497,6 +529,7 @@ def main():
     ap.add_argument("--simulate", action="store_true", help="also tier 2 simulated from a Stockfish 1M reference (see simulate())")
     ap.add_argument("--sweep-engine", help="with --simulate: run this engine's sweep (as --engine does) to mark the positions")
     ap.add_argument("--sweep-nodes", type=int, default=20000, help="the sweep's nodes (arbiter's --engine-sweep-nodes)")
+    ap.add_argument("--refine-nodes", type=int, default=100000, help="the sweep's second look (arbiter's --engine-refine-nodes; 0: none)")
     ap.add_argument("--mark-drop", type=float, default=5.0, help="the triage threshold the simulation assumes (search::analysis::MARK_DROP)")
     ap.add_argument("--engine-on-lichess", action="store_true", help="run tier 2 on the lichess games too (long)")
     args = ap.parse_args()
@@ -506,7 +539,7 @@ def main():
     for title, files in stockfish_sets(args):
         text = "\n\n".join(open(f, encoding="utf-8").read().strip() for f in files) + "\n"
         sets.append((title, text, True))
-    sweep = Sweep(args.sweep_engine, args.sweep_nodes) if args.simulate and args.sweep_engine else None
+    sweep = Sweep(args.sweep_engine, args.sweep_nodes, args.refine_nodes) if args.simulate and args.sweep_engine else None
     if not args.no_lichess:
         games = []
         for f in sorted(glob.glob(os.path.join(CORPUS, "games", "lichess", "*.pgn"))):

@@ -104,6 +104,10 @@ pub struct EngineArgs {
     /// positions the engine then searches at its budget (0: arbiter's own search marks them).
     #[arg(long, value_name = "N", default_value_t = ENGINE_SWEEP_NODES, requires = "engine")]
     pub engine_sweep_nodes: u64,
+    /// Nodes of a second look at the moves the sweep puts just under its mark (3.5 to 5 Win%
+    /// points down); those it puts 5 points down get the budget too (0: no second look).
+    #[arg(long, value_name = "N", default_value_t = ENGINE_REFINE_NODES, requires = "engine")]
+    pub engine_refine_nodes: u64,
 }
 
 impl EngineArgs {
@@ -121,6 +125,7 @@ impl EngineArgs {
             options: self.engine_option.clone(),
             search_timeout: std::time::Duration::from_secs(self.engine_timeout.max(1)),
             sweep_nodes: self.engine_sweep_nodes,
+            refine_nodes: self.engine_refine_nodes,
         })))
     }
 
@@ -139,6 +144,8 @@ pub const ENGINE_DEFAULT_NODES: u64 = 1_000_000;
 /// The sweep's default: 2 % of the default budget a position. Chosen on the development set
 /// over 5,000 (docs/ANALYSIS.md): the same engine nodes in all, better recall.
 pub const ENGINE_SWEEP_NODES: u64 = 20_000;
+/// The default of `--engine-refine-nodes`: 10 % of the default budget (docs/ANALYSIS.md).
+pub const ENGINE_REFINE_NODES: u64 = 100_000;
 
 fn parse_engine_option(text: &str) -> std::result::Result<(String, String), String> {
     match text.split_once('=') {

@@ -20,7 +20,7 @@ pub mod writer;
 
 pub use open::{
     DbError, ImportLock, READABLE_FROM, SCHEMA_VERSION, lock_for_import, map_pages, open,
-    open_existing, open_read_only,
+    open_existing, open_read_only, remap_pages,
 };
 pub use record::GameRecord;
 pub use writer::{ImportState, SourceIdentity, StoreWriter, Stored};

@@ -402,6 +402,21 @@ pub fn map_pages(conn: &Connection) {
     let _ = conn.pragma_update(None, "mmap_size", 1i64 << 32);
 }
 
+/// Drops the pages a mapped connection holds (SQLite unmaps the file and maps it again,
+/// between statements only): a read spread over much of the file (a scan that replays
+/// games, the rows of thousands of hits) calls it every few thousand rows, so that the
+/// process does not keep every page it touched resident (500 MB of a search at a million
+/// games). A connection that is not mapped stays so.
+pub fn remap_pages(conn: &Connection) {
+    let size: i64 = conn
+        .pragma_query_value(None, "mmap_size", |r| r.get(0))
+        .unwrap_or(0);
+    if size > 0 {
+        let _ = conn.pragma_update(None, "mmap_size", 0);
+        let _ = conn.pragma_update(None, "mmap_size", size);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

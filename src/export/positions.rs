@@ -1,13 +1,14 @@
 //! Position search over a database (docs/POSITIONS.md): the games of a selection that match
 //! a query, with the first matching ply. Candidates come from the position index (keys up
-//! to ply 24, tail records after it) for an exact position; the other forms scan the
-//! selection, pruned by the tail records where they can be. Every candidate is replayed
-//! (`positions::Matcher`), so the answer is exactly a replay's.
+//! to ply 24, the home-pawn rows after it) for an exact position; a material balance alone
+//! is read from the games' spans; the other forms scan the selection, each game's spans
+//! saying first which games and plies can match (`spans::ScanFilter`). Every candidate is
+//! replayed (`positions::Matcher`), so the answer is exactly a replay's.
 
 use super::ExportError;
 use super::games::schema_version;
 use crate::chess::Position;
-use crate::db::encode::{decode_moves, start_position};
+use crate::db::encode::{decode_moves, decode_visit, start_position};
 use crate::db::positions::{
     Facts, TailProbe, each_spans, for_each_tail, games_with_key, has_games_table, has_tables,
     spans_rows, tail_candidates, unindexed,
@@ -17,7 +18,7 @@ use crate::positions::index::INDEX_PLIES;
 use crate::positions::index::{castling_bits, facts_elo, facts_result, home_left};
 use crate::positions::matcher::board_of;
 use crate::positions::query::{Counts, Material, counts};
-use crate::positions::spans::{SpanQuery, walk};
+use crate::positions::spans::{ScanFilter, SpanQuery, Window, walk};
 use crate::positions::tree::Trees;
 use crate::positions::{Matcher, Query};
 use rayon::prelude::*;
@@ -230,6 +231,7 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
             scan(
                 conn,
                 &matcher,
+                &ScanFilter::new(query),
                 &ranges,
                 &pruned,
                 selection.as_ref(),
@@ -240,19 +242,225 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
             return Ok(found);
         }
     }
-    let selection = selected(conn, filter)?;
-    let everything = [(i64::MIN, i64::MAX)];
-    scan(
-        conn,
-        &matcher,
-        &everything,
-        &pruned,
-        selection.as_ref(),
-        &mut found,
-    )?;
+    scan_selection(conn, query, filter, &matcher, &pruned, &mut found)?;
     found.unindexed = holes.iter().map(|&(a, b)| (b - a + 1) as u64).sum::<u64>();
     found.hits.sort_by_key(|h| h.id);
     Ok(found)
+}
+
+/// Every other scan: each game's material spans rule out games and plies before any
+/// replay (`spans::ScanFilter`); the games without spans are replayed whole (but the
+/// `pruned` ones).
+fn scan_selection(
+    conn: &Connection,
+    query: &Query,
+    filter: &Filter,
+    matcher: &Matcher,
+    pruned: &HashSet<i64>,
+    found: &mut Found,
+) -> Result<(), ExportError> {
+    let scan_filter = ScanFilter::new(query);
+    let rows = spans_rows(conn)?;
+    let mut plan = plan(&rows, &scan_filter);
+    let mut ids: Vec<i64> = plan.iter().map(|p| p.0).collect();
+    keep_selected(conn, filter, &mut ids)?;
+    plan.retain(|p| ids.binary_search(&p.0).is_ok());
+    drop(ids);
+    replay_planned(conn, matcher, &scan_filter, &plan, found)?;
+    let ranges = if rows.is_empty() {
+        vec![(i64::MIN, i64::MAX)]
+    } else {
+        outside(conn, &rows)?
+    };
+    drop(rows);
+    if !ranges.is_empty() {
+        let selection = selected(conn, filter)?;
+        scan(
+            conn,
+            matcher,
+            &scan_filter,
+            &ranges,
+            pruned,
+            selection.as_ref(),
+            found,
+        )?;
+    }
+    Ok(())
+}
+
+/// The games of the spans rows that a scan must replay, and up to which ply
+/// (`ScanFilter::window`), ascending by id; in parallel over the rows.
+fn plan(rows: &[(u32, u32, Vec<u8>)], scan_filter: &ScanFilter) -> Vec<(i64, u32)> {
+    rows.par_iter()
+        .flat_map_iter(|(first, _, blob)| {
+            let mut out = Vec::new();
+            each_spans(*first, blob, |g, rec| {
+                if rec.is_empty() {
+                    // No game under this id (or one that does not decode).
+                    return;
+                }
+                if let Window::UpTo(limit) = scan_filter.window(rec) {
+                    out.push((i64::from(g), limit));
+                }
+            });
+            out
+        })
+        .collect()
+}
+
+/// A stored game as a scan reads it: id, start FEN, variant, moves, and the ply to replay
+/// up to.
+type ScanRow = (i64, Option<String>, String, Vec<u8>, u32);
+
+/// Replays the planned games (`plan`), reading them on this thread while the pool matches
+/// the chunks read before: by id when they are few, in one pass over the table when they
+/// are many.
+fn replay_planned(
+    conn: &Connection,
+    matcher: &Matcher,
+    scan_filter: &ScanFilter,
+    plan: &[(i64, u32)],
+    found: &mut Found,
+) -> Result<(), ExportError> {
+    let (Some(&(lo, _)), Some(&(hi, _))) = (plan.first(), plan.last()) else {
+        return Ok(());
+    };
+    found.replayed += plan.len() as u64;
+    let hits = std::thread::scope(|s| -> Result<Vec<Hit>, ExportError> {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<ScanRow>>(2);
+        let worker = s.spawn(move || {
+            let mut hits = Vec::new();
+            for chunk in rx {
+                let found: Vec<Hit> = chunk
+                    .par_iter()
+                    .filter_map(|(id, fen, variant, blob, limit)| {
+                        let ply =
+                            scan_game(matcher, scan_filter, *limit, fen.as_deref(), variant, blob)?;
+                        Some(Hit { id: *id, ply })
+                    })
+                    .collect();
+                hits.extend(found);
+            }
+            hits
+        });
+        let read = || -> Result<(), ExportError> {
+            let mut chunk: Vec<ScanRow> = Vec::with_capacity(CHUNK);
+            let send = |chunk: &mut Vec<ScanRow>| {
+                let full = std::mem::replace(chunk, Vec::with_capacity(CHUNK));
+                // The worker only stops early by panicking, which the join passes on.
+                let _ = tx.send(full);
+            };
+            // A rowid lookup costs a few pages; a pass reads every page of the range. The
+            // mapped pages are let go after each chunk (`db::remap_pages`).
+            if (plan.len() as i64) * 8 < hi - lo + 1 {
+                let mut stmt = conn
+                    .prepare_cached("SELECT start_fen, variant, moves FROM games WHERE id = ?1")?;
+                for &(id, limit) in plan {
+                    let mut rows = stmt.query([id])?;
+                    if let Some(r) = rows.next()? {
+                        chunk.push((id, r.get(0)?, r.get(1)?, r.get(2)?, limit));
+                    }
+                    drop(rows);
+                    if chunk.len() == CHUNK {
+                        send(&mut chunk);
+                        crate::db::remap_pages(conn);
+                    }
+                }
+            } else {
+                let mut stmt = conn.prepare_cached(
+                    "SELECT id, start_fen, variant, moves FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
+                )?;
+                let mut k = 0;
+                // Windows of ids, a statement each: the map is let go between them.
+                let mut a = lo;
+                while a <= hi {
+                    let b = a.saturating_add(4 * CHUNK as i64 - 1).min(hi);
+                    let mut rows = stmt.query([a, b])?;
+                    while let Some(r) = rows.next()? {
+                        let id: i64 = r.get(0)?;
+                        while k < plan.len() && plan[k].0 < id {
+                            k += 1;
+                        }
+                        if k == plan.len() {
+                            break;
+                        }
+                        if plan[k].0 != id {
+                            continue;
+                        }
+                        chunk.push((id, r.get(1)?, r.get(2)?, r.get(3)?, plan[k].1));
+                        if chunk.len() == CHUNK {
+                            send(&mut chunk);
+                        }
+                    }
+                    drop(rows);
+                    crate::db::remap_pages(conn);
+                    a = b.saturating_add(1);
+                }
+            }
+            send(&mut chunk);
+            Ok(())
+        };
+        let read = read();
+        drop(tx);
+        let hits = worker
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        read?;
+        Ok(hits)
+    })?;
+    found.hits.extend(hits);
+    Ok(())
+}
+
+/// Games a scan matches at a time.
+const CHUNK: usize = 4096;
+
+/// The first matching ply of a stored game in a scan: read no further than `limit` plies,
+/// nor beyond the plies after which none of the home pawns the query needs is left (and the
+/// plies a sequence or held material needs after that), and matched on bitboards
+/// (`Matcher::first_match_fast`). None: no match, or the game does not decode.
+fn scan_game(
+    matcher: &Matcher,
+    scan_filter: &ScanFilter,
+    limit: u32,
+    fen: Option<&str>,
+    variant: &str,
+    blob: &[u8],
+) -> Option<u32> {
+    let start = start_position(fen, variant == "chess960").ok()?;
+    let after = scan_filter.after as usize;
+    let limit = limit as usize;
+    // The first ply where none of the home pawns the query needs is left.
+    let mut dead = None;
+    let mut past = |pos: &Position, ply: usize| {
+        if dead.is_none() && !scan_filter.home_alive(pos) {
+            dead = Some(ply);
+        }
+        ply >= limit || dead.is_some_and(|d| ply >= d + after)
+    };
+    match matcher.scanner() {
+        Some(mut scanner) => {
+            let mut found = None;
+            decode_visit(&start, blob, |pos, ply, next| {
+                found = scanner.visit(pos, ply, next);
+                found.is_some() || past(pos, ply)
+            })
+            .ok()?;
+            found
+        }
+        None => {
+            let mut moves = Vec::new();
+            decode_visit(&start, blob, |pos, ply, next| {
+                if past(pos, ply) {
+                    return true;
+                }
+                moves.extend(next);
+                false
+            })
+            .ok()?;
+            matcher.first_match_fast(&start, &moves)
+        }
+    }
 }
 
 /// Replays the games of the id ranges (of the selection, but the pruned ones) against the
@@ -260,44 +468,24 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
 fn scan(
     conn: &Connection,
     matcher: &Matcher,
+    scan_filter: &ScanFilter,
     ranges: &[(i64, i64)],
     pruned: &HashSet<i64>,
     selection: Option<&HashSet<i64>>,
     found: &mut Found,
 ) -> Result<(), ExportError> {
-    // One pass over the table (a statement per game cost a fifth of a scan), or over the
-    // ranges the spans do not cover, the games matched in parallel by chunks.
-    let mut stmt = conn.prepare(
-        "SELECT id, start_fen, variant, moves FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
-    )?;
-    let mut chunk: Vec<(i64, Option<String>, String, Vec<u8>)> = Vec::with_capacity(4096);
-    let flush = |chunk: &mut Vec<(i64, Option<String>, String, Vec<u8>)>, found: &mut Found| {
-        found.replayed += chunk.len() as u64;
-        let hits: Vec<Hit> = chunk
-            .par_iter()
-            .filter_map(|(id, fen, variant, blob)| {
-                let ply = match_game(matcher, fen.as_deref(), variant, blob)?;
-                Some(Hit { id: *id, ply })
-            })
-            .collect();
-        found.hits.extend(hits);
-        chunk.clear();
-    };
+    // The games without spans are replayed whole, read as the planned ones are.
+    let mut plan = Vec::new();
+    let mut stmt = conn.prepare("SELECT id FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id")?;
     for &(a, b) in ranges {
-        let mut rows = stmt.query([a, b])?;
-        while let Some(r) = rows.next()? {
-            let id: i64 = r.get(0)?;
-            if pruned.contains(&id) || selection.is_some_and(|s| !s.contains(&id)) {
-                continue;
-            }
-            chunk.push((id, r.get(1)?, r.get(2)?, r.get(3)?));
-            if chunk.len() == 4096 {
-                flush(&mut chunk, found);
+        for id in stmt.query_map([a, b], |r| r.get::<_, i64>(0))? {
+            let id = id?;
+            if !pruned.contains(&id) && selection.is_none_or(|s| s.contains(&id)) {
+                plan.push((id, u32::MAX));
             }
         }
     }
-    flush(&mut chunk, found);
-    Ok(())
+    replay_planned(conn, matcher, scan_filter, &plan, found)
 }
 
 /// Whether a query is a material balance alone (the spans answer it).
@@ -317,7 +505,7 @@ fn span_hits(rows: &[(u32, u32, Vec<u8>)], query: &SpanQuery) -> Vec<Hit> {
         .flat_map_iter(|(first, _, blob)| {
             let mut hits = Vec::new();
             each_spans(*first, blob, |g, rec| {
-                if let Some(ply) = query.first_match(rec) {
+                if let Some(ply) = query.first_match_packed(rec) {
                     hits.push(Hit {
                         id: i64::from(g),
                         ply,
@@ -606,7 +794,10 @@ pub fn hit_rows(conn: &Connection, hits: &[Hit]) -> Result<Vec<HitRow>, ExportEr
          LEFT JOIN player_names b ON b.id = g.black_id WHERE g.id = ?1",
     )?;
     let mut rows = Vec::with_capacity(hits.len());
-    for h in hits {
+    for (i, h) in hits.iter().enumerate() {
+        if i % CHUNK == CHUNK - 1 {
+            crate::db::remap_pages(conn);
+        }
         let (white, black, date, result) =
             stmt.query_row([h.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         rows.push(HitRow {

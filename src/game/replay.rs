@@ -45,8 +45,10 @@ pub struct Replayed {
     /// Laws count repetitions and moves by); empty otherwise.
     pub keys: Vec<PlyKey>,
     /// The position after the last move played, its Zobrist hash not kept (the main line
-    /// is played without it): read it through [`Replayed::final_position`].
+    /// is played without it) unless `hashed`: read it through [`Replayed::final_position`].
     last: Position,
+    /// `last`'s hash was kept on the way ([`replay_keyed`]).
+    hashed: bool,
     pub complete: bool,
     pub findings: Vec<Finding>,
 }
@@ -57,7 +59,9 @@ impl Replayed {
     /// for every game was about 1 % of that run.
     pub fn final_position(&self) -> Position {
         let mut pos = self.last;
-        pos.refresh_hash();
+        if !self.hashed {
+            pos.refresh_hash();
+        }
         pos
     }
 
@@ -213,6 +217,7 @@ fn replay_with<const KEYS: bool>(game: &Game, mode: SanMode) -> Replayed {
             moves: Vec::new(),
             keys: Vec::new(),
             last: start,
+            hashed: false,
             complete: false,
             findings,
         };
@@ -320,6 +325,9 @@ fn replay_with<const KEYS: bool>(game: &Game, mode: SanMode) -> Replayed {
         moves,
         keys,
         last: pos,
+        // Every move of the main line was played keeping the hash (the fast path's hashed
+        // form, or `play_san_bytes`), from a start position whose hash is whole.
+        hashed: KEYS,
         complete,
         findings,
     }
@@ -555,6 +563,8 @@ mod tests {
                 assert_eq!(k.halfmove_clock(), pos.halfmove_clock());
             }
             assert_eq!(keyed.final_position(), plain.final_position());
+            let last = keyed.final_position();
+            assert_eq!(last.zobrist(), last.zobrist_from_scratch());
         }
     }
 }

@@ -1,7 +1,8 @@
 //! A per-thread memo of dead-position verdicts (2017 Art. 5.2.2; 2001 Art. 9.6). Large
 //! collections end many games in the same position (the same short draw in many files, games
 //! abandoned at the start), and `dead::deadness` is a function of the position and the
-//! budget alone: its answer for a position seen before on this thread is reused.
+//! budget alone: its answer for a position seen before on this thread is reused. Only the
+//! positions that need a search are kept (`dead::settled` answers the others at once).
 //!
 //! The position is compared in full (men, side to move, castling rights, en passant square,
 //! Chess960), never by hash alone, so a hash collision can only cost a miss. The memo holds at
@@ -9,6 +10,7 @@
 //! whatever the input size.
 
 use super::dead::{self, Budget, Deadness};
+use crate::chess::zobrist::BuildKeyHasher;
 use crate::chess::{Bitboard, Castling, Color, Position, Role, Square};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -43,7 +45,7 @@ impl Exact {
 #[derive(Default)]
 struct Memo {
     /// By repetition key: the position, the budget it was analysed with, the verdict.
-    verdicts: HashMap<u64, (Exact, Budget, Deadness)>,
+    verdicts: HashMap<u64, (Exact, Budget, Deadness), BuildKeyHasher>,
 }
 
 thread_local! {
@@ -53,6 +55,11 @@ thread_local! {
 /// `dead::deadness(pos, budget)`, from the memo when this thread has analysed the same
 /// position with the same budget before.
 pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
+    // Most positions are settled in a few hundred instructions, less than a look-up and an
+    // insertion cost: only the searched ones are kept.
+    if let Some(d) = dead::settled(pos) {
+        return d;
+    }
     let key = pos.repetition_key();
     let exact = Exact::of(pos);
     let known = MEMO.with_borrow(|m| {
@@ -63,7 +70,7 @@ pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
     if let Some(d) = known {
         return d;
     }
-    let d = dead::deadness(pos, budget);
+    let d = dead::deadness_unsettled(pos, budget);
     MEMO.with_borrow_mut(|m| {
         if m.verdicts.len() >= CAPACITY {
             m.verdicts.clear();
@@ -84,9 +91,10 @@ mod tests {
     fn memo_answers_as_the_analysis() {
         let budget = Budget::default();
         for fen in [
-            "8/8/8/4k3/8/8/8/4K2R w K - 0 1",
-            "8/8/8/4k3/8/8/8/4K2R w - - 0 1",
-            "8/8/8/4k3/8/8/8/4K2R w - - 37 90",
+            // A head-on pair and no eighth man keep these out of every class: searched.
+            "4k3/8/8/3p4/3P4/8/8/R3K3 w Q - 0 1",
+            "4k3/8/8/3p4/3P4/8/8/R3K3 w - - 0 1",
+            "4k3/8/8/3p4/3P4/8/8/R3K3 w - - 37 90",
             "8/8/8/4k3/8/8/8/4K2B w - - 0 1",
             "8/8/8/4k3/8/8/8/4K2B b - - 0 1",
             "8/8/8/4k3/8/8/8/4K2B b - - 12 40",
@@ -101,8 +109,9 @@ mod tests {
         let rook = Position::from_fen("8/8/8/4k3/8/8/8/4K2R w - - 5 9").unwrap();
         assert_eq!(deadness(&bishop, budget), Deadness::Dead);
         assert_eq!(deadness(&rook, budget), Deadness::Alive);
-        // Five positions: move counters do not make a new one, castling rights and the side
-        // to move do.
+        // Five positions searched (the start position too: no king has a quiet step there,
+        // so no class applies): move counters do not make a new one, castling rights and the
+        // side to move do. K+R v K is settled by a class, and not kept.
         assert_eq!(MEMO.with_borrow(|m| m.verdicts.len()), 5);
     }
 }

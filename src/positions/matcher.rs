@@ -4,7 +4,7 @@
 //! every answer is a replay's answer.
 
 use super::laws::{GameLaws, matching_plies};
-use super::query::{Query, counts};
+use super::query::{Counts, FastPattern, Material, Pawns, Query, counts};
 use crate::chess::{Move, Position, Square};
 use crate::game::keys::code;
 
@@ -14,6 +14,55 @@ pub struct Matcher {
     query: Query,
     /// The position's keys under the query's identity: as given, then colour-flipped.
     targets: Vec<u64>,
+    /// The forms as a scan tests them on a position's bitboards (`first_match_fast`), for
+    /// the query as given and (with `--mirror`) its colour flip.
+    fast: [Option<Fast>; 2],
+}
+
+/// One side's position-level forms on bitboards.
+#[derive(Debug, Clone)]
+struct Fast {
+    patterns: Vec<FastPattern>,
+    pawns: Option<Pawns>,
+    material: Option<Material>,
+}
+
+impl Fast {
+    fn new(q: &Query, flipped: bool) -> Fast {
+        Fast {
+            patterns: q
+                .patterns
+                .iter()
+                .map(|p| if flipped { p.mirrored() } else { p.clone() }.fast())
+                .collect(),
+            pawns: q
+                .pawns
+                .as_ref()
+                .map(|p| if flipped { p.mirrored() } else { p.clone() }),
+            material: q
+                .material
+                .as_ref()
+                .map(|m| if flipped { m.mirrored() } else { m.clone() }),
+        }
+    }
+
+    fn holds(&self, pos: &Position) -> bool {
+        self.patterns.iter().all(|p| p.matches(pos))
+            && self.pawns.as_ref().is_none_or(|p| p.matches_position(pos))
+    }
+}
+
+/// Material counts (Q R B N P) of each side from a position's bitboards.
+pub fn position_counts(pos: &Position) -> [Counts; 2] {
+    use crate::chess::{Color, Role};
+    let roles = [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ];
+    [Color::White, Color::Black].map(|c| roles.map(|r| pos.pieces(c, r).count() as u8))
 }
 
 /// A board of piece codes (`game::keys::code`), a1 = 0.
@@ -52,10 +101,96 @@ impl Matcher {
             }
             None => Vec::new(),
         };
+        let fast = [
+            Some(Fast::new(query, false)),
+            query.identity.mirror.then(|| Fast::new(query, true)),
+        ];
         Matcher {
             query: query.clone(),
             targets,
+            fast,
         }
+    }
+
+    /// `first_match_fast` fed one position at a time by a decoder, so that a scan replays
+    /// each game once and stops at its first match; None for a sequence with a held
+    /// material, whose match is known only plies later (decode the moves and call
+    /// `first_match_fast`).
+    pub fn scanner(&self) -> Option<Scanner<'_>> {
+        let held = self.query.held.max(1) as usize;
+        if self.query.sequence.is_some() && held > 1 {
+            return None;
+        }
+        Some(Scanner {
+            m: self,
+            held,
+            run_start: [None, None],
+            pending: [Vec::new(), Vec::new()],
+            open: std::collections::VecDeque::new(),
+            moves: Vec::new(),
+        })
+    }
+
+    /// `first_match` for a query without the Laws' forms, the same answer by the same walk,
+    /// with patterns, pawns and material tested on the position's bitboards instead of a
+    /// board of codes kept beside it (a scan's test of every ply of every game). The tests
+    /// compare it with `first_match` on every game they hold.
+    pub fn first_match_fast(&self, start: &Position, moves: &[Move]) -> Option<u32> {
+        let q = &self.query;
+        debug_assert!(q.laws.is_empty());
+        let held = q.held.max(1) as usize;
+        let mut pos = *start;
+        let mut run_start: [Option<usize>; 2] = [None, None];
+        let mut pending: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        for ply in 0..=moves.len() {
+            if ply > 0 {
+                pos.play_unchecked(moves[ply - 1]);
+            }
+            let key = if self.targets.is_empty() {
+                0
+            } else {
+                q.identity.key(&pos)
+            };
+            let counts = q.material.as_ref().map(|_| position_counts(&pos));
+            for (s, fast) in self.fast.iter().enumerate() {
+                let Some(fast) = fast else { continue };
+                let material = match (&fast.material, &counts) {
+                    (Some(m), Some(c)) => m.matches(c),
+                    _ => true,
+                };
+                if held == 1 && !material {
+                    continue;
+                }
+                let here = self.targets.get(s).is_none_or(|&t| t == key)
+                    && fast.holds(&pos)
+                    && q.sequence.as_ref().is_none_or(|seq| {
+                        moves.get(ply).is_some_and(|&m| seq.first_is(&pos, m))
+                            && seq.matches_at(&pos, &moves[ply..])
+                    });
+                if held == 1 {
+                    if here {
+                        return Some(ply as u32);
+                    }
+                    continue;
+                }
+                if material {
+                    let begun = *run_start[s].get_or_insert(ply);
+                    if here {
+                        pending[s].push(ply);
+                    }
+                    if let Some(&p) = pending[s].first()
+                        && p >= begun
+                        && ply + 1 - p >= held
+                    {
+                        return Some(p as u32);
+                    }
+                } else {
+                    run_start[s] = None;
+                    pending[s].clear();
+                }
+            }
+        }
+        None
     }
 
     pub fn query(&self) -> &Query {
@@ -175,6 +310,90 @@ impl Matcher {
                     pending[s].clear();
                 }
             }
+        }
+        None
+    }
+}
+
+/// A game's positions matched as a decoder gives them (`Matcher::scanner`).
+#[derive(Debug)]
+pub struct Scanner<'a> {
+    m: &'a Matcher,
+    held: usize,
+    run_start: [Option<usize>; 2],
+    pending: [Vec<usize>; 2],
+    /// Plies where a sequence may start, with their positions, waiting for its moves.
+    open: std::collections::VecDeque<(usize, Position)>,
+    /// The moves so far (kept for a sequence only).
+    moves: Vec<Move>,
+}
+
+impl Scanner<'_> {
+    /// The position at `ply` and the move played from it (None: the game ends there).
+    /// Some(first matching ply) once it is known.
+    pub fn visit(&mut self, pos: &Position, ply: usize, next: Option<Move>) -> Option<u32> {
+        let m = self.m;
+        let q = &m.query;
+        let key = if m.targets.is_empty() {
+            0
+        } else {
+            q.identity.key(pos)
+        };
+        let counts = q.material.as_ref().map(|_| position_counts(pos));
+        let mut start_here = false;
+        for (s, fast) in m.fast.iter().enumerate() {
+            let Some(fast) = fast else { continue };
+            let material = match (&fast.material, &counts) {
+                (Some(mt), Some(c)) => mt.matches(c),
+                _ => true,
+            };
+            if self.held == 1 && !material {
+                continue;
+            }
+            let here = m.targets.get(s).is_none_or(|&t| t == key) && fast.holds(pos);
+            if let Some(seq) = &q.sequence {
+                // held is 1: the sequence decides, once its moves are read.
+                start_here |= here && next.is_some_and(|mv| seq.first_is(pos, mv));
+                continue;
+            }
+            if self.held == 1 {
+                if here {
+                    return Some(ply as u32);
+                }
+                continue;
+            }
+            if material {
+                let begun = *self.run_start[s].get_or_insert(ply);
+                if here {
+                    self.pending[s].push(ply);
+                }
+                if let Some(&p) = self.pending[s].first()
+                    && p >= begun
+                    && ply + 1 - p >= self.held
+                {
+                    return Some(p as u32);
+                }
+            } else {
+                self.run_start[s] = None;
+                self.pending[s].clear();
+            }
+        }
+        let seq = q.sequence.as_ref()?;
+        if start_here {
+            self.open.push_back((ply, *pos));
+        }
+        if let Some(mv) = next {
+            self.moves.push(mv);
+        }
+        // The starts whose moves are all read, earliest first.
+        while let Some((p, at)) = self.open.front() {
+            if self.moves.len() < p + seq.0.len() {
+                break;
+            }
+            if seq.matches_at(at, &self.moves[*p..]) {
+                return Some(*p as u32);
+            }
+            self.open.pop_front();
         }
         None
     }

@@ -548,6 +548,229 @@ impl Pattern {
     }
 }
 
+/// Piece codes (`game::keys::code`) by index: 1-6 White's pawn to king, 7-12 Black's.
+const CODES: usize = 13;
+
+/// A pattern in the form a scan tests cheaply on a `Position`'s bitboards (`Pattern::matches`
+/// on a board of codes is the reference, and the tests compare the two): per piece code the
+/// squares where the pattern forbids it, over the ranks without a `*`; those ranks are
+/// matched cell by cell.
+#[derive(Debug, Clone)]
+pub struct FastPattern {
+    /// Squares where each code (0: empty) may not stand.
+    forbid: [u64; CODES],
+    /// Ranks (0: the first) with a run, and their cells; a rank of `*` alone is left out.
+    runs: Vec<(usize, Vec<Cell>)>,
+    turn: Option<Color>,
+}
+
+impl FastPattern {
+    pub fn matches(&self, pos: &Position) -> bool {
+        if self.turn.is_some_and(|t| t != pos.turn()) {
+            return false;
+        }
+        let occupied = pos.occupied().0;
+        if self.forbid[0] & !occupied != 0 {
+            return false;
+        }
+        for color in Color::ALL {
+            for role in crate::chess::Role::ALL {
+                let c = 1 + 6 * color.index() + role.index();
+                if self.forbid[c] != 0 && pos.pieces(color, role).0 & self.forbid[c] != 0 {
+                    return false;
+                }
+            }
+        }
+        self.runs.iter().all(|(r, cells)| {
+            let squares: [u8; 8] = std::array::from_fn(|f| {
+                pos.piece_at(Square::new((r * 8 + f) as u8))
+                    .map_or(0, crate::game::keys::code)
+            });
+            rank_matches(cells, &squares)
+        })
+    }
+}
+
+/// What a query's forms need of a position's material and home pawns, for a scan to skip
+/// the plies (or games) that cannot match: bounds on each piece's count (by code, kings
+/// left free) and the home squares (rank 2 for White, 7 for Black) whose pawn must still be
+/// there. A white pawn on the second rank has never moved (pawns only go forward), so once
+/// it has left no later position has it: a game can stop there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Needs {
+    pub lo: [u8; CODES],
+    pub hi: [u8; CODES],
+    /// Home squares (a1 = 0) whose white / black pawn must be there.
+    pub home: [u64; 2],
+}
+
+impl Default for Needs {
+    fn default() -> Needs {
+        Needs {
+            lo: [0; CODES],
+            hi: [u8::MAX; CODES],
+            home: [0, 0],
+        }
+    }
+}
+
+impl Needs {
+    fn and(&mut self, other: &Needs) {
+        for c in 0..CODES {
+            self.lo[c] = self.lo[c].max(other.lo[c]);
+            self.hi[c] = self.hi[c].min(other.hi[c]);
+        }
+        self.home[0] |= other.home[0];
+        self.home[1] |= other.home[1];
+    }
+
+    /// The needs of the colour-flipped query, on the position as it is.
+    pub fn mirrored(&self) -> Needs {
+        let mut m = Needs::default();
+        for c in 1..CODES {
+            let f = if c <= 6 { c + 6 } else { c - 6 };
+            m.lo[f] = self.lo[c];
+            m.hi[f] = self.hi[c];
+        }
+        m.home = [
+            self.home[1].swap_bytes(), // ranks reversed: a7 becomes a2
+            self.home[0].swap_bytes(),
+        ];
+        m
+    }
+
+    /// Whether material `[white, black]` (Q R B N P) is within the bounds.
+    pub fn material_ok(&self, mat: &[Counts; 2]) -> bool {
+        // Counts' slots (Q R B N P) as code offsets (pawn 1 … queen 5).
+        const ROLE: [usize; 5] = [5, 4, 3, 2, 1];
+        (0..2).all(|side| {
+            (0..5).all(|slot| {
+                let c = 6 * side + ROLE[slot];
+                (self.lo[c]..=self.hi[c]).contains(&mat[side][slot])
+            })
+        })
+    }
+
+    /// Whether the home pawns the query needs are on their squares.
+    pub fn home_ok(&self, pos: &Position) -> bool {
+        use crate::chess::Role;
+        pos.pieces(Color::White, Role::Pawn).0 & self.home[0] == self.home[0]
+            && pos.pieces(Color::Black, Role::Pawn).0 & self.home[1] == self.home[1]
+    }
+
+    pub fn is_free(&self) -> bool {
+        *self == Needs::default()
+    }
+}
+
+impl Query {
+    /// What the position-level forms (patterns, pawns) need at the matching ply.
+    pub fn needs(&self) -> Needs {
+        let mut n = Needs::default();
+        for p in &self.patterns {
+            n.and(&p.needs());
+        }
+        if let Some(p) = &self.pawns {
+            n.and(&p.needs());
+        }
+        n
+    }
+}
+
+/// A set of codes with the colours swapped.
+fn flip_set(set: Allowed) -> Allowed {
+    let white = (set >> 1) & 0b11_1111;
+    let black = (set >> 7) & 0b11_1111;
+    (set & EMPTY) | black << 1 | white << 7
+}
+
+impl Pattern {
+    /// The pattern of the colour-flipped position: what `matches` of the flipped board
+    /// and side is, on the board as it is (ranks reversed, colours and side swapped).
+    pub fn mirrored(&self) -> Pattern {
+        let flip = |c: &Cell| match c {
+            Cell::One(set) => Cell::One(flip_set(*set)),
+            Cell::Run => Cell::Run,
+        };
+        Pattern {
+            ranks: self
+                .ranks
+                .iter()
+                .rev()
+                .map(|cells| cells.iter().map(flip).collect())
+                .collect(),
+            turn: self.turn.map(Color::other),
+        }
+    }
+
+    pub fn fast(&self) -> FastPattern {
+        let mut forbid = [0u64; CODES];
+        let mut runs = Vec::new();
+        for (k, cells) in self.ranks.iter().enumerate() {
+            let r = 7 - k;
+            if cells.contains(&Cell::Run) {
+                if cells.iter().any(|c| *c != Cell::Run) {
+                    runs.push((r, cells.clone()));
+                }
+                continue;
+            }
+            for (f, cell) in cells.iter().enumerate() {
+                let Cell::One(set) = cell else { continue };
+                for (c, mask) in forbid.iter_mut().enumerate() {
+                    if set & (1 << c) == 0 {
+                        *mask |= 1 << (r * 8 + f);
+                    }
+                }
+            }
+        }
+        FastPattern {
+            forbid,
+            runs,
+            turn: self.turn,
+        }
+    }
+
+    /// Bounds on the pieces and the home pawns the pattern needs: a cell that allows one
+    /// piece alone is a piece of that kind; with no `*` anywhere, a piece stands only on
+    /// the cells that allow it.
+    pub fn needs(&self) -> Needs {
+        let mut n = Needs::default();
+        let fixed = !self.ranks.iter().flatten().any(|c| *c == Cell::Run);
+        if fixed {
+            n.hi = [0; CODES];
+        }
+        for (k, cells) in self.ranks.iter().enumerate() {
+            let r = 7 - k;
+            let placed = !cells.contains(&Cell::Run);
+            for (f, cell) in cells.iter().enumerate() {
+                let Cell::One(set) = *cell else { continue };
+                for c in 1..CODES {
+                    if set & (1 << c) != 0 && fixed {
+                        n.hi[c] = n.hi[c].saturating_add(1);
+                    }
+                }
+                if set.count_ones() == 1 && set != EMPTY {
+                    let c = set.trailing_zeros() as usize;
+                    n.lo[c] += 1;
+                    // A pawn of its own colour on its home rank, where the file is known.
+                    if placed && c == 1 && r == 1 {
+                        n.home[0] |= 1 << (8 + f);
+                    }
+                    if placed && c == 7 && r == 6 {
+                        n.home[1] |= 1 << (48 + f);
+                    }
+                }
+            }
+        }
+        // Kings are not counted in material.
+        n.lo[6] = 0;
+        n.lo[12] = 0;
+        n.hi[6] = u8::MAX;
+        n.hi[12] = u8::MAX;
+        n
+    }
+}
+
 fn rank_matches(cells: &[Cell], squares: &[u8]) -> bool {
     match cells.split_first() {
         None => squares.is_empty(),
@@ -649,6 +872,53 @@ pub fn parse_pawns(text: &str) -> Result<Pawns, QueryError> {
 }
 
 impl Pawns {
+    /// The structure of the colour-flipped position, on the board as it is.
+    pub fn mirrored(&self) -> Pawns {
+        let flip = |side: &PawnSide| match side {
+            PawnSide::Squares(set) => PawnSide::Squares(set.swap_bytes()),
+            other => other.clone(),
+        };
+        Pawns([flip(&self.0[1]), flip(&self.0[0])])
+    }
+
+    /// The pawns' counts (exact for a side given) and the home pawns they need.
+    pub fn needs(&self) -> Needs {
+        let mut n = Needs::default();
+        for (k, side) in self.0.iter().enumerate() {
+            let c = 1 + 6 * k;
+            let count = match side {
+                PawnSide::Any => continue,
+                PawnSide::Squares(set) => {
+                    n.home[k] |= set
+                        & if k == 0 {
+                            0xff00
+                        } else {
+                            0x00ff_0000_0000_0000
+                        };
+                    set.count_ones() as u8
+                }
+                PawnSide::Files(files) => files.iter().sum(),
+            };
+            n.lo[c] = count;
+            n.hi[c] = count;
+        }
+        n
+    }
+
+    /// `matches` on a position's bitboards.
+    pub fn matches_position(&self, pos: &Position) -> bool {
+        self.0.iter().enumerate().all(|(k, side)| {
+            let have = pos.pieces(Color::ALL[k], crate::chess::Role::Pawn).0;
+            match side {
+                PawnSide::Any => true,
+                PawnSide::Squares(set) => have == *set,
+                PawnSide::Files(files) => (0..8).all(|f| {
+                    (have & (0x0101_0101_0101_0101u64 << f)).count_ones() == u32::from(files[f])
+                }),
+            }
+        })
+    }
+
     pub fn matches(&self, board: &[u8; 64]) -> bool {
         self.0.iter().enumerate().all(|(k, side)| {
             let code = if k == 0 { 1 } else { 7 };
@@ -854,6 +1124,89 @@ mod tests {
         assert_eq!(s.0.len(), 3);
         let e = parse_sequence("Bxh7+ Kxh9").unwrap_err();
         assert_eq!(e.at, 6);
+    }
+
+    /// The bitboard forms (`FastPattern`, `Pawns::matches_position`) and the mirrored
+    /// ones agree with the reference tests on a board of codes, on every position of a
+    /// game with castling, captures, en passant and a promotion.
+    #[test]
+    fn fast_patterns_and_pawns_agree_with_the_reference() {
+        use crate::positions::matcher::{board_of as codes, flip_board};
+        let start = Position::new();
+        let moves = crate::chess::san::line(
+            start,
+            "e4 d5 exd5 Qxd5 Nc3 Qa5 d4 c6 Nf3 Nf6 Bd2 Bf5 Nd5 Qxd5 c4 Qe4+ Be2 Bg4 h3 Bxf3 gxf3 Qxd4 O-O e5 c5 e4 Kh1 exf3 Bxf3 Qxc5 b4 Qxb4 a3 Qe7 a4 b5 axb5 a5 bxa6 Nbd7 a7 Rb8 a8=Q",
+        );
+        let patterns: Vec<Pattern> = [
+            "*/*/*/3P4/*/*/*/*",
+            "r?????k?/?????ppp/8/8/8/8/5PPP/??????K? w",
+            "*/*/*/*/*/*/PP3PPP/* w",
+            "*/[pP]*/*/*/*/*/*/*",
+            "*Q*/*/*/*/*/*/*/*",
+            "rnbqkbnr/pppppppp/8/8/*P*/8/*/RNBQKBNR b",
+            "[Aa.]*/!*/*/*/*/*/*/*K*",
+            "*/*/*/*/*/*/*/R*K* b",
+        ]
+        .iter()
+        .map(|p| parse_pattern(p).unwrap())
+        .collect();
+        let pawns: Vec<Pawns> = [
+            "abdfgh/abefgh",
+            "a2 b2 d4 f2 g2 h2/*",
+            "*/a7 b7 c6 f7 g7 h7",
+            "abcdefgh/*",
+        ]
+        .iter()
+        .map(|p| parse_pawns(p).unwrap())
+        .collect();
+        let mut pos = start;
+        let mut agreed = [0usize; 2];
+        for ply in 0..=moves.len() {
+            if ply > 0 {
+                pos.play_unchecked(moves[ply - 1]);
+            }
+            let b = codes(&pos);
+            let f = flip_board(&b);
+            for p in &patterns {
+                let want = p.matches(&b, pos.turn());
+                assert_eq!(p.fast().matches(&pos), want, "{p:?} at {ply}");
+                let want_flipped = p.matches(&f, pos.turn().other());
+                assert_eq!(
+                    p.mirrored().fast().matches(&pos),
+                    want_flipped,
+                    "{p:?} at {ply}"
+                );
+                agreed[usize::from(want || want_flipped)] += 1;
+                let n = p.needs();
+                if want {
+                    assert!(
+                        n.material_ok(&counts(&b)) && n.home_ok(&pos),
+                        "{p:?} at {ply}"
+                    );
+                }
+                if want_flipped {
+                    let m = n.mirrored();
+                    assert!(
+                        m.material_ok(&counts(&b)) && m.home_ok(&pos),
+                        "{p:?} at {ply}"
+                    );
+                }
+            }
+            for p in &pawns {
+                let want = p.matches(&b);
+                assert_eq!(p.matches_position(&pos), want, "{p:?} at {ply}");
+                assert_eq!(
+                    p.mirrored().matches_position(&pos),
+                    p.matches(&f),
+                    "{p:?} at {ply}"
+                );
+                if want {
+                    assert!(p.needs().material_ok(&counts(&b)) && p.needs().home_ok(&pos));
+                }
+            }
+        }
+        // Both answers occurred, so the comparison was tested both ways.
+        assert!(agreed[0] > 50 && agreed[1] > 50, "{agreed:?}");
     }
 
     fn board_of(fen: &str) -> [u8; 64] {

@@ -1,7 +1,9 @@
 //! Material spans of a game (docs/POSITIONS.md): the material changes only at a capture or
 //! a promotion, so a game's material at every ply is its start material and the list of
 //! those events. Stored per game (about one byte an event), a material or imbalance query,
-//! held for N plies or not, reads the spans instead of replaying the game.
+//! held for N plies or not, reads the spans instead of replaying the game, and a scan of
+//! the other forms reads them first to skip the games and plies that cannot match
+//! (`ScanFilter`).
 //!
 //! A record: varint `plies << 1 | custom`; for a custom start, the side to move (a byte)
 //! and both sides' counts (`Counts`, a nibble each, 5 bytes); then one byte an event: the
@@ -10,8 +12,8 @@
 //! Q R B N: 0 to 4). The side that moved is known from the ply.
 
 use super::index::{get_varint, put_varint};
-use super::query::{Counts, Material, VALUES, counts, imbalance_diffs};
-use crate::chess::{Color, Move, Position, Role};
+use super::query::{Counts, Material, Needs, Query, VALUES, counts, imbalance_diffs};
+use crate::chess::{Color, Move, Position, Role, San, Square};
 use crate::positions::matcher::board_of;
 
 const STANDARD: [Counts; 2] = [[1, 2, 2, 2, 8], [1, 2, 2, 2, 8]];
@@ -188,6 +190,8 @@ pub struct SpanQuery {
     flipped: Option<Test>,
     held: u32,
     min_events: usize,
+    packed: PackedTest,
+    packed_flipped: Option<PackedTest>,
 }
 
 /// `Material::matches` in the form cheapest to test on every span of every game.
@@ -263,9 +267,13 @@ impl SpanQuery {
             Material::Imbalance { .. } => 1,
             Material::Down(_, points) => usize::from(*points > 0),
         };
+        let test = Test::new(material);
+        let flipped = mirror.then(|| Test::new(&material.mirrored()));
         SpanQuery {
-            material: Test::new(material),
-            flipped: mirror.then(|| Test::new(&material.mirrored())),
+            packed: PackedTest::new(&test),
+            packed_flipped: flipped.as_ref().map(PackedTest::new),
+            material: test,
+            flipped,
             held: held.max(1),
             min_events,
         }
@@ -283,6 +291,433 @@ impl SpanQuery {
             _ => self.flipped.as_ref().map(|f| f.matches(mat)),
         })
     }
+
+    /// `first_match` on a packed material state (`Packed`), updated event by event: the
+    /// scan of every game's record at a million games (`first_match` walks arrays and asks
+    /// a list for each span; this is several times faster). The tests compare the two.
+    pub fn first_match_packed(&self, record: &[u8]) -> Option<u32> {
+        let mut at = 0;
+        let head = get_varint(record, &mut at)?;
+        let custom = head & 1 == 1;
+        if !custom && record.len() - at < self.min_events {
+            return None;
+        }
+        let plies = (head >> 1) as u32;
+        let (mut st, mut black_first) = (Packed::of(&STANDARD), false);
+        if custom {
+            let b = record.get(at..at + 6)?;
+            black_first = b[0] == 1;
+            let mut mat = [[0u8; 5]; 2];
+            for i in 0..10 {
+                mat[i / 5][i % 5] = (b[1 + i / 2] >> (4 * (i % 2))) & 15;
+            }
+            st = Packed::of(&mat);
+            at += 6;
+        }
+        let tests = [Some(&self.packed), self.packed_flipped.as_ref()];
+        let held = self.held;
+        // Per test: where its current run of matching spans began.
+        let mut run: [Option<u32>; 2] = [None, None];
+        let mut from = 0u32;
+        let mut ply = 0u32;
+        loop {
+            let (to, next) = if at < record.len() {
+                let b = record[at];
+                at += 1;
+                let delta = match b >> 5 {
+                    0 => get_varint(record, &mut at)? as u32,
+                    d => u32::from(d),
+                };
+                ply += delta;
+                if ply == 0 || ply > plies {
+                    return None;
+                }
+                (ply - 1, Some(b & 31))
+            } else {
+                (plies, None)
+            };
+            // The span `from..=to` has the material `st`.
+            let mut best: Option<u32> = None;
+            for (s, test) in tests.iter().enumerate() {
+                let Some(test) = test else { continue };
+                if test.matches(&st) {
+                    let start = *run[s].get_or_insert(from);
+                    if to + 1 - start >= held {
+                        best = Some(best.map_or(start, |b: u32| b.min(start)));
+                    }
+                } else {
+                    run[s] = None;
+                }
+            }
+            if best.is_some() {
+                return best;
+            }
+            let code = next?;
+            from = ply;
+            let mover = usize::from((ply % 2 == 1) == black_first);
+            st.apply(mover, code);
+        }
+    }
+}
+
+/// Counts' slots (Q R B N P) a byte each, the queen lowest.
+fn pack_side(c: &Counts) -> u64 {
+    c.iter()
+        .enumerate()
+        .fold(0, |acc, (i, &n)| acc | u64::from(n) << (8 * i))
+}
+
+/// A material state for the span scan: each side's counts packed (`pack_side`) and points.
+#[derive(Debug, Clone, Copy)]
+struct Packed {
+    side: [u64; 2],
+    points: [i32; 2],
+}
+
+impl Packed {
+    fn of(mat: &[Counts; 2]) -> Packed {
+        let points = |c: &Counts| (0..5).map(|i| i32::from(c[i]) * VALUES[i]).sum();
+        Packed {
+            side: [pack_side(&mat[0]), pack_side(&mat[1])],
+            points: [points(&mat[0]), points(&mat[1])],
+        }
+    }
+
+    /// An event (`Record::push`'s code) by the side `mover`: counts saturate at 0 and
+    /// grow on promotion as `walk` has them.
+    #[inline]
+    fn apply(&mut self, mover: usize, code: u8) {
+        let (taken, promoted) = ((code / 5) as usize, (code % 5) as usize);
+        if taken > 0 {
+            let shift = 8 * (taken - 1);
+            let other = &mut self.side[1 - mover];
+            if (*other >> shift) & 0xff > 0 {
+                *other -= 1 << shift;
+                self.points[1 - mover] -= VALUES[taken - 1];
+            }
+        }
+        if promoted > 0 {
+            let mine = &mut self.side[mover];
+            if (*mine >> 32) & 0xff > 0 {
+                *mine -= 1 << 32;
+                self.points[mover] -= VALUES[4];
+            }
+            *mine += 1 << (8 * (promoted - 1));
+            self.points[mover] += VALUES[promoted - 1];
+        }
+    }
+}
+
+/// `Test` on a packed state.
+#[derive(Debug, Clone)]
+enum PackedTest {
+    /// Each side's packed counts, or None: free.
+    Signature([Option<u64>; 2]),
+    /// White's counts less Black's, each byte biased by 16 (`BIAS`): any of these.
+    Diffs(Vec<u64>),
+    Down {
+        white_less: bool,
+        either: bool,
+        points: i32,
+    },
+}
+
+const BIAS: u64 = 0x10_1010_1010;
+
+impl PackedTest {
+    fn new(t: &Test) -> PackedTest {
+        match t {
+            Test::Signature(sides) => {
+                PackedTest::Signature(sides.map(|c| c.map(|c| pack_side(&c))))
+            }
+            Test::Diffs(diffs) => PackedTest::Diffs(
+                diffs
+                    .iter()
+                    .map(|d| {
+                        d.iter()
+                            .enumerate()
+                            .fold(0, |acc, (i, &x)| acc | ((x as i64 + 16) as u64) << (8 * i))
+                    })
+                    .collect(),
+            ),
+            Test::Down {
+                white_less,
+                either,
+                points,
+            } => PackedTest::Down {
+                white_less: *white_less,
+                either: *either,
+                points: *points,
+            },
+        }
+    }
+
+    #[inline]
+    fn matches(&self, st: &Packed) -> bool {
+        match self {
+            PackedTest::Signature([w, b]) => {
+                w.is_none_or(|w| w == st.side[0]) && b.is_none_or(|b| b == st.side[1])
+            }
+            // Counts are at most 15: no byte borrows from the next.
+            PackedTest::Diffs(diffs) => diffs.contains(&(st.side[0] + BIAS - st.side[1])),
+            PackedTest::Down {
+                white_less,
+                either,
+                points,
+            } => {
+                let diff = st.points[0] - st.points[1];
+                if *either {
+                    diff.abs() >= *points
+                } else if *white_less {
+                    -diff >= *points
+                } else {
+                    diff >= *points
+                }
+            }
+        }
+    }
+}
+
+/// What a scan may skip, read from a game's record before any replay (docs/POSITIONS.md):
+/// the plies whose material the query's forms allow (a pattern's pieces, a pawn
+/// structure's counts, the material asked), and for a move sequence the plies whose next
+/// moves capture and promote as the sequence does (a SAN move says whether it takes and
+/// what it promotes to; a move taking on the square the sequence's previous move went to
+/// takes that piece). A game without such a ply is not replayed; the others only up to the
+/// last one (and the plies a sequence or a held material needs after it).
+#[derive(Debug, Clone)]
+pub struct ScanFilter {
+    /// Per side (the query, its colour flip): the bounds of its patterns and pawns, and
+    /// its material test.
+    sides: Vec<(Needs, Option<Test>)>,
+    /// Per move of the sequence: its event code (`Record::push`'s taken × 5 + promoted),
+    /// with the taken piece 0 when any capture will do, or None: no capture, no promotion.
+    moves: Vec<SeqEvent>,
+    /// Plies replayed after the last candidate: the sequence's moves, or the material's
+    /// held plies.
+    pub after: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct SeqEvent {
+    capture: bool,
+    /// The piece taken (`slot` + 1) when the sequence tells it, else 0.
+    taken: u8,
+    /// The piece promoted to (`slot` + 1), 0 for none.
+    promoted: u8,
+    /// The moving piece's `slot` (None: the king, or castling): its side has one.
+    piece: Option<usize>,
+}
+
+/// What a scan does with one game (`ScanFilter::window`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Window {
+    /// No ply can match.
+    Skip,
+    /// Replay up to this ply (the game may be shorter).
+    UpTo(u32),
+}
+
+impl ScanFilter {
+    pub fn new(q: &Query) -> ScanFilter {
+        let needs = q.needs();
+        let mut sides = vec![(needs, q.material.as_ref().map(Test::new))];
+        if q.identity.mirror {
+            let m = q.material.as_ref().map(|m| Test::new(&m.mirrored()));
+            sides.push((needs.mirrored(), m));
+        }
+        let mut moves = Vec::new();
+        if let Some(seq) = &q.sequence {
+            let mut before: Option<(Square, Role)> = None;
+            for (san, _) in &seq.0 {
+                let ev = match *san {
+                    San::Normal {
+                        role,
+                        capture,
+                        to,
+                        promotion,
+                        ..
+                    } => {
+                        let taken = match before {
+                            Some((sq, r)) if capture && sq == to => slot(r).map_or(0, |s| s + 1),
+                            _ => 0,
+                        };
+                        before = Some((to, promotion.unwrap_or(role)));
+                        SeqEvent {
+                            capture,
+                            taken: taken as u8,
+                            promoted: promotion.and_then(slot).map_or(0, |s| s as u8 + 1),
+                            piece: slot(role),
+                        }
+                    }
+                    San::Castle(_) => {
+                        before = None;
+                        SeqEvent {
+                            capture: false,
+                            taken: 0,
+                            promoted: 0,
+                            piece: None,
+                        }
+                    }
+                };
+                moves.push(ev);
+            }
+        }
+        let after = (moves.len() as u32).max(q.held.max(1) - 1);
+        ScanFilter {
+            sides,
+            moves,
+            after,
+        }
+    }
+
+    /// Whether some side's home pawns are all where the query needs them: once none is,
+    /// no later position matches (a pawn never comes back to its home square).
+    pub fn home_alive(&self, pos: &Position) -> bool {
+        self.sides.iter().any(|(n, _)| n.home_ok(pos))
+    }
+
+    /// Whether any side's bounds and material hold for this material.
+    fn material_ok(&self, mat: &[Counts; 2]) -> bool {
+        self.sides
+            .iter()
+            .any(|(n, t)| n.material_ok(mat) && t.as_ref().is_none_or(|t| t.matches(mat)))
+    }
+
+    /// Whether the sequence's moves can start after ply `p`: `events` are the record's
+    /// (ply, code) in order, `plies` the game's length, `all` its spans (first ply, last
+    /// ply, material) and `black_first` whether Black made its first move: each move's
+    /// piece must be among its side's men.
+    fn sequence_fits(
+        &self,
+        events: &[(u32, u8)],
+        all: &[(u32, u32, [Counts; 2])],
+        plies: u32,
+        black_first: bool,
+        p: u32,
+    ) -> bool {
+        let n = self.moves.len() as u32;
+        if p + n > plies {
+            return false;
+        }
+        for (i, want) in self.moves.iter().enumerate() {
+            let Some(piece) = want.piece else { continue };
+            let at = p + i as u32;
+            let Some(&(_, _, mat)) = all.get(all.partition_point(|s| s.1 < at)) else {
+                return false;
+            };
+            let mover = (at % 2) as usize ^ usize::from(black_first);
+            if mat[mover][piece] == 0 {
+                return false;
+            }
+        }
+        let from = events.partition_point(|e| e.0 <= p);
+        let mut k = from;
+        for (i, want) in self.moves.iter().enumerate() {
+            let ply = p + 1 + i as u32;
+            let code = match events.get(k) {
+                Some(&(at, code)) if at == ply => {
+                    k += 1;
+                    code
+                }
+                _ => 0,
+            };
+            let (taken, promoted) = (code / 5, code % 5);
+            if want.capture != (taken > 0)
+                || want.promoted != promoted
+                || (want.taken != 0 && want.taken != taken)
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// What to replay of the game of this record. An empty or damaged record gives the
+    /// whole game.
+    pub fn window(&self, record: &[u8]) -> Window {
+        let whole = Window::UpTo(u32::MAX);
+        let mut at = 0;
+        let Some(head) = get_varint(record, &mut at) else {
+            return whole;
+        };
+        let plies = (head >> 1) as u32;
+        // The events, and the candidate plies by material: (first, last) spans.
+        let mut events: Vec<(u32, u8)> = Vec::new();
+        let mut spans: Vec<(u32, u32)> = Vec::new();
+        let mut all: Vec<(u32, u32, [Counts; 2])> = Vec::new();
+        let black_first = head & 1 == 1 && record.get(at) == Some(&1);
+        let complete = walk(record, |mat, from, to| {
+            if !self.moves.is_empty() {
+                all.push((from, to, *mat));
+            }
+            if self.material_ok(mat) {
+                match spans.last_mut() {
+                    Some(last) if last.1 + 1 == from => last.1 = to,
+                    _ => spans.push((from, to)),
+                }
+            }
+            true
+        });
+        if !complete {
+            return whole;
+        }
+        if self.moves.is_empty() {
+            return match spans.last() {
+                Some(&(_, last)) => Window::UpTo(last.saturating_add(self.after)),
+                None => Window::Skip,
+            };
+        }
+        if !event_plies(record, &mut events) {
+            return whole;
+        }
+        // The last ply of a material span from which the sequence fits.
+        let anchored = self.moves.iter().position(|m| m.capture || m.promoted > 0);
+        for &(a, b) in spans.iter().rev() {
+            let found = match anchored {
+                // Each event that could be the sequence's i-th move names one start.
+                Some(i) => events
+                    .iter()
+                    .rev()
+                    .filter_map(|&(ply, _)| ply.checked_sub(i as u32 + 1))
+                    .filter(|&p| p >= a && p <= b)
+                    .find(|&p| self.sequence_fits(&events, &all, plies, black_first, p)),
+                None => (a..=b.min(plies))
+                    .rev()
+                    .find(|&p| self.sequence_fits(&events, &all, plies, black_first, p)),
+            };
+            if let Some(p) = found {
+                return Window::UpTo(p + self.after);
+            }
+        }
+        Window::Skip
+    }
+}
+
+/// The record's events `(ply, code)` in order (`Record::push`); false when it does not decode.
+fn event_plies(record: &[u8], out: &mut Vec<(u32, u8)>) -> bool {
+    let mut at = 0;
+    let Some(head) = get_varint(record, &mut at) else {
+        return false;
+    };
+    if head & 1 == 1 {
+        at += 6;
+    }
+    let mut ply = 0u32;
+    while at < record.len() {
+        let b = record[at];
+        at += 1;
+        let delta = match b >> 5 {
+            0 => match get_varint(record, &mut at) {
+                Some(d) => d as u32,
+                None => return false,
+            },
+            d => u32::from(d),
+        };
+        ply += delta;
+        out.push((ply, b & 31));
+    }
+    true
 }
 
 #[cfg(test)]
@@ -349,7 +784,148 @@ mod tests {
                 first_match(&rec, &m, held, mirror),
                 "{text} held {held}"
             );
+            assert_eq!(
+                SpanQuery::new(&m, held, mirror).first_match_packed(&rec),
+                first_match(&rec, &m, held, mirror),
+                "{text} held {held}"
+            );
         }
+    }
+
+    /// Games that reach the forms below: an exchange sacrifice, a bishop sacrifice on h7,
+    /// an endgame, and a promotion.
+    const GAMES: [&str; 4] = [
+        "e4 e5 Nf3 Nc6 Bc4 Nf6 d3 Be7 O-O O-O Re1 d6 c3 Be6 Bxe6 fxe6 d4 exd4 cxd4 d5 e5 Ne4 Nc3 Nxc3 bxc3 Rxf3 Qxf3 Qd7",
+        "e4 e6 d4 d5 Nc3 Nf6 e5 Nfd7 Nf3 c5 Bd3 Nc6 O-O Be7 Re1 O-O Bxh7+ Kxh7 Ng5+ Kg8 Qh5 Bxg5 Qxg5 cxd4",
+        "d4 d5 c4 e6 Nc3 Nf6 cxd5 exd5 Bg5 Be7 e3 O-O Bd3 Nbd7 Nf3 Re8 O-O c6 Qc2 Nf8 Bxf6 Bxf6 b4 a6 a4 Be7 b5 axb5 axb5 Rxa1 Rxa1 cxb5 Nxb5 Qb6",
+        "e4 d5 exd5 Qxd5 Nc3 Qa5 d4 c6 Nf3 Nf6 Bd2 Bf5 Nd5 Qxd5 c4 Qe4+ Be2 Bg4 h3 Bxf3 gxf3 Qxd4",
+    ];
+
+    /// Every query's first match lies within the window the scan would replay, and no game
+    /// with a match is skipped; a skipped game has none.
+    #[test]
+    fn a_scan_window_never_cuts_off_a_match() {
+        use crate::positions::query::{parse_pattern, parse_pawns, parse_sequence};
+        let s = Position::new();
+        let mut queries: Vec<Query> = Vec::new();
+        for seq in [
+            "Bxh7+ Kxh7 Ng5+",
+            "Bxh7+ Kxh7",
+            "Rxf3 Qxf3",
+            "Nxc3 bxc3 Rxf3",
+            "e5 Ne4",
+            "O-O Be7",
+            "Qxd5 Nc3 Qa5",
+            "Bxf6 Bxf6",
+        ] {
+            queries.push(Query {
+                sequence: Some(parse_sequence(seq).unwrap()),
+                held: 1,
+                ..Query::default()
+            });
+        }
+        for pat in [
+            "*/*/*/3P4/*/*/*/*",
+            "r?????k?/*/*/*/*/*/5PPP/*",
+            "*/*/*/*/*/*/PP3PPP/* w",
+            "*/[pP]*/*/*/*/*/*/*",
+        ] {
+            let mut q = Query {
+                patterns: vec![parse_pattern(pat).unwrap()],
+                held: 1,
+                ..Query::default()
+            };
+            queries.push(q.clone());
+            q.identity.mirror = true;
+            queries.push(q);
+        }
+        for pawns in [
+            "abdfgh/abefgh",
+            "a2 b2 d4 f2 g2 h2/*",
+            "*/a7 b7 c6 f7 g7 h7",
+        ] {
+            let mut q = Query {
+                pawns: Some(parse_pawns(pawns).unwrap()),
+                held: 1,
+                ..Query::default()
+            };
+            queries.push(q.clone());
+            q.identity.mirror = true;
+            queries.push(q);
+        }
+        let mut q = Query {
+            sequence: Some(parse_sequence("Rxf3").unwrap()),
+            material: Some(parse_material("down>=1").unwrap()),
+            held: 3,
+            ..Query::default()
+        };
+        queries.push(q.clone());
+        q.identity.mirror = true;
+        queries.push(q);
+        let mut matched = 0;
+        for text in GAMES {
+            let g = game(s, text);
+            let mut rec = Vec::new();
+            encode(&s, &g, &mut rec);
+            for q in &queries {
+                let m = Matcher::new(q);
+                let want = m.first_match(&s, &g);
+                assert_eq!(m.first_match_fast(&s, &g), want, "{q:?}");
+                if let Some(mut scanner) = m.scanner() {
+                    let mut pos = s;
+                    let mut got = None;
+                    for ply in 0..=g.len() {
+                        got = scanner.visit(&pos, ply, g.get(ply).copied());
+                        if got.is_some() {
+                            break;
+                        }
+                        if ply < g.len() {
+                            pos.play_unchecked(g[ply]);
+                        }
+                    }
+                    assert_eq!(got, want, "{q:?}");
+                }
+                let f = ScanFilter::new(q);
+                match (f.window(&rec), want) {
+                    (Window::Skip, Some(p)) => panic!("skipped a match at {p}: {q:?}"),
+                    (Window::UpTo(limit), Some(p)) => {
+                        matched += 1;
+                        assert!(p + f.after <= limit, "{p} {limit} {q:?}");
+                        let cut = &g[..g.len().min(limit as usize)];
+                        assert_eq!(m.first_match_fast(&s, cut), want, "{q:?}");
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // Each form matched somewhere, so the windows were tested on real matches.
+        assert!(matched >= 20, "{matched}");
+    }
+
+    #[test]
+    fn a_sequence_window_reads_captures_and_the_piece_taken() {
+        use crate::positions::query::parse_sequence;
+        let s = Position::new();
+        let g = game(s, GAMES[1]);
+        let mut rec = Vec::new();
+        encode(&s, &g, &mut rec);
+        let q = |seq: &str| {
+            ScanFilter::new(&Query {
+                sequence: Some(parse_sequence(seq).unwrap()),
+                held: 1,
+                ..Query::default()
+            })
+        };
+        // Bxh7+ (ply 17) Kxh7 takes the bishop; Ng5+ is quiet: the last start is ply 16.
+        assert_eq!(q("Bxh7+ Kxh7 Ng5+").window(&rec), Window::UpTo(16 + 3));
+        // Captures at 17, 18 (the bishop), 22 (a knight), 23 (the bishop) and 24: a knight
+        // taken right after a capture, or four captures in a row, are nowhere.
+        assert_eq!(q("Nxe5 Qxe5").window(&rec), Window::Skip);
+        assert_eq!(q("Bxh7 Kxh7 Nxg5 Kxg5").window(&rec), Window::Skip);
+        // Three in a row: from ply 21 (Bxg5 Qxg5 cxd4).
+        assert_eq!(q("Bxh7 Kxh7 Nxg5").window(&rec), Window::UpTo(21 + 3));
+        // A promotion: none.
+        assert_eq!(q("e8=Q").window(&rec), Window::Skip);
     }
 
     #[test]

@@ -30,6 +30,14 @@ pub const MARK_DROP: f64 = 5.0;
 /// curve puts near a blunder is judged on deep evaluations. The engine's marks stay at
 /// `MARK_DROP`.
 pub const OWN_MARK_DROP: f64 = 10.0;
+/// With an engine's sweep, a move its curve puts at least this many Win% points down but under
+/// `MARK_DROP` (and not the sweep's best move) gets a second look: both its positions searched
+/// again at `EngineSpec::refine_nodes`. Chosen on the development games (docs/ANALYSIS.md): a
+/// point below the mark, the second look finds most of the inaccuracies the sweep misses at a
+/// tenth of the cost of lowering the mark.
+pub const REFINE_FROM: f64 = 4.0;
+/// A move the second look puts at least this many points down is marked for the budget.
+pub const REFINE_MARK: f64 = 5.0;
 /// The labels arbiter's own tier emits (inaccuracy, mistake, blunder): those whose precision
 /// against Stockfish at 1,000,000 nodes reached 0.5 on the development set (docs/ANALYSIS.md).
 pub const OWN_TIER_LABELS: [bool; 3] = [false, false, true];
@@ -373,22 +381,26 @@ fn being_mated(slot: &Slot) -> bool {
 /// mate and no longer has one, or the move lets the opponent force one).
 fn suspects(slots: &[Slot], n: usize, mark: f64) -> Vec<bool> {
     (0..n)
-        .map(|k| {
-            let (before, after) = (slots[k].eval(), slots[k + 1].eval().flip());
-            let drop = match (before, after) {
-                (Eval::Cp(b), Eval::Cp(a)) => {
-                    50.0 * (lichess::winning_chances(b) - lichess::winning_chances(a))
-                }
-                _ => lichess::win_percent(before) - lichess::win_percent(after),
-            };
-            // A mate kept (or given) is not lichess's "lost forced checkmate": only its loss is.
-            let mate_lost = matches!(before, Eval::Mate(m) if m > 0)
-                && !matches!(after, Eval::Mate(m) if m >= 0);
-            let mate_allowed =
-                matches!(before, Eval::Cp(_)) && matches!(after, Eval::Mate(m) if m < 0);
-            drop >= mark || mate_lost || mate_allowed
-        })
+        .map(|k| suspect_move(&slots[k], &slots[k + 1], mark))
         .collect()
+}
+
+/// lichess's label metric on one move, from the evaluations before and after it (each from
+/// its side to move): the mover lost at least `mark` Win% points, or lost a forced mate, or
+/// let the opponent force one.
+fn suspect_move(before: &Slot, after: &Slot, mark: f64) -> bool {
+    let (before, after) = (before.eval(), after.eval().flip());
+    let drop = match (before, after) {
+        (Eval::Cp(b), Eval::Cp(a)) => {
+            50.0 * (lichess::winning_chances(b) - lichess::winning_chances(a))
+        }
+        _ => lichess::win_percent(before) - lichess::win_percent(after),
+    };
+    // A mate kept (or given) is not lichess's "lost forced checkmate": only its loss is.
+    let mate_lost =
+        matches!(before, Eval::Mate(m) if m > 0) && !matches!(after, Eval::Mate(m) if m >= 0);
+    let mate_allowed = matches!(before, Eval::Cp(_)) && matches!(after, Eval::Mate(m) if m < 0);
+    drop >= mark || mate_lost || mate_allowed
 }
 
 /// Both positions of every suspect move: where the first tier's deep searches go.
@@ -501,16 +513,38 @@ fn engine_tier(
             // arbiter's marks miss moves its curve does not see, so the ply before each is
             // searched too (issue 33: "plus the ply before and after each"); the sweep judges
             // every move itself, the one before included, so its marks need only both ends.
-            let wanted = if tier.sweep.is_empty() {
-                engine_wanted(own_suspect, true, game_level)
-            } else {
-                engine_wanted(
-                    &suspects(&tier.sweep, moves.len(), MARK_DROP),
-                    false,
-                    game_level,
+            let n = moves.len();
+            let (wanted, only_after) = if tier.sweep.is_empty() {
+                (
+                    engine_wanted(own_suspect, true, game_level),
+                    vec![false; n + 1],
                 )
+            } else {
+                // A move the sweep itself found best is not marked: its drop is the sweep's
+                // own noise between two positions, and lichess labels no best move.
+                let mut marks: Vec<bool> = suspects(&tier.sweep, n, MARK_DROP)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(k, s)| s && tier.sweep[k].best != Some(moves[k]))
+                    .collect();
+                if spec.refine_nodes > 0 {
+                    refine(spec, positions, moves, &mut tier, &mut marks)?;
+                }
+                // Positions wanted only as the end of a marked move: not needed when the engine
+                // found the move played best at its budget (lichess gives it no label).
+                let only_after = (0..=n)
+                    .map(|p| {
+                        p > 0 && marks[p - 1] && !(p < n && marks[p]) && !(game_level && p == n)
+                    })
+                    .collect();
+                (engine_wanted(&marks, false, game_level), only_after)
             };
             for (ply, _) in wanted.iter().enumerate().filter(|(_, w)| **w) {
+                if only_after[ply]
+                    && tier.slots[ply - 1].is_some_and(|s| s.best == Some(moves[ply - 1]))
+                {
+                    continue;
+                }
                 let r = with_engine(spec, |e| {
                     e.search(&positions[0], &moves[..ply], &positions[ply], &[])
                 })
@@ -537,6 +571,53 @@ fn engine_tier(
             Err(e) => return Err(e),
         }
     }
+}
+
+/// The sweep's second look: both positions of every move the sweep puts between `REFINE_FROM`
+/// and `MARK_DROP` down, where the move played is not the sweep's best, are searched again at
+/// `EngineSpec::refine_nodes`, in order; those searches replace the sweep's evaluations, and
+/// the moves they put `REFINE_MARK` down (or across a mate transition) are marked.
+fn refine(
+    spec: &EngineSpec,
+    positions: &[Position],
+    moves: &[Move],
+    tier: &mut EngineTier,
+    marks: &mut [bool],
+) -> Result<(), EngineError> {
+    let candidates: Vec<usize> = (0..moves.len())
+        .filter(|&k| {
+            !marks[k]
+                && tier.sweep[k].best != Some(moves[k])
+                && suspect_move(&tier.sweep[k], &tier.sweep[k + 1], REFINE_FROM)
+        })
+        .collect();
+    let mut refined = vec![false; positions.len()];
+    for k in candidates {
+        for ply in [k, k + 1] {
+            if refined[ply] {
+                continue;
+            }
+            let r = with_engine(spec, |e| {
+                e.search_limited(
+                    &positions[0],
+                    &moves[..ply],
+                    &positions[ply],
+                    &[],
+                    EngineLimit::Nodes(spec.refine_nodes),
+                )
+            })
+            .map_err(|mut e| {
+                e.ply = Some(ply as u32);
+                e
+            })?;
+            tier.nodes += r.nodes;
+            tier.sweep[ply] = Slot::from_result(&r, false);
+            refined[ply] = true;
+        }
+        marks[k] = tier.sweep[k].best != Some(moves[k])
+            && suspect_move(&tier.sweep[k], &tier.sweep[k + 1], REFINE_MARK);
+    }
+    Ok(())
 }
 
 /// Analyses one game: arbiter's own search draws the curve and marks the critical positions;
@@ -724,7 +805,14 @@ impl Judging<'_> {
         counts: &mut [[u32; 3]; 2],
         findings: &mut Vec<AnalysisFinding>,
     ) -> MoveJudgement {
-        let tier = if self.engine_slots[k].is_some() && self.engine_slots[k + 1].is_some() {
+        let played = self.moves[k];
+        // The engine judged the move when it searched both its positions at its budget, or
+        // the one before and found the move played best there (the position after is then
+        // left out when nothing else needs it: lichess gives a best move no label).
+        let engine_best = self.engine_slots[k].is_some_and(|s| s.best == Some(played));
+        let tier = if self.engine_slots[k].is_some()
+            && (self.engine_slots[k + 1].is_some() || engine_best)
+        {
             Tier::Engine
         } else {
             Tier::Own
@@ -732,14 +820,13 @@ impl Judging<'_> {
         let (before, after) = match tier {
             Tier::Engine => (
                 self.engine_slots[k].unwrap(),
-                self.engine_slots[k + 1].unwrap(),
+                self.engine_slots[k + 1].unwrap_or(self.slots[k + 1]),
             ),
             Tier::Own => (self.slots[k], self.slots[k + 1]),
         };
         let pos = &self.positions[k];
         let side = pos.turn().index();
         let ply = k as u32 + 1;
-        let played = self.moves[k];
         // lichess judges the first move of a game from its fixed start evaluation.
         let before_eval = if k == 0 && self.standard_start {
             Eval::Cp(lichess::INITIAL_CP)
@@ -753,7 +840,8 @@ impl Judging<'_> {
             |(j, _)| tier == Tier::Engine || (self.sweep_empty && OWN_TIER_LABELS[j.index()]),
         );
         let judgement = label.map(|(j, _)| j);
-        let missed_mate = short_mate(&before) && !being_mated(&after);
+        let missed_mate =
+            !(tier == Tier::Engine && engine_best) && short_mate(&before) && !being_mated(&after);
         let text = move_label(pos, played);
         let best_text = |slot: &Slot| {
             slot.best

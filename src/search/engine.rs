@@ -40,6 +40,9 @@ pub struct EngineSpec {
     /// curve marks where the budget goes (`search::analysis`); 0: no sweep, arbiter's own
     /// search marks the positions.
     pub sweep_nodes: u64,
+    /// Nodes of the sweep's second look at the moves its curve puts just under the mark
+    /// (`search::analysis::REFINE_FROM`); 0: none.
+    pub refine_nodes: u64,
 }
 
 impl EngineSpec {
@@ -57,6 +60,7 @@ impl EngineSpec {
             "threads": self.threads,
             "options": self.options.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>(),
             "sweep_nodes": self.sweep_nodes,
+            "refine_nodes": self.refine_nodes,
         })
     }
 }
@@ -514,6 +518,7 @@ mod tests {
             options: Vec::new(),
             search_timeout: Duration::from_secs(5),
             sweep_nodes: 0,
+            refine_nodes: 0,
         };
         let e = UciEngine::start(&spec).err().expect("no such program");
         let text = e.to_string();

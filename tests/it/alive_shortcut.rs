@@ -115,7 +115,7 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
     };
     let finals = corpus_finals(&corpus);
     // Per final: its deadness, whether a class settled it, and the sides each class took.
-    let judged: Vec<(Deadness, bool, [usize; 4])> = {
+    let judged: Vec<(Deadness, bool, [usize; 5])> = {
         use rayon::prelude::*;
         finals
             .par_iter()
@@ -129,7 +129,7 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
                     "{}",
                     arbiter::chess::fen::write_fen(pos)
                 );
-                let mut classes = [0usize; 4];
+                let mut classes = [0usize; 5];
                 if !not_over(pos) {
                     return (fast, false, classes);
                 }
@@ -144,6 +144,7 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
                         alive::AliveClass::Unlocked => 1,
                         alive::AliveClass::OpenFile => 2,
                         alive::AliveClass::FreePawns => 3,
+                        alive::AliveClass::MinorPieces => 4,
                     }] += 1;
                     let full = analyse_side(pos, side, budget);
                     assert!(
@@ -160,7 +161,8 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
             .collect()
     };
     let mut tally = [0usize; 3];
-    let (mut settled, mut pawnless, mut unlocked, mut open_file, mut free_pawns) = (0, 0, 0, 0, 0);
+    let (mut settled, mut pawnless, mut unlocked, mut open_file, mut free_pawns, mut minor) =
+        (0, 0, 0, 0, 0, 0);
     for (fast, any, classes) in &judged {
         tally[*fast as usize] += 1;
         settled += usize::from(*any);
@@ -168,12 +170,13 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
         unlocked += classes[1];
         open_file += classes[2];
         free_pawns += classes[3];
+        minor += classes[4];
     }
     eprintln!(
         "{} distinct finals ({} dead, {} alive, {} undetermined), {settled} settled by a class \
          at the root ({pawnless} pawnless sides, {unlocked} unlocked sides, {open_file} sides \
          with jammed pawns and an open file, {free_pawns} sides with free pawns and no queen or rook on \
-         one side)",
+         one side, {minor} sides with minor pieces only)",
         finals.len(),
         tally[Deadness::Dead as usize],
         tally[Deadness::Alive as usize],
@@ -182,7 +185,7 @@ fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
     // Measured: the corpus's distinct finals, each decided, and the sides each class took.
     assert_eq!((finals.len(), tally), (296_019, [642, 295_377, 0]));
     assert_eq!(
-        (settled, pawnless, unlocked, open_file, free_pawns),
-        (157_460, 449, 272_588, 37_388, 4_318)
+        (settled, pawnless, unlocked, open_file, free_pawns, minor),
+        (159_157, 449, 272_588, 37_388, 6_730, 143)
     );
 }

@@ -268,11 +268,89 @@ fn every_query_finds_what_a_replay_of_every_game_finds() {
             queries.push(fen(f, flags));
         }
     }
+    let scans = scan_queries();
+    let n = scans.len();
+    queries.extend(scans);
     let counts = oracle(&db, &queries);
     assert!(
         counts.iter().filter(|&&n| n > 0).count() >= 25,
         "{counts:?}"
     );
+    // The scans' windows (`spans::ScanFilter`) and early stops met real matches here.
+    let found = counts[counts.len() - n..]
+        .iter()
+        .filter(|&&c| c > 0)
+        .count();
+    assert!(found >= 5, "{counts:?}");
+}
+
+/// Scans a replay answers, each pruned by the spans or stopped early by the home pawns:
+/// patterns (with the mirror, a side to move, pieces and empty ranks), pawn structures by
+/// squares and by files, sequences with captures, a known piece taken, a promotion, quiet
+/// moves and castling, and the forms with a material held.
+fn scan_queries() -> Vec<Query> {
+    let q = |patterns: &[&str],
+             pawns: Option<&str>,
+             seq: Option<&str>,
+             mat: Option<&str>,
+             held: u32,
+             mirror: bool| {
+        let mut q = Query {
+            patterns: patterns.iter().map(|p| parse_pattern(p).unwrap()).collect(),
+            pawns: pawns.map(|p| parse_pawns(p).unwrap()),
+            sequence: seq.map(|s| parse_sequence(s).unwrap()),
+            material: mat.map(|m| parse_material(m).unwrap()),
+            held,
+            ..Query::default()
+        };
+        q.identity.mirror = mirror;
+        q
+    };
+    vec![
+        q(&["*/*/*/3P4/*/*/*/*"], None, None, None, 1, false),
+        q(
+            &["r?????k?/?????ppp/8/8/8/8/5PPP/??????K? w"],
+            None,
+            None,
+            None,
+            1,
+            true,
+        ),
+        q(
+            &["*/*/*/*/*/*/PP3PPP/*", "*/pp3ppp/*/*/*/*/*/*"],
+            None,
+            None,
+            None,
+            1,
+            false,
+        ),
+        q(
+            &["*/*/*/*/*/*/5PPP/6K1 b"],
+            None,
+            None,
+            Some("down>=1"),
+            4,
+            true,
+        ),
+        q(&[], Some("a2 b2 d4 f2 g2 h2/*"), None, None, 1, false),
+        q(&[], Some("*/a7 b7 c6 f7 g7 h7"), None, None, 1, true),
+        q(&[], Some("abdfgh/abefgh"), None, None, 1, true),
+        q(&[], Some("abcdefgh/*"), None, None, 1, false),
+        q(&[], None, Some("Bxh7+ Kxh7"), None, 1, false),
+        q(&[], None, Some("Qxd8+ Kxd8"), None, 1, false),
+        q(&[], None, Some("e4 e5 Nf3"), None, 1, false),
+        q(&[], None, Some("O-O O-O"), None, 1, false),
+        q(&[], None, Some("d8=Q"), None, 1, false),
+        q(&[], None, Some("exd5 exd5"), Some("QR2B2N2P7"), 1, true),
+        q(
+            &["*/*/*/*/*/*/*/*K*"],
+            None,
+            Some("Rxe8+"),
+            Some("down>=2"),
+            3,
+            false,
+        ),
+    ]
 }
 
 /// Positions of stored games at given plies (deep ones too) as FEN queries.
@@ -368,6 +446,7 @@ fn master_games_oracle() {
     queries.push(other(&|q| {
         q.sequence = Some(parse_sequence("Bxh7+ Kxh7 Ng5+").unwrap())
     }));
+    queries.extend(scan_queries());
     let counts = oracle(&db, &queries);
     assert!(queries.len() >= 20);
     eprintln!("matches per query: {counts:?}");

@@ -36,6 +36,7 @@ fn spec(path: &Path, nodes: u64, options: Vec<(String, String)>) -> &'static Eng
         options,
         search_timeout: Duration::from_secs(20),
         sweep_nodes: 0,
+        refine_nodes: 0,
     }))
 }
 
@@ -576,4 +577,137 @@ fn stockfish_end_to_end_labels_the_blunders_with_a_fraction_of_the_positions() {
         String::from_utf8_lossy(&out.stdout).contains("skipped               2"),
         "{out:?}"
     );
+}
+
+/// A scripted UCI engine whose answer depends on the node limit asked and on the ply of the
+/// position (`position fen START moves m1 … mk` is ply k): `levels` gives, per node limit,
+/// each ply's score (centipawns from the side to move) and best move. It logs every `go` as
+/// `NODES:PLY` to `<path>.log`.
+fn table_engine(dir: &Path, name: &str, levels: &[(u64, Vec<(i32, &str)>)]) -> PathBuf {
+    let path = dir.join(name);
+    let mut cases = String::new();
+    for (nodes, plies) in levels {
+        for (ply, (cp, best)) in plies.iter().enumerate() {
+            cases.push_str(&format!("        {nodes}:{ply}) cp={cp}; best={best} ;;\n"));
+        }
+    }
+    let script = format!(
+        "#!/bin/sh\nply=0\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo 'id name Table'; echo uciok ;;\n    isready) echo readyok ;;\n    position*) set -- $line; if [ $# -gt 8 ]; then ply=$(($# - 9)); else ply=0; fi ;;\n    go*) set -- $line; nodes=$3; echo \"$nodes:$ply\" >> '{log}'\n      case \"$nodes:$ply\" in\n{cases}        *) cp=0; best=0000 ;;\n      esac\n      echo \"info depth 9 score cp $cp nodes $nodes pv $best\"; echo \"bestmove $best\" ;;\n    quit) exit 0 ;;\n  esac\ndone\n",
+        log = path.with_extension("log").display(),
+    );
+    std::fs::write(&path, script).unwrap();
+    let mut perm = std::fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&path, perm).unwrap();
+    path
+}
+
+/// `1. e4 e5 2. Nf3 Nc6 3. Bb5 a6`, and a legal move in the final position.
+const RUY: &str = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6";
+const RUY_BEST: [&str; 7] = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4"];
+
+/// Per ply: 0 until ply 2, then Black 1.20 ahead from ply 3 on (so only 2. Nf3 loses
+/// anything); `after` is Black's score after 2. Nf3 and `best2` the best move before it.
+fn ruy_level(after: i32, best2: &'static str) -> Vec<(i32, &'static str)> {
+    (0..7)
+        .map(|ply| {
+            let cp = match ply {
+                0..=2 => 0,
+                3 => after,
+                _ if ply % 2 == 1 => 120,
+                _ => -120,
+            };
+            (cp, if ply == 2 { best2 } else { RUY_BEST[ply] })
+        })
+        .collect()
+}
+
+fn logged(engine: &Path) -> Vec<String> {
+    std::fs::read_to_string(engine.with_extension("log"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_second_look_marks_a_move_the_sweep_put_just_under_the_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    // The sweep (2,000 nodes) puts 2. Nf3 4.1 Win% points down (Black +0.45): under the mark
+    // (5), over `REFINE_FROM` (4). The second look (10,000) says +1.20: 10.9 points.
+    let levels = [
+        (2_000, ruy_level(45, "b1c3")),
+        (10_000, ruy_level(120, "b1c3")),
+        (50_000, ruy_level(120, "b1c3")),
+    ];
+    let path = table_engine(dir.path(), "table", &levels);
+    let (start, moves) = game(RUY);
+    let with = Box::leak(Box::new(EngineSpec {
+        sweep_nodes: 2_000,
+        refine_nodes: 10_000,
+        ..spec(&path, 50_000, Vec::new()).clone()
+    }));
+    let a = analyse(&start, &moves, None, false, &options(with)).unwrap();
+    assert_eq!(a.moves[2].judgement, Some(Judgement::Mistake), "{a:#?}");
+    assert_eq!(a.moves[2].tier, Tier::Engine);
+    assert!(a.evals[2].engine && a.evals[3].engine);
+    assert_eq!(a.engine.positions, 2, "{:?}", a.engine);
+    // Every position swept, the two ends looked at again, then searched at the budget.
+    let log = logged(&path);
+    let sweep: Vec<String> = (0..=6).map(|p| format!("2000:{p}")).collect();
+    assert_eq!(log[..7], sweep[..]);
+    assert_eq!(log[7..], ["10000:2", "10000:3", "50000:2", "50000:3"]);
+    assert_eq!(a.engine.nodes, 7 * 2_000 + 2 * 10_000 + 2 * 50_000);
+
+    // Without the second look the move is not marked, and gets no label.
+    std::fs::remove_file(path.with_extension("log")).unwrap();
+    let without = Box::leak(Box::new(EngineSpec {
+        refine_nodes: 0,
+        ..with.clone()
+    }));
+    let b = analyse(&start, &moves, None, false, &options(without)).unwrap();
+    assert_eq!(b.moves[2].judgement, None);
+    assert_eq!(b.engine.positions, 0);
+    assert_eq!(logged(&path).len(), 7);
+}
+
+#[test]
+fn a_move_the_engine_finds_best_at_its_budget_needs_no_search_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // The sweep marks 2. Nf3 (10.9 points down, its best 2. Nc3); at the budget the engine
+    // finds 2. Nf3 best, so lichess gives it no label and the position after it is not needed.
+    let levels = [
+        (2_000, ruy_level(120, "b1c3")),
+        (50_000, ruy_level(120, "g1f3")),
+    ];
+    let path = table_engine(dir.path(), "table", &levels);
+    let (start, moves) = game(RUY);
+    let engine = Box::leak(Box::new(EngineSpec {
+        sweep_nodes: 2_000,
+        refine_nodes: 10_000,
+        ..spec(&path, 50_000, Vec::new()).clone()
+    }));
+    let a = analyse(&start, &moves, None, false, &options(engine)).unwrap();
+    assert_eq!(a.moves[2].judgement, None, "{a:#?}");
+    assert_eq!(a.moves[2].tier, Tier::Engine);
+    assert!(a.evals[2].engine && !a.evals[3].engine);
+    assert_eq!(logged(&path)[7..], ["50000:2"]);
+    assert_eq!(a.engine.positions, 1);
+}
+
+#[test]
+fn a_move_the_sweep_found_best_is_not_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    // The sweep's own best, 2. Nf3, seems to lose 10.9 points: its noise, not a label.
+    let levels = [(2_000, ruy_level(120, "g1f3"))];
+    let path = table_engine(dir.path(), "table", &levels);
+    let (start, moves) = game(RUY);
+    let engine = Box::leak(Box::new(EngineSpec {
+        sweep_nodes: 2_000,
+        refine_nodes: 10_000,
+        ..spec(&path, 50_000, Vec::new()).clone()
+    }));
+    let a = analyse(&start, &moves, None, false, &options(engine)).unwrap();
+    assert_eq!(a.moves[2].judgement, None, "{a:#?}");
+    assert_eq!(logged(&path).len(), 7);
 }

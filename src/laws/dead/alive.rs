@@ -18,17 +18,20 @@ pub enum AliveClass {
     /// no part of the board (no pawn may stand in front of the enemy king).
     OpenFile,
     /// One side or both without a queen or rook: the side has a pawn, no pawn stands
-    /// directly in front of an enemy pawn or the enemy king (every pawn can still advance),
-    /// and there are `FREE_PAWNS_MIN_MEN` men on the board. The side can promote and mate
-    /// with the new queen.
+    /// directly in front of an enemy pawn or the enemy king (every pawn can still advance).
+    /// The side can promote and mate with the new queen. (Until issue 36's fourth sitting it
+    /// also needed 8 men on the board; the labelled sets and the corpus finals showed no
+    /// side it would claim wrongly without the count: the small endings that are dead only
+    /// by a tempo are all forced play, which the guard stands aside for.)
     FreePawns,
+    /// No pawn, rook or queen on the board, each side at most two minor pieces, the side at
+    /// least one, and no material lemma against it (`material::cannot_win`): a knight with
+    /// a man of the loser to fill a flight square, two knights, bishops of both colours, or
+    /// a bishop with a knight or an other-coloured bishop of the loser. Such a side mates in
+    /// a corner with the loser's own men beside its king (the corner mates of `corner`);
+    /// on a board without pawns nothing can keep the men from getting there.
+    MinorPieces,
 }
-
-/// Men (kings included) that `FreePawns` needs on the board: in the smallest endings one
-/// side's moves can all be forced, and those are left to the searches. (`Unlocked` and
-/// `OpenFile` needed 8 as well until the labelled sets and the corpus finals showed no side
-/// they would claim wrongly without it.)
-pub const FREE_PAWNS_MIN_MEN: u32 = 8;
 
 /// Neither side is held to forced play: the side to move is not in check and each king has
 /// a quiet step (to an empty square no enemy man attacks). Without this the classes are
@@ -88,7 +91,7 @@ fn conditions(pos: &Position, winner: Color) -> Option<AliveClass> {
     let pawns = pos.by_role(Role::Pawn);
     let heavy = pos.by_role(Role::Queen) | pos.by_role(Role::Rook);
     if (ours & (heavy | pawns)).is_empty() {
-        return None;
+        return minor_pieces(pos, winner);
     }
     if pawns.is_empty() {
         return (ours & heavy)
@@ -107,9 +110,7 @@ fn conditions(pos: &Position, winner: Color) -> Option<AliveClass> {
     let by_king = (white.shift_up(1) & kings & pos.by_color(Color::Black))
         | (black.shift_down(1) & kings & pos.by_color(Color::White));
     let jammed = white.shift_up(1) & black;
-    // With a queen or rook on each side no count of men is needed (the guard stands aside
-    // for forced play); without, the smallest endings go to the searches.
-    if by_king.nonempty() || (!heavy_both && pos.occupied().count() < FREE_PAWNS_MIN_MEN) {
+    if by_king.nonempty() {
         return None;
     }
     if !heavy_both {
@@ -121,6 +122,16 @@ fn conditions(pos: &Position, winner: Color) -> Option<AliveClass> {
     (0..8)
         .any(|f| (pawns & Bitboard::from_file(File(f))).is_empty())
         .then_some(AliveClass::OpenFile)
+}
+
+/// `MinorPieces`' material, the caller having found no pawn, rook or queen of `winner`:
+/// the material of the corner-mate stage (`corner::applies`) that no lemma rules out.
+fn minor_pieces(pos: &Position, winner: Color) -> Option<AliveClass> {
+    let heavy = pos.by_role(Role::Pawn) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
+    let men = |c: Color| (pos.by_color(c) & !pos.by_role(Role::King)).count();
+    let applies = heavy.is_empty() && (1..=2).contains(&men(winner)) && men(winner.other()) <= 2;
+    (applies && super::material::cannot_win(pos, winner).is_none())
+        .then_some(AliveClass::MinorPieces)
 }
 
 #[cfg(test)]
@@ -144,8 +155,11 @@ mod tests {
         assert_eq!(searched(krk), Deadness::Alive);
         // Minor pieces only: left to the searches (K+B v K is dead).
         assert_eq!(class("8/8/4k3/8/8/8/8/4K2B w - - 0 1", Color::White), None);
-        // One pawn anywhere takes the position out of the class.
-        assert_eq!(class("8/8/4k3/8/8/8/P7/4K2R w - - 0 1", Color::White), None);
+        // One pawn anywhere takes the position out of the class (here into `FreePawns`, the
+        // pawn being free; the bare king still cannot win).
+        let pawn = "8/8/4k3/8/8/8/P7/4K2R w - - 0 1";
+        assert_eq!(class(pawn, Color::White), Some(AliveClass::FreePawns));
+        assert_eq!(class(pawn, Color::Black), None);
     }
 
     #[test]
@@ -198,17 +212,18 @@ mod tests {
     }
 
     #[test]
-    fn free_pawns_need_every_pawn_free_and_eight_men() {
+    fn free_pawns_need_every_pawn_free() {
         // Pawns on both wings, none facing another or a king: either side promotes and mates.
         let free = "4k3/ppp5/8/8/8/8/PPP5/4K3 w - - 0 1";
         assert_eq!(class(free, Color::White), Some(AliveClass::FreePawns));
         assert_eq!(class(free, Color::Black), Some(AliveClass::FreePawns));
         assert_eq!(searched(free), Deadness::Alive);
-        // Seven men: the smallest endings go to the searches.
-        assert_eq!(
-            class("4k3/pp6/8/8/8/8/PPP5/4K3 w - - 0 1", Color::White),
-            None
-        );
+        // Any count of men: K+P v K, the pawn free, promotes and mates; the bare king
+        // cannot.
+        let kpk = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1";
+        assert_eq!(class(kpk, Color::White), Some(AliveClass::FreePawns));
+        assert_eq!(class(kpk, Color::Black), None);
+        assert_eq!(searched(kpk), Deadness::Alive);
         // One head-on pair anywhere takes the position out of the class, open files or not.
         let jammed = "4k3/1pp5/8/p7/P7/8/1PP5/4K3 w - - 0 1";
         assert_eq!(class(jammed, Color::White), None);
@@ -227,6 +242,36 @@ mod tests {
         assert_eq!(class(check, Color::White), None);
         assert_eq!(class(check, Color::Black), None);
         assert_eq!(searched(check), Deadness::Alive);
+    }
+
+    #[test]
+    fn free_pawns_in_small_endings_stand_aside_for_forced_play() {
+        // D3-Chess: White's king has no quiet step (the queen holds g1, g2, h2), so White
+        // must push a6+, and the pawns then run out of moves: dead only by the tempo count,
+        // though both sides have a free pawn (and Black a queen).
+        let tempo = "8/pk6/8/P7/8/8/5q2/7K w - - 0 1";
+        let pos = Position::from_fen(tempo).unwrap();
+        assert_eq!(conditions(&pos, Color::White), Some(AliveClass::FreePawns));
+        assert_eq!(conditions(&pos, Color::Black), Some(AliveClass::FreePawns));
+        assert_eq!(class(tempo, Color::White), None);
+        assert_eq!(class(tempo, Color::Black), None);
+        assert_eq!(searched(tempo), Deadness::Dead);
+        // D3-Chess: in check from the pawn, Black's only move is Kh8, after which it has no
+        // move unless White gives one: White cannot win.
+        let check = "6k1/7P/4N1K1/8/8/8/8/8 b - - 0 1";
+        let pos = Position::from_fen(check).unwrap();
+        assert_eq!(conditions(&pos, Color::White), Some(AliveClass::FreePawns));
+        assert_eq!(class(check, Color::White), None);
+        assert_eq!(searched(check), Deadness::Dead);
+        // D3-Chess: Black's pawn can advance only once its own king, boxed in on h1, has
+        // moved, which it never can: Black cannot win, its king having no quiet step.
+        let boxed = "B7/8/8/8/4r3/8/7p/5K1k w - - 0 1";
+        let pos = Position::from_fen(boxed).unwrap();
+        assert_eq!(conditions(&pos, Color::Black), Some(AliveClass::FreePawns));
+        assert_eq!(class(boxed, Color::Black), None);
+        assert!(
+            crate::laws::dead::analyse_side(&pos, Color::Black, Budget::default()).cannot_win()
+        );
     }
 
     #[test]
@@ -275,6 +320,60 @@ mod tests {
         // Material in no class: nothing is tried.
         let minor = Position::from_fen("8/8/4k3/8/8/8/8/4K2B w - - 0 1").unwrap();
         assert_eq!(one_move_away(&minor), None);
+    }
+
+    #[test]
+    fn minor_pieces_need_material_no_lemma_rules_out() {
+        // K+N v K+B (a master game's final): each side mates in a corner with the other's
+        // piece beside its king.
+        let nb = "8/8/5K1N/5b2/5k2/8/8/8 w - - 0 80";
+        assert_eq!(class(nb, Color::White), Some(AliveClass::MinorPieces));
+        assert_eq!(class(nb, Color::Black), Some(AliveClass::MinorPieces));
+        assert_eq!(searched(nb), Deadness::Alive);
+        // Bishops on opposite colours: the loser's bishop fills the other colour's square.
+        let opposite = "2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1";
+        assert_eq!(class(opposite, Color::White), Some(AliveClass::MinorPieces));
+        assert_eq!(searched(opposite), Deadness::Alive);
+        // On the same colour a lemma rules both out: dead, and no class claims it.
+        let same = "2b1k3/8/8/8/8/8/8/4KB2 w - - 0 1";
+        assert_eq!(class(same, Color::White), None);
+        assert_eq!(class(same, Color::Black), None);
+        assert_eq!(searched(same), Deadness::Dead);
+        // A lone knight against a bare king, and a third piece (left to the searches).
+        assert_eq!(class("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", Color::White), None);
+        assert_eq!(
+            class("4k3/8/8/8/8/8/8/2BNKB2 w - - 0 1", Color::White),
+            None
+        );
+    }
+
+    #[test]
+    fn minor_pieces_stand_aside_for_forced_play() {
+        // D3-Chess: in check from the knight, Black's only move takes it: White cannot win,
+        // and the position is dead, only because of that forced capture.
+        let check = "kb6/2N5/1K6/8/8/8/8/8 b - - 0 50";
+        let pos = Position::from_fen(check).unwrap();
+        assert_eq!(
+            conditions(&pos, Color::White),
+            Some(AliveClass::MinorPieces)
+        );
+        assert_eq!(class(check, Color::White), None);
+        assert_eq!(one_move_away(&pos), None);
+        assert_eq!(searched(check), Deadness::Dead);
+        // D3-Chess: not in check, but Black's king has no quiet step and its only move
+        // takes the knight on a2: dead by a tempo.
+        let forced = "8/8/8/8/8/8/N7/kNK5 b - - 0 1";
+        let pos = Position::from_fen(forced).unwrap();
+        assert_eq!(
+            conditions(&pos, Color::White),
+            Some(AliveClass::MinorPieces)
+        );
+        assert_eq!(class(forced, Color::White), None);
+        assert_eq!(searched(forced), Deadness::Dead);
+        // The king one square further off: a quiet step, and the class applies.
+        let free = "8/8/8/8/8/8/N7/1NK4k b - - 0 1";
+        assert_eq!(class(free, Color::White), Some(AliveClass::MinorPieces));
+        assert_eq!(searched(free), Deadness::Alive);
     }
 
     #[test]

@@ -355,16 +355,28 @@ fn material_value(pos: &Position, color: Color) -> u32 {
 /// classes proved alive (`alive`, a few bitboard operations), which settle most game
 /// finals, then `deadness_searched`.
 pub fn deadness(pos: &Position, budget: Budget) -> Deadness {
-    if let Some(d) = over(pos) {
-        return d;
+    match settled(pos) {
+        Some(d) => d,
+        None => deadness_unsettled(pos, budget),
     }
-    if Color::ALL
+}
+
+/// `deadness` where it needs no search: the game is over, or a class proved alive applies
+/// (at the position or one legal move on). `None` leaves it to `deadness_unsettled`.
+pub fn settled(pos: &Position) -> Option<Deadness> {
+    if let Some(d) = over(pos) {
+        return Some(d);
+    }
+    let alive = Color::ALL
         .into_iter()
         .any(|c| alive::proof(pos, c).is_some())
-        || alive::one_move_away(pos).is_some()
-    {
-        return Deadness::Alive;
-    }
+        || alive::one_move_away(pos).is_some();
+    alive.then_some(Deadness::Alive)
+}
+
+/// `deadness` of a position `settled` left open: the searches, the cheap line stopping at
+/// the classes.
+pub fn deadness_unsettled(pos: &Position, budget: Budget) -> Deadness {
     searched(pos, budget, true)
 }
 
