@@ -247,6 +247,7 @@ fn label_engine(args: &FitArgs, path: &Path) -> Result<EngineSpec> {
         options: vec![("Hash".into(), "16".into())],
         search_timeout: Duration::from_secs(60),
         sweep_nodes: 0,
+        refine_nodes: 0,
     };
     UciEngine::start(&spec).map_err(|e| AppError::Usage(format!("--engine: {e}")))?;
     Ok(spec)

@@ -317,6 +317,7 @@ mod tests {
             options: Vec::new(),
             search_timeout: Duration::from_secs(10),
             sweep_nodes: 0,
+            refine_nodes: 0,
         };
         let cache = dir.path().join("cache").join("labels.tsv");
         let e = label_samples(&samples, &spec, &cache, 2, |_, _| {}).unwrap_err();
