@@ -61,7 +61,7 @@ pub enum Command {
     /// Benchmarks with fixed inputs.
     #[command(after_help = EXAMPLES_BENCH)]
     Bench(bench::BenchArgs),
-    /// Fit the evaluation to game results, and measure it by self-play.
+    /// Fit the evaluation to game results or an engine's evaluations, and measure it by self-play.
     #[command(after_help = EXAMPLES_TUNE)]
     Tune(tune::TuneArgs),
     /// Can each side still checkmate? (dead positions, Art. 5.2.2 and 6.9)
@@ -183,8 +183,7 @@ const EXAMPLES_BENCH: &str = "Examples:
 const EXAMPLES_TUNE: &str = "Examples:
   arbiter tune fit --corpus ../shared/corpus --seed 1 --out src/search/weights_tuned.rs
   arbiter tune fit --corpus ../shared/corpus --seed 1 --per-game 1 --engine /usr/games/stockfish --engine-nodes 20000 --engine-jobs 2
-  arbiter tune match --games 1000 --nodes 5000 --seed 1 --first tuned --second classic
-  arbiter tune match --openings ../shared/corpus/openings --games 200 --nodes 2000";
+  arbiter tune match --games 1000 --nodes 5000 --seed 1 --first tuned --second classic";
 
 const EXAMPLES_DEAD: &str = "Examples:
   arbiter dead '8/8/4k3/8/8/3K4/8/4B3 w - - 0 1'

@@ -29,7 +29,7 @@ pub struct TuneArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum TuneCommand {
-    /// Fit the evaluation's weights to game results (Texel's method).
+    /// Fit the evaluation's weights to game results, or to a UCI engine's evaluations (Texel's method).
     Fit(FitArgs),
     /// Play one set of weights against another at fixed nodes per move.
     Match(MatchArgs),
