@@ -140,8 +140,7 @@ impl Matcher {
         debug_assert!(q.laws.is_empty());
         let held = q.held.max(1) as usize;
         let mut pos = *start;
-        let mut run_start: [Option<usize>; 2] = [None, None];
-        let mut pending: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        let mut runs = HeldRuns::new(held);
         for ply in 0..=moves.len() {
             if ply > 0 {
                 pos.play_unchecked(moves[ply - 1]);
@@ -173,20 +172,8 @@ impl Matcher {
                     }
                     continue;
                 }
-                if material {
-                    let begun = *run_start[s].get_or_insert(ply);
-                    if here {
-                        pending[s].push(ply);
-                    }
-                    if let Some(&p) = pending[s].first()
-                        && p >= begun
-                        && ply + 1 - p >= held
-                    {
-                        return Some(p as u32);
-                    }
-                } else {
-                    run_start[s] = None;
-                    pending[s].clear();
+                if let Some(p) = runs.step(s, ply, material, here) {
+                    return Some(p);
                 }
             }
         }
@@ -262,10 +249,7 @@ impl Matcher {
         let needs_board = !q.patterns.is_empty() || q.pawns.is_some() || q.material.is_some();
         let mut pos = *start;
         let mut board = if needs_board { board_of(&pos) } else { [0; 64] };
-        // Per side: the ply where the current run of matching material began.
-        let mut run_start: [Option<usize>; 2] = [None, None];
-        // Plies where the position-level forms held, per side, waiting for their material span.
-        let mut pending: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        let mut runs = HeldRuns::new(held);
         for ply in 0..=moves.len() {
             if ply > 0 {
                 let m = moves[ply - 1];
@@ -293,21 +277,8 @@ impl Matcher {
                     }
                     continue;
                 }
-                if self.material_holds(&board, flipped) {
-                    let begun = *run_start[s].get_or_insert(ply);
-                    if here {
-                        pending[s].push(ply);
-                    }
-                    // The earliest pending ply whose span is complete.
-                    if let Some(&p) = pending[s].first()
-                        && p >= begun
-                        && ply + 1 - p >= held
-                    {
-                        return Some(p as u32);
-                    }
-                } else {
-                    run_start[s] = None;
-                    pending[s].clear();
+                if let Some(p) = runs.step(s, ply, self.material_holds(&board, flipped), here) {
+                    return Some(p);
                 }
             }
         }
@@ -410,6 +381,44 @@ fn update_board(board: &mut Board, pos: &Position, m: Move) {
         }
     } else {
         board[m.to().index()] = pos.piece_at(m.to()).map_or(0, code);
+    }
+}
+
+/// `--held N`: the plies where a query's other forms held, waiting for its material to hold
+/// N plies in a row from there, per side of a mirrored query.
+struct HeldRuns {
+    held: usize,
+    /// Per side: the ply where the current run of matching material began.
+    run_start: [Option<usize>; 2],
+    /// Per side: plies where the other forms held, waiting for their material span.
+    pending: [Vec<usize>; 2],
+}
+
+impl HeldRuns {
+    fn new(held: usize) -> HeldRuns {
+        HeldRuns {
+            held,
+            run_start: [None, None],
+            pending: [Vec::new(), Vec::new()],
+        }
+    }
+
+    /// One ply of side `s`: `material` says the material holds there, `here` the other forms.
+    /// Gives the earliest pending ply whose span is complete.
+    fn step(&mut self, s: usize, ply: usize, material: bool, here: bool) -> Option<u32> {
+        if !material {
+            self.run_start[s] = None;
+            self.pending[s].clear();
+            return None;
+        }
+        let begun = *self.run_start[s].get_or_insert(ply);
+        if here {
+            self.pending[s].push(ply);
+        }
+        match self.pending[s].first() {
+            Some(&p) if p >= begun && ply + 1 - p >= self.held => Some(p as u32),
+            _ => None,
+        }
     }
 }
 

@@ -493,19 +493,8 @@ fn engine_tier(
             })?;
             if spec.sweep_nodes > 0 {
                 for ply in 0..positions.len() {
-                    let r = with_engine(spec, |e| {
-                        e.search_limited(
-                            &positions[0],
-                            &moves[..ply],
-                            &positions[ply],
-                            &[],
-                            EngineLimit::Nodes(spec.sweep_nodes),
-                        )
-                    })
-                    .map_err(|mut e| {
-                        e.ply = Some(ply as u32);
-                        e
-                    })?;
+                    let limit = EngineLimit::Nodes(spec.sweep_nodes);
+                    let r = search_at(spec, positions, moves, ply, limit)?;
                     tier.nodes += r.nodes;
                     tier.sweep.push(Slot::from_result(&r, false));
                 }
@@ -545,13 +534,7 @@ fn engine_tier(
                 {
                     continue;
                 }
-                let r = with_engine(spec, |e| {
-                    e.search(&positions[0], &moves[..ply], &positions[ply], &[])
-                })
-                .map_err(|mut e| {
-                    e.ply = Some(ply as u32);
-                    e
-                })?;
+                let r = search_at(spec, positions, moves, ply, spec.limit)?;
                 tier.nodes += r.nodes;
                 tier.slots[ply] = Some(Slot::from_result(&r, true));
             }
@@ -571,6 +554,24 @@ fn engine_tier(
             Err(e) => return Err(e),
         }
     }
+}
+
+/// The engine's search of the game's position after `ply` moves at `limit`, an error located
+/// at that ply.
+fn search_at(
+    spec: &EngineSpec,
+    positions: &[Position],
+    moves: &[Move],
+    ply: usize,
+    limit: EngineLimit,
+) -> Result<SearchResult, EngineError> {
+    with_engine(spec, |e| {
+        e.search_limited(&positions[0], &moves[..ply], &positions[ply], &[], limit)
+    })
+    .map_err(|mut e| {
+        e.ply = Some(ply as u32);
+        e
+    })
 }
 
 /// The sweep's second look: both positions of every move the sweep puts between `REFINE_FROM`
@@ -597,19 +598,13 @@ fn refine(
             if refined[ply] {
                 continue;
             }
-            let r = with_engine(spec, |e| {
-                e.search_limited(
-                    &positions[0],
-                    &moves[..ply],
-                    &positions[ply],
-                    &[],
-                    EngineLimit::Nodes(spec.refine_nodes),
-                )
-            })
-            .map_err(|mut e| {
-                e.ply = Some(ply as u32);
-                e
-            })?;
+            let r = search_at(
+                spec,
+                positions,
+                moves,
+                ply,
+                EngineLimit::Nodes(spec.refine_nodes),
+            )?;
             tier.nodes += r.nodes;
             tier.sweep[ply] = Slot::from_result(&r, false);
             refined[ply] = true;

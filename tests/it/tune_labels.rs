@@ -4,20 +4,8 @@
 //! start is a usage error before any work.
 
 use crate::common::cli::{self, s};
+use crate::common::stockfish;
 use std::path::{Path, PathBuf};
-
-fn stockfish() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-        .map(|d| d.join("stockfish"))
-        .chain([PathBuf::from("/usr/games/stockfish")])
-        .find(|p| p.is_file());
-    if found.is_none() {
-        eprintln!("SKIPPED: stockfish is not on PATH nor at /usr/games/stockfish");
-    }
-    found
-}
 
 /// A corpus folder in the layout the tuner reads, holding testdata's four tuning games.
 fn tiny_corpus(dir: &Path) -> PathBuf {

@@ -3,6 +3,7 @@
 //! option, crash mid-game), and `arbiter uci` driven by a scripted session through the real
 //! binary.
 
+use crate::common::stockfish;
 use arbiter::chess::uci::parse_uci;
 use arbiter::chess::{Move, Position};
 use arbiter::search::analysis::{AnalysisOptions, Judgement, Tier, analyse, code};
@@ -14,19 +15,6 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
-
-fn stockfish() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-        .map(|d| d.join("stockfish"))
-        .chain([PathBuf::from("/usr/games/stockfish")])
-        .find(|p| p.is_file());
-    if found.is_none() {
-        eprintln!("SKIPPED: stockfish is not on PATH nor at /usr/games/stockfish");
-    }
-    found
-}
 
 fn spec(path: &Path, nodes: u64, options: Vec<(String, String)>) -> &'static EngineSpec {
     Box::leak(Box::new(EngineSpec {
@@ -622,6 +610,15 @@ fn ruy_level(after: i32, best2: &'static str) -> Vec<(i32, &'static str)> {
         .collect()
 }
 
+/// The table engine at 50,000 nodes, its sweep at 2,000 and its second look at `refine`.
+fn table_spec(path: &Path, refine: u64) -> &'static EngineSpec {
+    Box::leak(Box::new(EngineSpec {
+        sweep_nodes: 2_000,
+        refine_nodes: refine,
+        ..spec(path, 50_000, Vec::new()).clone()
+    }))
+}
+
 fn logged(engine: &Path) -> Vec<String> {
     std::fs::read_to_string(engine.with_extension("log"))
         .unwrap()
@@ -642,11 +639,7 @@ fn the_second_look_marks_a_move_the_sweep_put_just_under_the_mark() {
     ];
     let path = table_engine(dir.path(), "table", &levels);
     let (start, moves) = game(RUY);
-    let with = Box::leak(Box::new(EngineSpec {
-        sweep_nodes: 2_000,
-        refine_nodes: 10_000,
-        ..spec(&path, 50_000, Vec::new()).clone()
-    }));
+    let with = table_spec(&path, 10_000);
     let a = analyse(&start, &moves, None, false, &options(with)).unwrap();
     assert_eq!(a.moves[2].judgement, Some(Judgement::Mistake), "{a:#?}");
     assert_eq!(a.moves[2].tier, Tier::Engine);
@@ -661,10 +654,7 @@ fn the_second_look_marks_a_move_the_sweep_put_just_under_the_mark() {
 
     // Without the second look the move is not marked, and gets no label.
     std::fs::remove_file(path.with_extension("log")).unwrap();
-    let without = Box::leak(Box::new(EngineSpec {
-        refine_nodes: 0,
-        ..with.clone()
-    }));
+    let without = table_spec(&path, 0);
     let b = analyse(&start, &moves, None, false, &options(without)).unwrap();
     assert_eq!(b.moves[2].judgement, None);
     assert_eq!(b.engine.positions, 0);
@@ -682,11 +672,7 @@ fn a_move_the_engine_finds_best_at_its_budget_needs_no_search_after_it() {
     ];
     let path = table_engine(dir.path(), "table", &levels);
     let (start, moves) = game(RUY);
-    let engine = Box::leak(Box::new(EngineSpec {
-        sweep_nodes: 2_000,
-        refine_nodes: 10_000,
-        ..spec(&path, 50_000, Vec::new()).clone()
-    }));
+    let engine = table_spec(&path, 10_000);
     let a = analyse(&start, &moves, None, false, &options(engine)).unwrap();
     assert_eq!(a.moves[2].judgement, None, "{a:#?}");
     assert_eq!(a.moves[2].tier, Tier::Engine);
@@ -702,11 +688,7 @@ fn a_move_the_sweep_found_best_is_not_marked() {
     let levels = [(2_000, ruy_level(120, "g1f3"))];
     let path = table_engine(dir.path(), "table", &levels);
     let (start, moves) = game(RUY);
-    let engine = Box::leak(Box::new(EngineSpec {
-        sweep_nodes: 2_000,
-        refine_nodes: 10_000,
-        ..spec(&path, 50_000, Vec::new()).clone()
-    }));
+    let engine = table_spec(&path, 10_000);
     let a = analyse(&start, &moves, None, false, &options(engine)).unwrap();
     assert_eq!(a.moves[2].judgement, None, "{a:#?}");
     assert_eq!(logged(&path).len(), 7);

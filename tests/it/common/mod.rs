@@ -32,3 +32,18 @@ pub fn corpus() -> Option<PathBuf> {
     );
     Some(dir)
 }
+
+/// Stockfish on `PATH` or at Debian's `/usr/games/stockfish`, or `None` after a loud note:
+/// the tests that run it skip without it (`.ci/run` installs it).
+pub fn stockfish() -> Option<PathBuf> {
+    let found = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|d| d.join("stockfish"))
+        .chain([PathBuf::from("/usr/games/stockfish")])
+        .find(|p| p.is_file());
+    if found.is_none() {
+        eprintln!("SKIPPED: stockfish is not on PATH nor at /usr/games/stockfish");
+    }
+    found
+}
