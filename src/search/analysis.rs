@@ -931,6 +931,11 @@ pub fn settings_json(options: &AnalysisOptions, engine_name: Option<&str>) -> St
     });
     if let (Some(spec), Some(name)) = (options.engine, engine_name) {
         v["uci_engine"] = spec.settings(name);
+        // The second look's band, with its nodes (`refine`): an engine's analysis only.
+        if spec.sweep_nodes > 0 && spec.refine_nodes > 0 {
+            v["uci_engine"]["refine_from"] = serde_json::json!(REFINE_FROM);
+            v["uci_engine"]["refine_mark"] = serde_json::json!(REFINE_MARK);
+        }
     }
     v.to_string()
 }

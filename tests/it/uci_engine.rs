@@ -651,6 +651,11 @@ fn the_second_look_marks_a_move_the_sweep_put_just_under_the_mark() {
     assert_eq!(log[..7], sweep[..]);
     assert_eq!(log[7..], ["10000:2", "10000:3", "50000:2", "50000:3"]);
     assert_eq!(a.engine.nodes, 7 * 2_000 + 2 * 10_000 + 2 * 50_000);
+    // The second look is part of the settings recorded with the analysis.
+    let settings: serde_json::Value = serde_json::from_str(&a.settings).unwrap();
+    assert_eq!(settings["uci_engine"]["refine_nodes"], 10_000);
+    assert_eq!(settings["uci_engine"]["refine_from"], 4.0);
+    assert_eq!(settings["uci_engine"]["refine_mark"], 5.0);
 
     // Without the second look the move is not marked, and gets no label.
     std::fs::remove_file(path.with_extension("log")).unwrap();
