@@ -96,23 +96,14 @@ pub fn walk(record: &[u8], mut each: impl FnMut(&[Counts; 2], u32, u32) -> bool)
             return false;
         };
         black_first = b[0] == 1;
-        for i in 0..10 {
-            let nib = (b[1 + i / 2] >> (4 * (i % 2))) & 15;
-            mat[i / 5][i % 5] = nib;
-        }
+        mat = header_material(b);
         at += 6;
     }
     let mut from = 0u32;
     let mut ply = 0u32;
     while at < record.len() {
-        let b = record[at];
-        at += 1;
-        let delta = match b >> 5 {
-            0 => match get_varint(record, &mut at) {
-                Some(d) => d as u32,
-                None => return false,
-            },
-            d => u32::from(d),
+        let Some((delta, code)) = next_event(record, &mut at) else {
+            return false;
         };
         ply += delta;
         if ply == 0 || ply > plies {
@@ -124,7 +115,6 @@ pub fn walk(record: &[u8], mut each: impl FnMut(&[Counts; 2], u32, u32) -> bool)
         from = ply;
         // The side that made the ply-th move.
         let mover = usize::from((ply % 2 == 1) == black_first);
-        let code = b & 31;
         let (taken, promoted) = ((code / 5) as usize, (code % 5) as usize);
         if taken > 0 {
             let c = &mut mat[1 - mover][taken - 1];
@@ -307,11 +297,7 @@ impl SpanQuery {
         if custom {
             let b = record.get(at..at + 6)?;
             black_first = b[0] == 1;
-            let mut mat = [[0u8; 5]; 2];
-            for i in 0..10 {
-                mat[i / 5][i % 5] = (b[1 + i / 2] >> (4 * (i % 2))) & 15;
-            }
-            st = Packed::of(&mat);
+            st = Packed::of(&header_material(b));
             at += 6;
         }
         let tests = [Some(&self.packed), self.packed_flipped.as_ref()];
@@ -322,17 +308,12 @@ impl SpanQuery {
         let mut ply = 0u32;
         loop {
             let (to, next) = if at < record.len() {
-                let b = record[at];
-                at += 1;
-                let delta = match b >> 5 {
-                    0 => get_varint(record, &mut at)? as u32,
-                    d => u32::from(d),
-                };
+                let (delta, code) = next_event(record, &mut at)?;
                 ply += delta;
                 if ply == 0 || ply > plies {
                     return None;
                 }
-                (ply - 1, Some(b & 31))
+                (ply - 1, Some(code))
             } else {
                 (plies, None)
             };
@@ -705,19 +686,36 @@ fn event_plies(record: &[u8], out: &mut Vec<(u32, u8)>) -> bool {
     }
     let mut ply = 0u32;
     while at < record.len() {
-        let b = record[at];
-        at += 1;
-        let delta = match b >> 5 {
-            0 => match get_varint(record, &mut at) {
-                Some(d) => d as u32,
-                None => return false,
-            },
-            d => u32::from(d),
+        let Some((delta, code)) = next_event(record, &mut at) else {
+            return false;
         };
         ply += delta;
-        out.push((ply, b & 31));
+        out.push((ply, code));
     }
     true
+}
+
+/// The record's next event at `at` (`Record::push`): the plies since the one before and its
+/// code (the piece taken ×5 + the piece promoted to); `None` when the bytes end inside it.
+#[inline]
+fn next_event(record: &[u8], at: &mut usize) -> Option<(u32, u8)> {
+    let b = *record.get(*at)?;
+    *at += 1;
+    let delta = match b >> 5 {
+        0 => get_varint(record, at)? as u32,
+        d => u32::from(d),
+    };
+    Some((delta, b & 31))
+}
+
+/// The starting material of a record from another position: the header's six bytes after
+/// the side byte, a nibble per count.
+fn header_material(b: &[u8]) -> [Counts; 2] {
+    let mut mat = [[0u8; 5]; 2];
+    for i in 0..10 {
+        mat[i / 5][i % 5] = (b[1 + i / 2] >> (4 * (i % 2))) & 15;
+    }
+    mat
 }
 
 #[cfg(test)]

@@ -127,15 +127,20 @@ fn an_option_the_engine_does_not_have_is_named() {
 }
 
 /// A shell script that speaks just enough UCI, then does `on_go` when asked to search.
+/// Writes an executable shell script.
+fn write_script(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    let mut perm = std::fs::metadata(path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(path, perm).unwrap();
+}
+
 fn fake_engine(dir: &Path, name: &str, on_go: &str) -> PathBuf {
     let path = dir.join(name);
     let script = format!(
         "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo 'id name Fake'; echo uciok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
     );
-    std::fs::write(&path, script).unwrap();
-    let mut perm = std::fs::metadata(&path).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
-    std::fs::set_permissions(&path, perm).unwrap();
+    write_script(&path, &script);
     path
 }
 
@@ -499,10 +504,7 @@ fn arbiter_passes_as_its_own_engine() {
     let dir = tempfile::tempdir().unwrap();
     let db = blunders_db(dir.path());
     let wrapper = dir.path().join("arbiter-uci");
-    std::fs::write(&wrapper, format!("#!/bin/sh\nexec {BIN} uci\n")).unwrap();
-    let mut perm = std::fs::metadata(&wrapper).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
-    std::fs::set_permissions(&wrapper, perm).unwrap();
+    write_script(&wrapper, &format!("#!/bin/sh\nexec {BIN} uci\n"));
     let out = analyse_db(
         &db,
         &[
@@ -583,10 +585,7 @@ fn table_engine(dir: &Path, name: &str, levels: &[(u64, Vec<(i32, &str)>)]) -> P
         "#!/bin/sh\nply=0\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo 'id name Table'; echo uciok ;;\n    isready) echo readyok ;;\n    position*) set -- $line; if [ $# -gt 8 ]; then ply=$(($# - 9)); else ply=0; fi ;;\n    go*) set -- $line; nodes=$3; echo \"$nodes:$ply\" >> '{log}'\n      case \"$nodes:$ply\" in\n{cases}        *) cp=0; best=0000 ;;\n      esac\n      echo \"info depth 9 score cp $cp nodes $nodes pv $best\"; echo \"bestmove $best\" ;;\n    quit) exit 0 ;;\n  esac\ndone\n",
         log = path.with_extension("log").display(),
     );
-    std::fs::write(&path, script).unwrap();
-    let mut perm = std::fs::metadata(&path).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
-    std::fs::set_permissions(&path, perm).unwrap();
+    write_script(&path, &script);
     path
 }
 
