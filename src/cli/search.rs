@@ -229,6 +229,15 @@ pub fn run_index(args: &IndexArgs) -> Result {
     if p > 0 && !quiet {
         eprintln!();
     }
+    // Ranges indexed before schema version 9 get the material index, from their spans.
+    let m = crate::db::positions::build_material(&conn, |done, total| {
+        if !quiet {
+            eprint!("\rmaterial index: {done} of {total} games");
+        }
+    })?;
+    if m > 0 && !quiet {
+        eprintln!();
+    }
     Ok(Outcome::Success)
 }
 

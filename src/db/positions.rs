@@ -9,6 +9,7 @@ use crate::positions::index::{
     build_pawn_rows, decode_bucket, encode_pairs, facts, game_entry, get_varint, pawn_games,
     pawn_row, put_varint,
 };
+use crate::positions::material;
 use crate::positions::query::Counts;
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -85,8 +86,216 @@ fn write_range(conn: &Connection, games: &[(u32, GameEntry)]) -> rusqlite::Resul
         let (facts, spans) = games_blobs(first_game, last.0, ids);
         conn.prepare_cached(include_str!("sql/insert_position_games.sql"))?
             .execute(params![first_game, last.0, facts, spans])?;
+        if has_material_table(conn)? {
+            let postings: Vec<(u32, &[(u32, u8)])> =
+                games.iter().map(|(g, e)| (*g, &e.material[..])).collect();
+            write_material(conn, first_game, last.0, &postings)?;
+        }
     }
     Ok(())
+}
+
+/// Whether the database has `position_material` (schema version 9 on).
+pub fn has_material_table(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE name = 'position_material'",
+        [],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n > 0)
+}
+
+/// The row id of a material row of the range from `first_game` whose first class is `class`.
+fn material_row(first_game: u32, class: u32) -> i64 {
+    i64::from(first_game) << 31 | i64::from(class)
+}
+
+/// Writes the material rows of the games `first` to `last` (those with postings, ascending)
+/// and the row saying which ids the range covers.
+fn write_material(
+    conn: &Connection,
+    first: u32,
+    last: u32,
+    games: &[(u32, &[(u32, u8)])],
+) -> rusqlite::Result<()> {
+    let mut stmt = conn.prepare_cached(include_str!("sql/insert_position_material.sql"))?;
+    for (class, blob) in material::build_rows(first, games) {
+        stmt.execute(params![material_row(first, class), blob])?;
+    }
+    let mut range = Vec::new();
+    put_varint(u64::from(last - first), &mut range);
+    stmt.execute(params![-1 - i64::from(first), range])?;
+    Ok(())
+}
+
+/// The ranges of ids `(first, last)` the material index covers, by first game.
+pub fn material_ranges(conn: &Connection) -> rusqlite::Result<Vec<(u32, u32)>> {
+    if !has_material_table(conn)? {
+        return Ok(Vec::new());
+    }
+    let mut stmt =
+        conn.prepare_cached("SELECT -1 - row, entries FROM position_material WHERE row < 0")?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let first: i64 = r.get(0)?;
+        let blob = r.get_ref(1)?.as_blob()?;
+        let mut at = 0;
+        if let Some(n) = get_varint(blob, &mut at) {
+            out.push((first as u32, first as u32 + n as u32));
+        }
+    }
+    out.sort_unstable();
+    Ok(out)
+}
+
+/// The games of the material index (every range it covers) whose classes `sieve` wants add
+/// up to `held` plies at least (the postings' bounds), ascending.
+pub fn material_candidates(
+    conn: &Connection,
+    sieve: &material::Sieve,
+    held: u32,
+) -> rusqlite::Result<Vec<u32>> {
+    let ranges = material_ranges(conn)?;
+    let mut out = Vec::new();
+    // Per range (the rows come by first game): the plies of each game.
+    let mut range: Option<(u32, u32)> = None;
+    let mut plies: Vec<u32> = Vec::new();
+    let mut memo: Vec<(u32, bool)> = Vec::new();
+    let mut cursor = 0;
+    let flush = |range: Option<(u32, u32)>, plies: &[u32], out: &mut Vec<u32>| {
+        if let Some((first, _)) = range {
+            let hits = plies.iter().enumerate().filter(|&(_, &p)| p >= held);
+            out.extend(hits.map(|(i, _)| first + i as u32));
+        }
+    };
+    let mut stmt = conn
+        .prepare_cached("SELECT row, entries FROM position_material WHERE row >= 0 ORDER BY row")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let row: i64 = r.get(0)?;
+        let first = (row >> 31) as u32;
+        if range.is_none_or(|(a, _)| a != first) {
+            flush(range, &plies, &mut out);
+            // A row of a range without its covering row is not read (a write in progress).
+            let Ok(i) = ranges.binary_search_by_key(&first, |r| r.0) else {
+                range = None;
+                continue;
+            };
+            range = Some(ranges[i]);
+            plies.clear();
+            plies.resize((ranges[i].1 - first + 1) as usize, 0);
+            cursor = 0;
+        }
+        let Some((first, last)) = range else { continue };
+        let blob = r.get_ref(1)?.as_blob()?;
+        // The classes come in ascending order within a range, and the ranges have mostly
+        // the same ones: the sieve's answers are kept in a sorted list walked along.
+        material::each_posting(
+            first,
+            blob,
+            |k| {
+                while cursor < memo.len() && memo[cursor].0 < k {
+                    cursor += 1;
+                }
+                if cursor < memo.len() && memo[cursor].0 == k {
+                    return memo[cursor].1;
+                }
+                let want = sieve.wants(k);
+                memo.insert(cursor, (k, want));
+                want
+            },
+            |g, p| {
+                if g <= last {
+                    let e = &mut plies[(g - first) as usize];
+                    *e = e.saturating_add(p);
+                }
+            },
+        );
+    }
+    flush(range, &plies, &mut out);
+    Ok(out)
+}
+
+/// The spans records of the games `ids` (ascending) where `position_games` holds them, one
+/// after the other in `bytes`: `(game, end of its record in bytes)`, ascending.
+pub fn spans_of(
+    conn: &Connection,
+    ids: &[u32],
+    bytes: &mut Vec<u8>,
+) -> rusqlite::Result<Vec<(u32, usize)>> {
+    let mut out = Vec::with_capacity(ids.len());
+    let (Some(&lo), Some(&hi)) = (ids.first(), ids.last()) else {
+        return Ok(out);
+    };
+    let mut stmt = conn.prepare_cached(
+        "SELECT first_game, spans FROM position_games \
+         WHERE last_game >= ?1 AND first_game <= ?2 ORDER BY first_game",
+    )?;
+    let mut rows = stmt.query(params![lo, hi])?;
+    let mut k = 0;
+    while let Some(r) = rows.next()? {
+        let first: u32 = r.get(0)?;
+        let blob = r.get_ref(1)?.as_blob()?;
+        each_spans(first, blob, |g, rec| {
+            while k < ids.len() && ids[k] < g {
+                k += 1;
+            }
+            if k < ids.len() && ids[k] == g {
+                bytes.extend_from_slice(rec);
+                out.push((g, bytes.len()));
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// Writes the material rows of the `position_games` ranges the material index does not
+/// cover (indexed before schema version 9), from their spans, one committed range at a
+/// time (resumable). Returns the ids covered.
+pub fn build_material(
+    conn: &Connection,
+    mut progress: impl FnMut(u64, u64),
+) -> rusqlite::Result<u64> {
+    if !has_material_table(conn)? || !has_games_table(conn)? {
+        return Ok(0);
+    }
+    let covered = material_ranges(conn)?;
+    let ranges: Vec<(u32, u32)> = conn
+        .prepare("SELECT first_game, last_game FROM position_games ORDER BY first_game")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let todo: Vec<(u32, u32)> = ranges
+        .into_iter()
+        .filter(|&(a, _)| covered.binary_search_by_key(&a, |r| r.0).is_err())
+        .collect();
+    let total: u64 = todo.iter().map(|(a, b)| u64::from(b - a + 1)).sum();
+    let mut done = 0u64;
+    for (a, b) in todo {
+        let blob: Vec<u8> = conn.query_row(
+            "SELECT spans FROM position_games WHERE first_game = ?1",
+            [a],
+            |r| r.get(0),
+        )?;
+        let mut records: Vec<(u32, &[u8])> = Vec::new();
+        each_spans(a, &blob, |g, rec| records.push((g, rec)));
+        let postings: Vec<(u32, Vec<(u32, u8)>)> = records
+            .par_iter()
+            .filter_map(|&(g, rec)| material::postings(rec).map(|p| (g, p)))
+            .collect();
+        let refs: Vec<(u32, &[(u32, u8)])> = postings.iter().map(|(g, p)| (*g, &p[..])).collect();
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        match write_material(conn, a, b, &refs) {
+            Ok(()) => conn.execute_batch("COMMIT")?,
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                return Err(e);
+            }
+        }
+        done += u64::from(b - a + 1);
+        progress(done, total);
+    }
+    Ok(done)
 }
 
 /// The `facts` and `spans` blobs of `position_games` for ids `first` to `last` from the
@@ -342,9 +551,38 @@ pub fn spans_rows(conn: &Connection) -> rusqlite::Result<Vec<(u32, u32, Vec<u8>)
     .collect()
 }
 
+/// The ranges of ids `(first, last)` of the `position_games` rows, by first game.
+pub fn games_ranges(conn: &Connection) -> rusqlite::Result<Vec<(u32, u32)>> {
+    if !has_games_table(conn)? {
+        return Ok(Vec::new());
+    }
+    conn.prepare_cached("SELECT first_game, last_game FROM position_games ORDER BY first_game")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect()
+}
+
+/// The spans of the `position_games` rows with these first games: `(first_game, last_game,
+/// blob)`, by first game.
+pub fn spans_rows_of(
+    conn: &Connection,
+    firsts: &[u32],
+) -> rusqlite::Result<Vec<(u32, u32, Vec<u8>)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT first_game, last_game, spans FROM position_games WHERE first_game = ?1",
+    )?;
+    let mut out = Vec::new();
+    for &f in firsts {
+        let mut rows = stmt.query([f])?;
+        if let Some(r) = rows.next()? {
+            out.push((r.get(0)?, r.get(1)?, r.get(2)?));
+        }
+    }
+    Ok(out)
+}
+
 /// Calls `each(game, record)` for each game of a spans blob (an empty record: no game, or
 /// one that does not decode).
-pub fn each_spans(first: u32, blob: &[u8], mut each: impl FnMut(u32, &[u8])) {
+pub fn each_spans<'a>(first: u32, blob: &'a [u8], mut each: impl FnMut(u32, &'a [u8])) {
     let mut at = 0;
     let mut g = first;
     while at < blob.len() {
@@ -671,7 +909,7 @@ pub fn compact(conn: &Connection, max_rows: i64) -> rusqlite::Result<bool> {
 /// The index's size: bytes of its tables (`dbstat`), when SQLite has that table.
 pub fn index_bytes(conn: &Connection) -> Option<i64> {
     conn.query_row(
-        "SELECT sum(pgsize) FROM dbstat WHERE name IN ('position_keys', 'position_tails', 'position_games', 'position_pawns')",
+        "SELECT sum(pgsize) FROM dbstat WHERE name IN ('position_keys', 'position_tails', 'position_games', 'position_pawns', 'position_material')",
         [],
         |r| r.get::<_, Option<i64>>(0),
     )

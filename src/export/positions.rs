@@ -10,13 +10,15 @@ use super::games::schema_version;
 use crate::chess::Position;
 use crate::db::encode::{decode_moves, decode_visit, start_position};
 use crate::db::positions::{
-    Facts, TailProbe, each_spans, for_each_tail, games_with_key, has_games_table, has_tables,
-    spans_rows, tail_candidates, unindexed,
+    Facts, TailProbe, each_spans, for_each_tail, games_ranges, games_with_key, has_games_table,
+    has_material_table, has_tables, material_candidates, material_ranges, spans_of, spans_rows,
+    spans_rows_of, tail_candidates, unindexed,
 };
 use crate::db::select::{Filter, games_from};
 use crate::positions::index::INDEX_PLIES;
 use crate::positions::index::{castling_bits, facts_elo, facts_result, home_left};
 use crate::positions::matcher::board_of;
+use crate::positions::material::Sieve;
 use crate::positions::query::{Counts, Material, counts};
 use crate::positions::spans::{ScanFilter, SpanQuery, Window, walk};
 use crate::positions::tree::Trees;
@@ -210,19 +212,20 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
             }
         })?;
     }
-    // A material query alone reads the games' material spans where they are stored, and
-    // the selection is asked of its hits only.
+    // A material query alone reads the games' material spans where they are stored (those
+    // the material index names, where it covers them), and the selection is asked of its
+    // hits only.
     if let (Some(material), true) = (&query.material, material_only(query)) {
-        let rows = spans_rows(conn)?;
-        if !rows.is_empty() {
+        let all = games_ranges(conn)?;
+        if !all.is_empty() {
             let span_query = SpanQuery::new(material, query.held, query.identity.mirror);
-            let mut hits = span_hits(&rows, &span_query);
+            let mut hits = material_hits(conn, query, material, &span_query, &all)?;
             hits.sort_by_key(|h| h.id);
             let mut ids: Vec<i64> = hits.iter().map(|h| h.id).collect();
             keep_selected(conn, filter, &mut ids)?;
             hits.retain(|h| ids.binary_search(&h.id).is_ok());
             found.hits = hits;
-            let ranges = outside(conn, &rows)?;
+            let ranges = outside(conn, &all)?;
             if ranges.is_empty() {
                 found.unindexed = holes.iter().map(|&(a, b)| (b - a + 1) as u64).sum::<u64>();
                 return Ok(found);
@@ -270,7 +273,8 @@ fn scan_selection(
     let ranges = if rows.is_empty() {
         vec![(i64::MIN, i64::MAX)]
     } else {
-        outside(conn, &rows)?
+        let covered: Vec<(u32, u32)> = rows.iter().map(|r| (r.0, r.1)).collect();
+        outside(conn, &covered)?
     };
     drop(rows);
     if !ranges.is_empty() {
@@ -498,6 +502,59 @@ fn material_only(q: &Query) -> bool {
         && q.laws.is_empty()
 }
 
+/// A material query's hits in the games of `position_games` (its ranges `all`): where the
+/// material index covers a range, the spans of the games its classes name (most ranges
+/// then read a few of their games' records), elsewhere every game's spans.
+fn material_hits(
+    conn: &Connection,
+    query: &Query,
+    material: &Material,
+    span_query: &SpanQuery,
+    all: &[(u32, u32)],
+) -> Result<Vec<Hit>, ExportError> {
+    let sieve = if has_material_table(conn)? {
+        Sieve::new(material, query.identity.mirror)
+    } else {
+        None
+    };
+    let covered = match &sieve {
+        Some(_) => material_ranges(conn)?,
+        None => Vec::new(),
+    };
+    let mut hits = Vec::new();
+    if let (Some(sieve), false) = (&sieve, covered.is_empty()) {
+        let candidates = material_candidates(conn, sieve, query.held.max(1))?;
+        let mut bytes = Vec::new();
+        let ends = spans_of(conn, &candidates, &mut bytes)?;
+        hits = (0..ends.len())
+            .into_par_iter()
+            .with_min_len(1024)
+            .filter_map(|i| {
+                let from = if i == 0 { 0 } else { ends[i - 1].1 };
+                let ply = span_query.first_match_packed(&bytes[from..ends[i].1])?;
+                Some(Hit {
+                    id: i64::from(ends[i].0),
+                    ply,
+                })
+            })
+            .collect();
+    }
+    let rest: Vec<u32> = all
+        .iter()
+        .filter(|r| covered.binary_search_by_key(&r.0, |c| c.0).is_err())
+        .map(|r| r.0)
+        .collect();
+    if !rest.is_empty() {
+        let rows = if rest.len() == all.len() {
+            spans_rows(conn)?
+        } else {
+            spans_rows_of(conn, &rest)?
+        };
+        hits.extend(span_hits(&rows, span_query));
+    }
+    Ok(hits)
+}
+
 /// The games of `position_games` rows (`(first, last, spans)`) whose spans match, in
 /// parallel over the rows.
 fn span_hits(rows: &[(u32, u32, Vec<u8>)], query: &SpanQuery) -> Vec<Hit> {
@@ -518,7 +575,7 @@ fn span_hits(rows: &[(u32, u32, Vec<u8>)], query: &SpanQuery) -> Vec<Hit> {
 }
 
 /// The id ranges of the games table outside the rows' ranges.
-fn outside(conn: &Connection, rows: &[(u32, u32, Vec<u8>)]) -> rusqlite::Result<Vec<(i64, i64)>> {
+fn outside(conn: &Connection, rows: &[(u32, u32)]) -> rusqlite::Result<Vec<(i64, i64)>> {
     let lo: Option<i64> = conn.query_row("SELECT min(id) FROM games", [], |r| r.get(0))?;
     let hi: Option<i64> = conn.query_row("SELECT max(id) FROM games", [], |r| r.get(0))?;
     let (Some(lo), Some(hi)) = (lo, hi) else {
@@ -526,7 +583,7 @@ fn outside(conn: &Connection, rows: &[(u32, u32, Vec<u8>)]) -> rusqlite::Result<
     };
     let mut out = Vec::new();
     let mut next = lo;
-    for &(a, b, _) in rows {
+    for &(a, b) in rows {
         if i64::from(a) > next {
             out.push((next, i64::from(a) - 1));
         }

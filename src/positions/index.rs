@@ -37,6 +37,9 @@ pub struct GameEntry {
     pub spans: Vec<u8>,
     /// The home-pawn prefix postings of the positions after `INDEX_PLIES` (`pawn_postings`).
     pub pawns: Vec<PawnPosting>,
+    /// The material classes the game passes through, with their ply classes
+    /// (`material::postings`).
+    pub material: Vec<(u32, u8)>,
 }
 
 /// A game's positions after `INDEX_PLIES` with one set of home pawns gone: the set (bits as
@@ -184,6 +187,7 @@ pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
     }
     keys.sort_unstable();
     keys.dedup();
+    let material = super::material::postings(&spans).unwrap_or_default();
     if moves.len() <= INDEX_PLIES {
         return GameEntry {
             keys,
@@ -191,6 +195,7 @@ pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
             facts: 0,
             spans,
             pawns: Vec::new(),
+            material,
         };
     }
     let pawns = intervals
@@ -211,6 +216,7 @@ pub fn game_entry(start: &Position, moves: &[Move]) -> GameEntry {
         facts: 0,
         spans,
         pawns,
+        material,
     }
 }
 
@@ -359,7 +365,15 @@ pub fn put_varint(mut v: u64, out: &mut Vec<u8>) {
     out.push(v as u8);
 }
 
+#[inline]
 pub fn get_varint(b: &[u8], at: &mut usize) -> Option<u64> {
+    // Most varints of the index are one byte.
+    if let Some(&byte) = b.get(*at)
+        && byte < 0x80
+    {
+        *at += 1;
+        return Some(u64::from(byte));
+    }
     let mut v = 0u64;
     let mut shift = 0;
     loop {

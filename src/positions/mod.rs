@@ -3,6 +3,7 @@
 //! says which positions are the same (Art. 9.2.2 and its relaxations), `query` parses every
 //! form, `matcher` replays a game against a query, `index` is what each game adds to the
 //! stored index (made on the import's workers), `spans` a game's material ply by ply,
+//! `material` the index from material classes to the games passing through them,
 //! `tree` the moves played from a position.
 //! Named apart from `search/`, which is the engine.
 
@@ -10,6 +11,7 @@ pub mod index;
 pub mod key;
 pub mod laws;
 pub mod matcher;
+pub mod material;
 pub mod query;
 pub mod spans;
 pub mod tree;

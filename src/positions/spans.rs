@@ -253,8 +253,11 @@ impl SpanQuery {
                 .flatten()
                 .map(|c| 15usize.saturating_sub(c.iter().map(|&n| usize::from(n)).sum()))
                 .sum(),
-            // Equal material is the start's: an imbalance needs an event.
-            Material::Imbalance { .. } => 1,
+            // Equal material is the start's: an imbalance needs an event, unless it
+            // allows equal material (`m vs m`: a bishop against a bishop).
+            Material::Imbalance { more, less, minors } => {
+                usize::from(!imbalance_diffs(more, less, *minors).contains(&[0; 5]))
+            }
             Material::Down(_, points) => usize::from(*points > 0),
         };
         let test = Test::new(material);
@@ -764,6 +767,7 @@ mod tests {
             ("KQR2B2NP5KQR2B2N2P7", 1, true),
             ("KQR2B2NP6KQR2B2N2P7", 4, false),
             ("N vs PP", 1, false),
+            ("m vs m", 1, false),
         ] {
             let m = parse_material(text).unwrap();
             let mut q = Query {
@@ -924,6 +928,21 @@ mod tests {
         assert_eq!(q("Bxh7 Kxh7 Nxg5").window(&rec), Window::UpTo(21 + 3));
         // A promotion: none.
         assert_eq!(q("e8=Q").window(&rec), Window::Skip);
+    }
+
+    /// A regression: `m vs m` (a minor piece each) allows equal material, so a game
+    /// without a capture matches from its start; the walk skipped every record without an
+    /// event for any imbalance.
+    #[test]
+    fn an_imbalance_allowing_equal_material_matches_a_game_without_captures() {
+        let s = Position::new();
+        let mut rec = Vec::new();
+        encode(&s, &game(s, "e4 e5 Nf3 Nc6"), &mut rec);
+        for (text, want) in [("m vs m", Some(0)), ("N vs PP", None)] {
+            let m = parse_material(text).unwrap();
+            assert_eq!(SpanQuery::new(&m, 1, false).first_match_packed(&rec), want);
+            assert_eq!(SpanQuery::new(&m, 1, false).first_match(&rec), want);
+        }
     }
 
     #[test]

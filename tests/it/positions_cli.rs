@@ -353,6 +353,86 @@ fn scan_queries() -> Vec<Query> {
     ]
 }
 
+/// Material queries alone (answered from the material index where it covers the games,
+/// from every game's spans elsewhere): signatures of endings and of many men (a difference
+/// class then bounds them), imbalances, points held, the colour flip, and the forms the
+/// index leaves to the spans (a side left free, equal minors).
+fn material_queries() -> Vec<Query> {
+    let q = |mat: &str, held: u32, mirror: bool| {
+        let mut q = Query {
+            material: Some(parse_material(mat).unwrap()),
+            held,
+            ..Query::default()
+        };
+        q.identity.mirror = mirror;
+        q
+    };
+    vec![
+        q("down>=1", 1, false),
+        q("down>=1", 6, true),
+        q("white-down>=2", 3, true),
+        q("black-down>=3", 1, false),
+        q("down>=3", 20, false),
+        q("N vs PP", 1, true),
+        q("B vs N", 2, false),
+        q("R vs mPP", 1, false),
+        q("KQR2B2N2P7KQR2B2N2P8", 1, true),
+        q("KQR2BN2P6KQR2B2NP6", 2, false),
+        q("KRPKR", 1, true),
+        q("KQKQ", 1, false),
+        q("KRKN", 4, true),
+        q("QR2B2N2P8", 1, false),
+        q("m vs m", 1, false),
+    ]
+}
+
+/// The material index answers what a replay finds, on ranges it covers and on ranges it
+/// does not (indexed before schema version 9: the spans are walked); `arbiter index` writes
+/// it from the stored spans, one committed range at a time, and a killed build resumes.
+#[test]
+fn material_queries_read_the_material_index_which_index_builds_and_resumes() {
+    use arbiter::db::positions::{build, build_material, material_candidates, material_ranges};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("m.sqlite");
+    import(&db, &[GAMES], &["--no-position-index"]);
+    let conn = Connection::open(&db).unwrap();
+    // Indexed in ranges of 4 games: each range gets its material rows.
+    build(&conn, 4, |_, _| {}).unwrap();
+    assert_eq!(material_ranges(&conn).unwrap(), [(1, 4), (5, 8), (9, 10)]);
+    let queries = material_queries();
+    let expected = oracle(&db, &queries);
+    assert!(
+        expected.iter().filter(|&&n| n > 0).count() >= 9,
+        "{expected:?}"
+    );
+    // The index names fewer games than there are for a material most games never reach.
+    let krk = arbiter::positions::material::Sieve::new(&parse_material("R vs mPP").unwrap(), false)
+        .unwrap();
+    assert!(material_candidates(&conn, &krk, 1).unwrap().len() < 10);
+    // As a database indexed before version 9: every range's spans are walked.
+    conn.execute_batch("DELETE FROM position_material").unwrap();
+    assert!(material_ranges(&conn).unwrap().is_empty());
+    assert_eq!(oracle(&db, &queries), expected);
+    // Killed after its first range: that range from the index, the others walked.
+    let killed = std::panic::catch_unwind(|| {
+        let conn = Connection::open(&db).unwrap();
+        build_material(&conn, |_, _| panic!("killed")).unwrap();
+    });
+    assert!(killed.is_err());
+    assert_eq!(material_ranges(&conn).unwrap(), [(1, 4)]);
+    assert_eq!(oracle(&db, &queries), expected);
+    let out = arbiter(&["index", "--db", db.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("material index: 6 of 6"));
+    assert_eq!(material_ranges(&conn).unwrap(), [(1, 4), (5, 8), (9, 10)]);
+    assert_eq!(oracle(&db, &queries), expected);
+    // An import writes the rows with the rest of the index.
+    let (_dir, fresh) = database();
+    let conn = Connection::open(&fresh).unwrap();
+    assert_eq!(material_ranges(&conn).unwrap(), [(1, 10)]);
+    assert_eq!(oracle(&fresh, &queries), expected);
+}
+
 /// Positions of stored games at given plies (deep ones too) as FEN queries.
 fn positions_at(conn: &Connection, picks: &[(i64, usize)]) -> Vec<String> {
     picks
@@ -447,6 +527,7 @@ fn master_games_oracle() {
         q.sequence = Some(parse_sequence("Bxh7+ Kxh7 Ng5+").unwrap())
     }));
     queries.extend(scan_queries());
+    queries.extend(material_queries());
     let counts = oracle(&db, &queries);
     assert!(queries.len() >= 20);
     eprintln!("matches per query: {counts:?}");
@@ -678,8 +759,10 @@ fn a_version_7_index_is_read_and_upgraded_to_the_home_pawn_index() {
     let db = dir.path().join("v7.sqlite");
     import(&db, &[GAMES], &["--no-position-index"]);
     let conn = Connection::open(&db).unwrap();
-    conn.execute_batch("DROP TABLE position_pawns; PRAGMA user_version = 7;")
-        .unwrap();
+    conn.execute_batch(
+        "DROP TABLE position_pawns; DROP TABLE position_material; PRAGMA user_version = 7;",
+    )
+    .unwrap();
     // Indexed as version 7 did: ranges of 4 games with their tail records.
     arbiter::db::positions::build(&conn, 4, |_, _| {}).unwrap();
     let tail_bytes = |conn: &Connection| -> i64 {
@@ -702,7 +785,7 @@ fn a_version_7_index_is_read_and_upgraded_to_the_home_pawn_index() {
     let expected = oracle(&db, &queries);
     assert!(expected.iter().all(|&n| n >= 1), "{expected:?}");
     drop(conn);
-    // Opened for writing: version 8, the table empty, the tail records read.
+    // Opened for writing: version 9, the table empty, the tail records read.
     let conn = arbiter::db::open_existing(&db).unwrap();
     assert!(
         arbiter::db::positions::pawn_ranges(&conn)

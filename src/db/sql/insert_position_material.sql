@@ -1,0 +1,1 @@
+INSERT INTO position_material (row, entries) VALUES (?1, ?2)
