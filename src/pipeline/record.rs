@@ -94,8 +94,9 @@ pub fn record(
         opening,
         // The replay's moves are legal from its start, so they pack; were one not, the 2-byte
         // layout keeps it as played (both layouts decode).
-        positions: index_positions
-            .then(|| crate::positions::index::game_entry(&replay.start, &replay.moves)),
+        positions: index_positions.then(|| {
+            crate::positions::index::game_entry_keyed(&replay.start, &replay.moves, &replay.keys)
+        }),
         moves_blob: pack_replayed(&replay.start, &replay.moves)
             .unwrap_or_else(|_| encode_moves(&replay.moves)),
     }
