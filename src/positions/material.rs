@@ -175,11 +175,15 @@ pub fn each_posting(
         };
         let mut g = first_game;
         for _ in 0..n {
-            // Most postings are one byte: read inline.
-            let v = match body.get(b) {
-                Some(&x) if x < 0x80 => {
+            // Most postings are one or two bytes: read inline.
+            let v = match body.get(b..b + 2) {
+                Some(&[x, _]) if x < 0x80 => {
                     b += 1;
                     u64::from(x)
+                }
+                Some(&[x, y]) if y < 0x80 => {
+                    b += 2;
+                    u64::from(x & 0x7f) | u64::from(y) << 7
                 }
                 _ => {
                     let Some(v) = get_varint(body, &mut b) else {
@@ -369,5 +373,14 @@ mod tests {
         let mut only = Vec::new();
         each_posting(10, &rows[0].1, |k| k == DIFF | 77, |g, p| only.push((g, p)));
         assert_eq!(only, [(10, 4)]);
+        // Postings of one, two and three bytes (ids 1, 200 and 3,000 apart).
+        let c = [(9u32, 2u8)];
+        let games = [(10, &c[..]), (11, &c[..]), (211, &c[..]), (3211, &c[..])];
+        let rows = build_rows(10, &games);
+        let mut got = Vec::new();
+        for (_, row) in &rows {
+            assert!(each_posting(10, row, |_| true, |g, _| got.push(g)));
+        }
+        assert_eq!(got, [10, 11, 211, 3211]);
     }
 }
