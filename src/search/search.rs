@@ -7,7 +7,7 @@ use super::limits::{Clock, Limits};
 use super::ordering::{self, OrderingTables};
 use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, from_tt, to_tt};
 use super::tt::{Bound, TranspositionTable};
-use super::weights::{ACTIVE, Weights};
+use super::weights::{ACTIVE, EXTEND_EVERY_CHECK, Weights};
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Bitboard, Color, Move, MoveList, Position, Rank, Role};
 use std::sync::Arc;
@@ -364,7 +364,7 @@ impl Searcher {
         let margins = self.weights.margins;
         if !pv_node && !in_check {
             // Reverse futility: far enough above beta that a shallow search will not come back.
-            if depth <= 7
+            if depth <= margins.reverse_futility_depth
                 && eval.abs() < MATE_BOUND
                 && beta.abs() < MATE_BOUND
                 && eval - margins.reverse_futility * (depth - improving as i32) >= beta
@@ -471,7 +471,15 @@ impl Searcher {
             child.play_unchecked(m);
             let gives_check = child.is_check();
 
-            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            // Checks are extended near the root, except a quiet check that gives material away
+            // (past the weights' threshold): a spite check rarely changes the outcome.
+            let extension = i32::from(
+                gives_check
+                    && ply < 2 * self.root_depth as usize
+                    && (!is_quiet
+                        || margins.check_extension_see >= EXTEND_EVERY_CHECK
+                        || ordering::see(pos, m) >= -margins.check_extension_see),
+            );
             let new_depth = depth - 1 + extension;
             self.played[ply] = m;
             self.keys.push(child.zobrist());
@@ -874,6 +882,12 @@ mod tests {
         let again = Searcher::with_weights(2, wide).search(&pos, &[], Limits::depth(7));
         assert_ne!(classic.nodes, other.nodes);
         assert_eq!(other, again);
+        // Only spite checks (quiet checks that lose material) left unextended: another tree.
+        let mut spite = CLASSIC.clone();
+        spite.margins.check_extension_see = 0;
+        let spite: &'static Weights = Box::leak(Box::new(spite));
+        let other = Searcher::with_weights(2, spite).search(&pos, &[], Limits::depth(7));
+        assert_ne!(classic.nodes, other.nodes);
         assert_eq!(
             Searcher::new(2).search(&pos, &[], Limits::depth(7)),
             classic

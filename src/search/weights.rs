@@ -62,9 +62,10 @@ pub struct Weights {
 pub struct Margins {
     /// First half-width of the aspiration window around the last iteration's score.
     pub aspiration: i32,
-    /// Reverse futility: at depth ≤ 7 a node whose eval is this much per ply (of depth, less one
-    /// when improving) above beta returns its eval.
+    /// Reverse futility: at depth ≤ `reverse_futility_depth` a node whose eval is this much per
+    /// ply (of depth, less one when improving) above beta returns its eval.
     pub reverse_futility: i32,
+    pub reverse_futility_depth: i32,
     /// Futility: at depth ≤ 6 a quiet move is skipped when eval + `futility_base` +
     /// `futility_depth`·depth cannot reach alpha.
     pub futility_base: i32,
@@ -81,13 +82,22 @@ pub struct Margins {
     /// both in hundredths.
     pub lmr_base: i32,
     pub lmr_divisor: i32,
+    /// A quiet move that gives check is extended by a ply only when it loses at most this by
+    /// exchange (SEE, in `eval::PIECE_VALUE`'s units); captures that check always are.
+    /// `EXTEND_EVERY_CHECK` or more (the hand-set value) extends every check without an
+    /// exchange count (no quiet move loses that much).
+    pub check_extension_see: i32,
 }
+
+/// A `check_extension_see` that extends every check.
+pub const EXTEND_EVERY_CHECK: i32 = 10_000;
 
 impl Margins {
     /// The margins the search was built with, for the hand-set evaluation.
     pub const CLASSIC: Margins = Margins {
         aspiration: 20,
         reverse_futility: 80,
+        reverse_futility_depth: 7,
         futility_base: 100,
         futility_depth: 90,
         null_divisor: 200,
@@ -95,14 +105,16 @@ impl Margins {
         delta: 200,
         lmr_base: 75,
         lmr_divisor: 225,
+        check_extension_see: EXTEND_EVERY_CHECK,
     };
 
     /// Field names and values, in declaration order (what `to_rust` writes and `parse_rust`
     /// reads).
-    fn fields(&self) -> [(&'static str, i32); 9] {
+    fn fields(&self) -> [(&'static str, i32); 11] {
         [
             ("aspiration", self.aspiration),
             ("reverse_futility", self.reverse_futility),
+            ("reverse_futility_depth", self.reverse_futility_depth),
             ("futility_base", self.futility_base),
             ("futility_depth", self.futility_depth),
             ("null_divisor", self.null_divisor),
@@ -110,6 +122,7 @@ impl Margins {
             ("delta", self.delta),
             ("lmr_base", self.lmr_base),
             ("lmr_divisor", self.lmr_divisor),
+            ("check_extension_see", self.check_extension_see),
         ]
     }
 
@@ -118,6 +131,7 @@ impl Margins {
         let field = match name {
             "aspiration" => &mut self.aspiration,
             "reverse_futility" => &mut self.reverse_futility,
+            "reverse_futility_depth" => &mut self.reverse_futility_depth,
             "futility_base" => &mut self.futility_base,
             "futility_depth" => &mut self.futility_depth,
             "null_divisor" => &mut self.null_divisor,
@@ -125,6 +139,7 @@ impl Margins {
             "delta" => &mut self.delta,
             "lmr_base" => &mut self.lmr_base,
             "lmr_divisor" => &mut self.lmr_divisor,
+            "check_extension_see" => &mut self.check_extension_see,
             _ => return false,
         };
         *field = value;

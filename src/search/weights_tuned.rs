@@ -92,6 +92,7 @@ Weights {
     margins: Margins {
         aspiration: 20,
         reverse_futility: 80,
+        reverse_futility_depth: 7,
         futility_base: 100,
         futility_depth: 90,
         null_divisor: 200,
@@ -99,5 +100,6 @@ Weights {
         delta: 200,
         lmr_base: 75,
         lmr_divisor: 225,
+        check_extension_see: 10000,
     },
 }
