@@ -387,8 +387,11 @@ mod tests {
 
     #[test]
     fn start_position_is_about_level() {
-        let v = evaluate(&Position::new());
-        assert_eq!(v, 10);
+        // Symmetric at full phase: only the middlegame tempo is left.
+        use crate::search::weights::{CLASSIC, TUNED};
+        assert_eq!(evaluate_with(&Position::new(), &CLASSIC), 10);
+        assert_eq!(evaluate_with(&Position::new(), &TUNED), TUNED.tempo.0);
+        assert_eq!(evaluate(&Position::new()), ACTIVE.tempo.0);
     }
 
     #[test]

@@ -890,7 +890,7 @@ mod tests {
         assert_ne!(classic.nodes, other.nodes);
         assert_eq!(
             Searcher::new(2).search(&pos, &[], Limits::depth(7)),
-            classic
+            Searcher::with_weights(2, ACTIVE).search(&pos, &[], Limits::depth(7))
         );
     }
 }
