@@ -24,15 +24,21 @@ pub enum Score {
 }
 
 impl Score {
-    /// From the internal scale; centipawns are reported on the calibrated pawn scale
-    /// (`eval::CP_SCALE_PERCENT`).
+    /// From the internal scale; centipawns are reported on the calibrated pawn scale of the
+    /// engine's own weights (`eval::CP_SCALE_PERCENT`).
     pub fn from_internal(v: i32) -> Score {
+        Score::from_internal_at(v, super::eval::CP_SCALE_PERCENT)
+    }
+
+    /// From the internal scale, centipawns reported at `cp_scale_percent` (a weights set's
+    /// own map, `weights::Calibrated`).
+    pub fn from_internal_at(v: i32, cp_scale_percent: i32) -> Score {
         if v >= MATE_BOUND {
             Score::Mate((MATE - v + 1) / 2)
         } else if v <= -MATE_BOUND {
             Score::Mate(-((MATE + v) / 2))
         } else {
-            Score::Cp(super::eval::to_reported_cp(v))
+            Score::Cp(v * cp_scale_percent / 100)
         }
     }
 
