@@ -59,7 +59,8 @@ pub const DRAW_IN_WON_WC: f64 = 0.5;
 /// the best move, the mate transitions, raw centipawns for the drop), the scale fitted to
 /// normalised Stockfish, and the two tiers.
 /// 4: with an engine, its sweep of every position marks where its budget goes.
-/// 5: the own tier evaluates with `weights::ANALYSIS` (the tuned weights, scale 1.40).
+/// 5: the own tier evaluates with `weights::ANALYSIS` (the tuned weights, scale 1.40, a knee at
+/// 5.25 pawns).
 pub const ANALYSIS_VERSION: u32 = 5;
 
 /// Node budgets of the two passes and the hash size. The defaults analyse a 40-move master
@@ -921,7 +922,9 @@ pub fn settings_json(options: &AnalysisOptions, engine_name: Option<&str>) -> St
         "cheap_nodes": options.cheap_nodes,
         "deep_nodes": options.deep_nodes,
         "tt_mb": options.tt_mb,
-        "cp_scale_percent": weights::ANALYSIS.cp_scale_percent,
+        "cp_scale_percent": weights::ANALYSIS.cp_map.scale_percent,
+        "cp_knee": weights::ANALYSIS.cp_map.knee,
+        "cp_above_knee_percent": weights::ANALYSIS.cp_map.above_knee_percent,
         "weights": weights::ANALYSIS.name,
         "repetition": "third occurrence in the game, second inside the search",
         "labels": "lichess (Advice, WinPercent, AccuracyPercent)",

@@ -5,7 +5,7 @@
 use super::eval::{PIECE_VALUE, evaluate_with};
 use super::limits::{Clock, Limits};
 use super::ordering::{self, OrderingTables};
-use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, from_tt, to_tt};
+use super::score::{CpMap, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, from_tt, to_tt};
 use super::tt::{Bound, TranspositionTable};
 use super::weights::{ACTIVE, Calibrated, Weights};
 use crate::chess::moves::MAX_MOVES;
@@ -63,8 +63,8 @@ pub struct Searcher {
     stop_flag: Option<Arc<AtomicBool>>,
     /// The evaluation's weights (`weights::ACTIVE` unless a self-play match sets others).
     weights: &'static Weights,
-    /// Reported centipawns are internal units × this / 100 (`weights::Calibrated`).
-    cp_scale_percent: i32,
+    /// How internal units are reported as centipawns (`weights::Calibrated`).
+    cp_map: CpMap,
 }
 
 /// Per-ply scratch space, kept between nodes so it is never zeroed again.
@@ -85,7 +85,7 @@ impl Searcher {
     /// its scale (the analysis stage's, `weights::ANALYSIS`).
     pub fn calibrated(tt_mb: usize, c: Calibrated) -> Searcher {
         let mut s = Searcher::with_weights(tt_mb, c.weights);
-        s.cp_scale_percent = c.cp_scale_percent;
+        s.cp_map = c.cp_map;
         s
     }
 
@@ -126,7 +126,7 @@ impl Searcher {
             excluded: Vec::new(),
             stop_flag: None,
             weights,
-            cp_scale_percent: super::eval::CP_SCALE_PERCENT,
+            cp_map: CpMap::linear(super::eval::CP_SCALE_PERCENT),
         }
     }
 
@@ -267,14 +267,14 @@ impl Searcher {
                 if self.pv_len[0] > 0 {
                     result.best_move = Some(self.pv[0][0]);
                     result.pv = self.pv[0][..self.pv_len[0]].to_vec();
-                    result.score = Score::from_internal_at(self.root_score, self.cp_scale_percent);
+                    result.score = Score::from_internal_at(self.root_score, self.cp_map);
                 }
                 break;
             }
             prev_score = score;
             result.best_move = Some(self.pv[0][0]);
             result.pv = self.pv[0][..self.pv_len[0]].to_vec();
-            result.score = Score::from_internal_at(score, self.cp_scale_percent);
+            result.score = Score::from_internal_at(score, self.cp_map);
             result.depth = depth as u32;
             // A mate is settled once the search has looked well past it.
             if score.abs() >= MATE_BOUND && depth >= 2 * (MATE - score.abs()) + 4 {

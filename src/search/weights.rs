@@ -3,6 +3,8 @@
 //! rules; `TUNED` is written by the Texel tuner (`arbiter tune fit`, `crate::tune`) into
 //! `weights_tuned.rs`. `ACTIVE` is the one the engine plays with.
 
+use super::score::CpMap;
+
 /// A middlegame and an endgame value, blended by the game phase at the end.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct S(pub i32, pub i32);
@@ -317,19 +319,26 @@ pub struct Calibrated {
     /// As recorded with an analysis's settings.
     pub name: &'static str,
     pub weights: &'static Weights,
-    /// Reported centipawns are `internal × cp_scale_percent / 100`.
-    pub cp_scale_percent: i32,
+    /// How its units are reported as centipawns.
+    pub cp_map: CpMap,
 }
 
 /// What the analysis stage's own tier evaluates with: `TUNED`, fitted to Stockfish's
 /// evaluations, agrees with Stockfish at 1,000,000 nodes better than `CLASSIC` on the
 /// development games (mean squared winning-chance error 0.0207 against 0.0270, each at its
-/// best scale). Its scale, 1.40, is the one that minimises that error there; docs/ANALYSIS.md,
-/// "The evaluation analysis uses".
+/// best scale). Its scale, 1.40, is the one that minimises that error there; beyond 5.25
+/// pawns only 30 % of the rest counts, the knee and slope that best match Stockfish's
+/// centipawns where arbiter reads 3 pawns or more (decided positions, where lichess's mate
+/// rules compare centipawns with 7 and 10 pawns); docs/ANALYSIS.md, "The evaluation analysis
+/// uses".
 pub const ANALYSIS: Calibrated = Calibrated {
     name: "tuned",
     weights: &TUNED,
-    cp_scale_percent: 140,
+    cp_map: CpMap {
+        scale_percent: 140,
+        knee: 525,
+        above_knee_percent: 30,
+    },
 };
 
 #[cfg(test)]

@@ -113,6 +113,7 @@ fn stockfish_sweep_marks_the_hung_queen_and_its_nodes_are_counted() {
     assert_eq!(settings["analysis_version"], 5);
     assert_eq!(settings["weights"], "tuned");
     assert_eq!(settings["cp_scale_percent"], 140);
+    assert_eq!(settings["cp_knee"], 525);
 }
 
 #[test]
