@@ -5,9 +5,9 @@
 use super::eval::{PIECE_VALUE, evaluate_with};
 use super::limits::{Clock, Limits};
 use super::ordering::{self, OrderingTables};
-use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, from_tt, to_tt};
+use super::score::{CpMap, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, from_tt, to_tt};
 use super::tt::{Bound, TranspositionTable};
-use super::weights::{ACTIVE, EXTEND_EVERY_CHECK, Weights};
+use super::weights::{ACTIVE, Calibrated, EXTEND_EVERY_CHECK, Weights};
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Bitboard, Color, Move, MoveList, Position, Rank, Role};
 use std::sync::Arc;
@@ -63,6 +63,8 @@ pub struct Searcher {
     stop_flag: Option<Arc<AtomicBool>>,
     /// The evaluation's weights (`weights::ACTIVE` unless a self-play match sets others).
     weights: &'static Weights,
+    /// How internal units are reported as centipawns (`weights::Calibrated`).
+    cp_map: CpMap,
 }
 
 /// Per-ply scratch space, kept between nodes so it is never zeroed again.
@@ -77,6 +79,14 @@ impl Searcher {
     /// A searcher with a transposition table of about `tt_mb` megabytes.
     pub fn new(tt_mb: usize) -> Searcher {
         Searcher::with_weights(tt_mb, ACTIVE)
+    }
+
+    /// A searcher that evaluates with a calibrated weights set and reports centipawns on
+    /// its scale (the analysis stage's, `weights::ANALYSIS`).
+    pub fn calibrated(tt_mb: usize, c: Calibrated) -> Searcher {
+        let mut s = Searcher::with_weights(tt_mb, c.weights);
+        s.cp_map = c.cp_map;
+        s
     }
 
     /// A searcher that evaluates with `weights` instead of the engine's own.
@@ -118,6 +128,7 @@ impl Searcher {
             excluded: Vec::new(),
             stop_flag: None,
             weights,
+            cp_map: CpMap::linear(super::eval::CP_SCALE_PERCENT),
         }
     }
 
@@ -258,14 +269,14 @@ impl Searcher {
                 if self.pv_len[0] > 0 {
                     result.best_move = Some(self.pv[0][0]);
                     result.pv = self.pv[0][..self.pv_len[0]].to_vec();
-                    result.score = Score::from_internal(self.root_score);
+                    result.score = Score::from_internal_at(self.root_score, self.cp_map);
                 }
                 break;
             }
             prev_score = score;
             result.best_move = Some(self.pv[0][0]);
             result.pv = self.pv[0][..self.pv_len[0]].to_vec();
-            result.score = Score::from_internal(score);
+            result.score = Score::from_internal_at(score, self.cp_map);
             result.depth = depth as u32;
             // A mate is settled once the search has looked well past it.
             if score.abs() >= MATE_BOUND && depth >= 2 * (MATE - score.abs()) + 4 {
