@@ -104,7 +104,7 @@ pub struct EngineArgs {
     /// positions the engine then searches at its budget (0: arbiter's own search marks them).
     #[arg(long, value_name = "N", default_value_t = ENGINE_SWEEP_NODES, requires = "engine")]
     pub engine_sweep_nodes: u64,
-    /// Nodes of a second look at the moves the sweep puts just under its mark (3.5 to 5 Win%
+    /// Nodes of a second look at the moves the sweep puts just under its mark (4 to 5 Win%
     /// points down); those it puts 5 points down get the budget too (0: no second look).
     #[arg(long, value_name = "N", default_value_t = ENGINE_REFINE_NODES, requires = "engine")]
     pub engine_refine_nodes: u64,

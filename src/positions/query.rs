@@ -532,7 +532,34 @@ pub fn parse_pattern(text: &str) -> Result<Pattern, QueryError> {
             format!("{} ranks, a pattern has 8 separated by '/'", ranks.len()),
         ));
     }
+    kings_fit(&ranks).map_err(|why| err(base, why))?;
     Ok(Pattern { ranks, turn })
+}
+
+/// Every position has one king of each colour: a pattern with no square that may hold one, or
+/// with two squares that must, matches nothing, and is an error rather than an empty answer.
+fn kings_fit(ranks: &[Vec<Cell>]) -> Result<(), String> {
+    let cells = || ranks.iter().flatten();
+    let run = cells().any(|c| *c == Cell::Run);
+    for (ch, name) in [(b'K', "white"), (b'k', "black")] {
+        let bit = piece_bit(ch).expect("a king is a piece");
+        let may = |c: &&Cell| matches!(c, Cell::One(set) if set & bit != 0);
+        let must = cells().filter(|c| **c == Cell::One(bit)).count();
+        if !run && !cells().any(|c| may(&c)) {
+            return Err(format!(
+                "no square may hold the {name} king, and every position has one \
+                 (use '?', '!', '{}' or a set with '{}')",
+                if ch == b'K' { 'A' } else { 'a' },
+                ch as char
+            ));
+        }
+        if must > 1 {
+            return Err(format!(
+                "{must} squares must hold the {name} king; a position has one"
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl Pattern {
@@ -1101,6 +1128,25 @@ mod tests {
         assert!(e.reason.contains("7 squares"), "{e}");
         let e = parse_pattern("8/8/8/8/8/8/8/7X").unwrap_err();
         assert_eq!(e.at, 15);
+        // Kings: one of each colour, somewhere the pattern allows.
+        let e = parse_pattern("8/8/8/3P4/8/8/8/8").unwrap_err();
+        assert!(
+            e.reason.contains("no square may hold the white king"),
+            "{e}"
+        );
+        let e = parse_pattern("K7/8/8/3P4/8/8/8/8").unwrap_err();
+        assert!(
+            e.reason.contains("no square may hold the black king"),
+            "{e}"
+        );
+        let e = parse_pattern("k7/8/8/8/8/8/8/K6K").unwrap_err();
+        assert!(
+            e.reason.contains("2 squares must hold the white king"),
+            "{e}"
+        );
+        assert!(parse_pattern("????????/8/8/8/8/8/8/8").is_ok());
+        assert!(parse_pattern("A7/a7/8/8/8/8/8/8").is_ok());
+        assert!(parse_pattern("8/8/8/3P4/*/8/8/8").is_ok());
     }
 
     #[test]

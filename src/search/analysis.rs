@@ -7,6 +7,7 @@
 
 use super::engine::{EngineError, EngineErrorKind, EngineLimit, EngineSpec, with_engine};
 use super::lichess;
+use super::weights;
 use super::{Limits, Score, SearchResult, Searcher};
 use crate::chess::san::to_san;
 use crate::chess::{Color, Move, Position, Role};
@@ -58,7 +59,9 @@ pub const DRAW_IN_WON_WC: f64 = 0.5;
 /// the best move, the mate transitions, raw centipawns for the drop), the scale fitted to
 /// normalised Stockfish, and the two tiers.
 /// 4: with an engine, its sweep of every position marks where its budget goes.
-pub const ANALYSIS_VERSION: u32 = 4;
+/// 5: the own tier evaluates with `weights::ANALYSIS` (the tuned weights, scale 1.40, a knee at
+/// 5.25 pawns).
+pub const ANALYSIS_VERSION: u32 = 5;
 
 /// Node budgets of the two passes and the hash size. The defaults analyse a 40-move master
 /// game in a fraction of a second on one core (`docs/ANALYSIS.md` has the measurements).
@@ -232,7 +235,7 @@ impl Judgement {
 // ---- the analysis --------------------------------------------------------------------------
 
 /// One position's search result, from the side to move's point of view, in centipawns of
-/// normalised Stockfish's scale (arbiter's are mapped by `eval::CP_SCALE_PERCENT`).
+/// normalised Stockfish's scale (arbiter's are mapped by `weights::ANALYSIS`'s scale).
 #[derive(Clone, Copy)]
 struct Slot {
     score: Score,
@@ -289,7 +292,7 @@ impl<'a> SearchedGame<'a> {
             positions.push(pos);
             keys.push(pos.zobrist());
         }
-        let mut searcher = Box::new(Searcher::new(options.tt_mb));
+        let mut searcher = Box::new(Searcher::calibrated(options.tt_mb, weights::ANALYSIS));
         // A fresh table already; cleared anyway so the promise holds if searchers are ever
         // reused.
         searcher.clear();
@@ -919,7 +922,10 @@ pub fn settings_json(options: &AnalysisOptions, engine_name: Option<&str>) -> St
         "cheap_nodes": options.cheap_nodes,
         "deep_nodes": options.deep_nodes,
         "tt_mb": options.tt_mb,
-        "cp_scale_percent": super::eval::CP_SCALE_PERCENT,
+        "cp_scale_percent": weights::ANALYSIS.cp_map.scale_percent,
+        "cp_knee": weights::ANALYSIS.cp_map.knee,
+        "cp_above_knee_percent": weights::ANALYSIS.cp_map.above_knee_percent,
+        "weights": weights::ANALYSIS.name,
         "repetition": "third occurrence in the game, second inside the search",
         "labels": "lichess (Advice, WinPercent, AccuracyPercent)",
         "mark_drop": MARK_DROP,

@@ -7,20 +7,14 @@
 use super::weights::{ACTIVE, S, Weights, at};
 use crate::chess::{Bitboard, Color, Position, Role, Square, attacks};
 
-/// The reported pawn scale, in percent of the evaluation's own units: reported centipawns are
-/// `internal × 185 / 100`. The winning-chance and accuracy formulas (lichess's) assume
-/// Stockfish's scale, where the evaluation's own units read about 1.85× too small. Fitted on the
-/// 133 lichess games with `[%eval]` on every move (8,060 positions): the factor that minimises
-/// the squared difference between lichess's winning chances and ours; each half of the games
-/// alone gives the same 1.85 (docs/ANALYSIS.md, "Calibration"). Only what is reported changes;
-/// the search keeps its own units, so its pruning margins are untouched.
+/// The reported pawn scale of the engine's own weights (`weights::ACTIVE`, hand-set
+/// `CLASSIC`), in percent of the evaluation's units: reported centipawns are
+/// `internal × 165 / 100`, so they read on normalised Stockfish's scale (+1.00 about a 50 % win),
+/// which lichess's winning-chance and accuracy formulas assume. Fitted on the 12 lichess games
+/// labelled by Stockfish 15.1 at 1,000,000 nodes (docs/ANALYSIS.md, "The scale map"). Only what
+/// is reported changes; the search keeps its own units, so its pruning margins are untouched.
+/// The analysis stage evaluates with its own calibrated set (`weights::ANALYSIS`).
 pub const CP_SCALE_PERCENT: i32 = 165;
-
-/// Internal units as reported centipawns (see `CP_SCALE_PERCENT`).
-#[inline]
-pub fn to_reported_cp(v: i32) -> i32 {
-    v * CP_SCALE_PERCENT / 100
-}
 
 /// Simple piece values for exchange evaluation and move ordering.
 pub const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 20_000];
@@ -387,8 +381,11 @@ mod tests {
 
     #[test]
     fn start_position_is_about_level() {
-        let v = evaluate(&Position::new());
-        assert_eq!(v, 10);
+        // Symmetric at full phase: only the middlegame tempo is left.
+        use crate::search::weights::{CLASSIC, TUNED};
+        assert_eq!(evaluate_with(&Position::new(), &CLASSIC), 10);
+        assert_eq!(evaluate_with(&Position::new(), &TUNED), TUNED.tempo.0);
+        assert_eq!(evaluate(&Position::new()), ACTIVE.tempo.0);
     }
 
     #[test]

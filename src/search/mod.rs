@@ -22,5 +22,5 @@ pub use analysis::{
 pub use engine::{EngineError, EngineLimit, EngineSpec};
 pub use eval::evaluate;
 pub use limits::Limits;
-pub use score::Score;
+pub use score::{CpMap, Score};
 pub use search::{SearchResult, Searcher};

@@ -13,6 +13,38 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const INFINITY: i32 = MATE + 1;
 pub const DRAW: i32 = 0;
 
+/// How internal units are reported as centipawns: `internal × scale_percent / 100`, and
+/// beyond `knee` centipawns (either sign) only `above_knee_percent` of the rest counts, as
+/// normalised Stockfish reads a decided position lower than a linear map of arbiter's would
+/// (docs/ANALYSIS.md, "The evaluation analysis uses").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpMap {
+    pub scale_percent: i32,
+    pub knee: i32,
+    pub above_knee_percent: i32,
+}
+
+impl CpMap {
+    /// No knee.
+    pub const fn linear(scale_percent: i32) -> CpMap {
+        CpMap {
+            scale_percent,
+            knee: i32::MAX,
+            above_knee_percent: 100,
+        }
+    }
+
+    /// Reported centipawns for internal units `v` (not a mate score).
+    pub fn apply(self, v: i32) -> i32 {
+        let linear = v * self.scale_percent / 100;
+        if linear.abs() <= self.knee {
+            return linear;
+        }
+        let beyond = (linear.abs() - self.knee) * self.above_knee_percent / 100;
+        linear.signum() * (self.knee + beyond)
+    }
+}
+
 /// A search result's score from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Score {
@@ -24,15 +56,21 @@ pub enum Score {
 }
 
 impl Score {
-    /// From the internal scale; centipawns are reported on the calibrated pawn scale
-    /// (`eval::CP_SCALE_PERCENT`).
+    /// From the internal scale; centipawns are reported on the calibrated pawn scale of the
+    /// engine's own weights (`eval::CP_SCALE_PERCENT`).
     pub fn from_internal(v: i32) -> Score {
+        Score::from_internal_at(v, CpMap::linear(super::eval::CP_SCALE_PERCENT))
+    }
+
+    /// From the internal scale, centipawns reported through `map` (a weights set's own,
+    /// `weights::Calibrated`).
+    pub fn from_internal_at(v: i32, map: CpMap) -> Score {
         if v >= MATE_BOUND {
             Score::Mate((MATE - v + 1) / 2)
         } else if v <= -MATE_BOUND {
             Score::Mate(-((MATE + v) / 2))
         } else {
-            Score::Cp(super::eval::to_reported_cp(v))
+            Score::Cp(map.apply(v))
         }
     }
 
@@ -93,6 +131,17 @@ mod tests {
         assert_eq!(Score::from_internal(-MATE + 2), Score::Mate(-1));
         assert_eq!(Score::from_internal(-MATE), Score::Mate(0));
         assert_eq!(Score::from_internal(-37), Score::Cp(-37 * 165 / 100));
+        assert_eq!(Score::from_internal(900), Score::Cp(1485));
+        let knee = CpMap {
+            scale_percent: 140,
+            knee: 525,
+            above_knee_percent: 30,
+        };
+        assert_eq!(Score::from_internal_at(300, knee), Score::Cp(420));
+        assert_eq!(Score::from_internal_at(375, knee), Score::Cp(525));
+        // 1000 × 1.40 = 1400: 525 + 30 % of 875.
+        assert_eq!(Score::from_internal_at(-1000, knee), Score::Cp(-787));
+        assert_eq!(Score::from_internal_at(MATE - 3, knee), Score::Mate(2));
         assert_eq!(Score::from_internal(100), Score::Cp(165));
     }
 

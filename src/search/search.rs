@@ -5,9 +5,9 @@
 use super::eval::{PIECE_VALUE, evaluate_with};
 use super::limits::{Clock, Limits};
 use super::ordering::{self, OrderingTables};
-use super::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, from_tt, to_tt};
+use super::score::{CpMap, DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score, from_tt, to_tt};
 use super::tt::{Bound, TranspositionTable};
-use super::weights::{ACTIVE, Weights};
+use super::weights::{ACTIVE, Calibrated, EXTEND_EVERY_CHECK, Weights};
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Bitboard, Color, Move, MoveList, Position, Rank, Role};
 use std::sync::Arc;
@@ -63,6 +63,8 @@ pub struct Searcher {
     stop_flag: Option<Arc<AtomicBool>>,
     /// The evaluation's weights (`weights::ACTIVE` unless a self-play match sets others).
     weights: &'static Weights,
+    /// How internal units are reported as centipawns (`weights::Calibrated`).
+    cp_map: CpMap,
 }
 
 /// Per-ply scratch space, kept between nodes so it is never zeroed again.
@@ -79,12 +81,22 @@ impl Searcher {
         Searcher::with_weights(tt_mb, ACTIVE)
     }
 
+    /// A searcher that evaluates with a calibrated weights set and reports centipawns on
+    /// its scale (the analysis stage's, `weights::ANALYSIS`).
+    pub fn calibrated(tt_mb: usize, c: Calibrated) -> Searcher {
+        let mut s = Searcher::with_weights(tt_mb, c.weights);
+        s.cp_map = c.cp_map;
+        s
+    }
+
     /// A searcher that evaluates with `weights` instead of the engine's own.
     pub fn with_weights(tt_mb: usize, weights: &'static Weights) -> Searcher {
         let mut lmr = Box::new([[0; 64]; 64]);
+        let base = f64::from(weights.margins.lmr_base) / 100.0;
+        let divisor = f64::from(weights.margins.lmr_divisor) / 100.0;
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
+                *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
             }
         }
         Searcher {
@@ -116,6 +128,7 @@ impl Searcher {
             excluded: Vec::new(),
             stop_flag: None,
             weights,
+            cp_map: CpMap::linear(super::eval::CP_SCALE_PERCENT),
         }
     }
 
@@ -228,7 +241,7 @@ impl Searcher {
                 break;
             }
             self.root_depth = depth;
-            let mut delta = 20;
+            let mut delta = self.weights.margins.aspiration;
             let (mut alpha, mut beta) = if depth >= 5 && prev_score.abs() < MATE_BOUND {
                 (prev_score - delta, prev_score + delta)
             } else {
@@ -256,14 +269,14 @@ impl Searcher {
                 if self.pv_len[0] > 0 {
                     result.best_move = Some(self.pv[0][0]);
                     result.pv = self.pv[0][..self.pv_len[0]].to_vec();
-                    result.score = Score::from_internal(self.root_score);
+                    result.score = Score::from_internal_at(self.root_score, self.cp_map);
                 }
                 break;
             }
             prev_score = score;
             result.best_move = Some(self.pv[0][0]);
             result.pv = self.pv[0][..self.pv_len[0]].to_vec();
-            result.score = Score::from_internal(score);
+            result.score = Score::from_internal_at(score, self.cp_map);
             result.depth = depth as u32;
             // A mate is settled once the search has looked well past it.
             if score.abs() >= MATE_BOUND && depth >= 2 * (MATE - score.abs()) + 4 {
@@ -359,12 +372,13 @@ impl Searcher {
             _ => static_eval,
         };
 
+        let margins = self.weights.margins;
         if !pv_node && !in_check {
             // Reverse futility: far enough above beta that a shallow search will not come back.
-            if depth <= 7
+            if depth <= margins.reverse_futility_depth
                 && eval.abs() < MATE_BOUND
                 && beta.abs() < MATE_BOUND
-                && eval - 80 * (depth - improving as i32) >= beta
+                && eval - margins.reverse_futility * (depth - improving as i32) >= beta
             {
                 return eval;
             }
@@ -376,7 +390,7 @@ impl Searcher {
                 && beta > -MATE_BOUND
                 && has_pieces(pos, pos.turn())
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = 3 + depth / 4 + ((eval - beta) / margins.null_divisor).min(3);
                 let mut child = *pos;
                 child.play_null();
                 self.played[ply] = Move::NONE;
@@ -449,14 +463,16 @@ impl Searcher {
                     // Futility: a quiet move cannot lift a hopeless static eval to alpha.
                     if depth <= 6
                         && (quiets_seen > lmp_limit
-                            || (eval + 100 + 90 * depth <= alpha && alpha < MATE_BOUND))
+                            || (eval + margins.futility_base + margins.futility_depth * depth
+                                <= alpha
+                                && alpha < MATE_BOUND))
                         && !ordering::quiet_gives_check(pos, m)
                     {
                         continue;
                     }
                 } else if depth <= 5
                     && order_score < 0
-                    && ordering::see(pos, m) < -100 * depth
+                    && ordering::see(pos, m) < -margins.see_capture * depth
                     && !ordering::quiet_gives_check(pos, m)
                 {
                     continue;
@@ -466,7 +482,15 @@ impl Searcher {
             child.play_unchecked(m);
             let gives_check = child.is_check();
 
-            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            // Checks are extended near the root, except a quiet check that gives material away
+            // (past the weights' threshold): a spite check rarely changes the outcome.
+            let extension = i32::from(
+                gives_check
+                    && ply < 2 * self.root_depth as usize
+                    && (!is_quiet
+                        || margins.check_extension_see >= EXTEND_EVERY_CHECK
+                        || ordering::see(pos, m) >= -margins.check_extension_see),
+            );
             let new_depth = depth - 1 + extension;
             self.played[ply] = m;
             self.keys.push(child.zobrist());
@@ -645,7 +669,9 @@ impl Searcher {
             if !in_check {
                 // Delta pruning: even winning the piece for free would not reach alpha.
                 let gain = pos.captured_role(m).map_or(0, |r| PIECE_VALUE[r.index()]);
-                if m.promotion_role().is_none() && static_eval + gain + 200 <= alpha {
+                if m.promotion_role().is_none()
+                    && static_eval + gain + self.weights.margins.delta <= alpha
+                {
                     continue;
                 }
                 if ordering::see(pos, m) < 0 {
@@ -850,5 +876,32 @@ mod tests {
         assert_eq!(r.depth, 5);
         assert!(r.best_move.is_some() && !r.truncated);
         assert_eq!(r.pv.first().copied(), r.best_move);
+    }
+
+    #[test]
+    fn the_weights_margins_steer_the_search() {
+        // Same evaluation, other margins: a different tree at a fixed depth, each reproducible.
+        use crate::search::weights::CLASSIC;
+        let fen = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+        let pos = Position::from_fen(fen).unwrap();
+        let mut wide = CLASSIC.clone();
+        wide.margins.reverse_futility = 200;
+        wide.margins.futility_base = 300;
+        let wide: &'static Weights = Box::leak(Box::new(wide));
+        let classic = Searcher::with_weights(2, &CLASSIC).search(&pos, &[], Limits::depth(7));
+        let other = Searcher::with_weights(2, wide).search(&pos, &[], Limits::depth(7));
+        let again = Searcher::with_weights(2, wide).search(&pos, &[], Limits::depth(7));
+        assert_ne!(classic.nodes, other.nodes);
+        assert_eq!(other, again);
+        // Only spite checks (quiet checks that lose material) left unextended: another tree.
+        let mut spite = CLASSIC.clone();
+        spite.margins.check_extension_see = 0;
+        let spite: &'static Weights = Box::leak(Box::new(spite));
+        let other = Searcher::with_weights(2, spite).search(&pos, &[], Limits::depth(7));
+        assert_ne!(classic.nodes, other.nodes);
+        assert_eq!(
+            Searcher::new(2).search(&pos, &[], Limits::depth(7)),
+            Searcher::with_weights(2, ACTIVE).search(&pos, &[], Limits::depth(7))
+        );
     }
 }

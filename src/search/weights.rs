@@ -1,7 +1,11 @@
 //! The evaluation's weights as data: every number `eval` multiplies by a feature count, as
 //! middlegame/endgame pairs. `CLASSIC` is the hand-set evaluation built from a few shape
 //! rules; `TUNED` is written by the Texel tuner (`arbiter tune fit`, `crate::tune`) into
-//! `weights_tuned.rs`. `ACTIVE` is the one the engine plays with.
+//! `weights_tuned.rs`. `ACTIVE` is the one the engine plays with. A set also carries the
+//! search's pruning margins (`Margins`): they are in the evaluation's units, so weights on
+//! another scale need their own.
+
+use super::score::CpMap;
 
 /// A middlegame and an endgame value, blended by the game phase at the end.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
@@ -48,6 +52,109 @@ pub struct Weights {
     pub king_attack: S,
     /// For the side to move.
     pub tempo: S,
+    /// The search's margins for this evaluation (not fitted by `tune fit`, which keeps the
+    /// hand-set ones; measured by self-play and test suites, docs/ANALYSIS.md).
+    pub margins: Margins,
+}
+
+/// The search's pruning and reduction margins, in the evaluation's units unless said. They
+/// depend on how far the evaluation moves from one ply to the next, so they belong to a set of
+/// weights rather than to the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Margins {
+    /// First half-width of the aspiration window around the last iteration's score.
+    pub aspiration: i32,
+    /// Reverse futility: at depth ≤ `reverse_futility_depth` a node whose eval is this much per
+    /// ply (of depth, less one when improving) above beta returns its eval.
+    pub reverse_futility: i32,
+    pub reverse_futility_depth: i32,
+    /// Futility: at depth ≤ 6 a quiet move is skipped when eval + `futility_base` +
+    /// `futility_depth`·depth cannot reach alpha.
+    pub futility_base: i32,
+    pub futility_depth: i32,
+    /// Null move: one more ply of reduction per this much of eval above beta (at most 3).
+    pub null_divisor: i32,
+    /// A capture that loses more than this per ply of depth by exchange (SEE) is skipped at
+    /// depth ≤ 5 (SEE counts in `eval::PIECE_VALUE`'s pawns of 100).
+    pub see_capture: i32,
+    /// Quiescence delta pruning: a capture is skipped when even the captured piece for free plus
+    /// this cannot reach alpha.
+    pub delta: i32,
+    /// Late-move reductions: `(lmr_base + ln depth · ln moves · 100 / lmr_divisor) / 100` plies,
+    /// both in hundredths.
+    pub lmr_base: i32,
+    pub lmr_divisor: i32,
+    /// A quiet move that gives check is extended by a ply only when it loses at most this by
+    /// exchange (SEE, in `eval::PIECE_VALUE`'s units); captures that check always are.
+    /// `EXTEND_EVERY_CHECK` or more (the hand-set value) extends every check without an
+    /// exchange count (no quiet move loses that much).
+    pub check_extension_see: i32,
+}
+
+/// A `check_extension_see` that extends every check.
+pub const EXTEND_EVERY_CHECK: i32 = 10_000;
+
+impl Margins {
+    /// The margins the search was built with, for the hand-set evaluation.
+    pub const CLASSIC: Margins = Margins {
+        aspiration: 20,
+        reverse_futility: 80,
+        reverse_futility_depth: 7,
+        futility_base: 100,
+        futility_depth: 90,
+        null_divisor: 200,
+        see_capture: 100,
+        delta: 200,
+        lmr_base: 75,
+        lmr_divisor: 225,
+        check_extension_see: EXTEND_EVERY_CHECK,
+    };
+
+    /// Field names and values, in declaration order (what `to_rust` writes and `parse_rust`
+    /// reads).
+    fn fields(&self) -> [(&'static str, i32); 11] {
+        [
+            ("aspiration", self.aspiration),
+            ("reverse_futility", self.reverse_futility),
+            ("reverse_futility_depth", self.reverse_futility_depth),
+            ("futility_base", self.futility_base),
+            ("futility_depth", self.futility_depth),
+            ("null_divisor", self.null_divisor),
+            ("see_capture", self.see_capture),
+            ("delta", self.delta),
+            ("lmr_base", self.lmr_base),
+            ("lmr_divisor", self.lmr_divisor),
+            ("check_extension_see", self.check_extension_see),
+        ]
+    }
+
+    /// Sets the field called `name`; false if there is none.
+    fn set(&mut self, name: &str, value: i32) -> bool {
+        let field = match name {
+            "aspiration" => &mut self.aspiration,
+            "reverse_futility" => &mut self.reverse_futility,
+            "reverse_futility_depth" => &mut self.reverse_futility_depth,
+            "futility_base" => &mut self.futility_base,
+            "futility_depth" => &mut self.futility_depth,
+            "null_divisor" => &mut self.null_divisor,
+            "see_capture" => &mut self.see_capture,
+            "delta" => &mut self.delta,
+            "lmr_base" => &mut self.lmr_base,
+            "lmr_divisor" => &mut self.lmr_divisor,
+            "check_extension_see" => &mut self.check_extension_see,
+            _ => return false,
+        };
+        *field = value;
+        true
+    }
+
+    /// Usable by the search: widths and divisors positive, the rest not negative.
+    fn is_valid(&self) -> bool {
+        self.aspiration > 0
+            && self.null_divisor > 0
+            && self.lmr_divisor > 0
+            && self.fields().iter().all(|&(_, v)| v >= 0)
+    }
 }
 
 /// The number of (middlegame, endgame) pairs in `Weights`, in `Weights::to_flat` order.
@@ -102,7 +209,8 @@ impl Weights {
         v
     }
 
-    /// The inverse of `to_flat`; `None` unless `v` has exactly `N_PARAMS` pairs.
+    /// The inverse of `to_flat`, with the hand-set margins; `None` unless `v` has exactly
+    /// `N_PARAMS` pairs.
     pub fn from_flat(v: &[S]) -> Option<Weights> {
         if v.len() != N_PARAMS {
             return None;
@@ -123,6 +231,7 @@ impl Weights {
             shield_open: v[at::SHIELD_OPEN],
             king_attack: v[at::KING_ATTACK],
             tempo: v[at::TEMPO],
+            margins: Margins::CLASSIC,
         })
     }
 
@@ -184,17 +293,42 @@ impl Weights {
         ] {
             let _ = writeln!(o, "    {name}: {},", s(x));
         }
-        o.push_str("}\n");
+        o.push_str("    margins: Margins {\n");
+        for (name, v) in self.margins.fields() {
+            let _ = writeln!(o, "        {name}: {v},");
+        }
+        o.push_str("    },\n}\n");
         o
     }
 }
 
 impl Weights {
     /// Reads back what `to_rust` writes (after any `//` comment lines): every `S(mg, eg)` in
-    /// order. `None` unless there are exactly `N_PARAMS` pairs of integers.
+    /// order, then the `margins: Margins { name: value, … }` block. `None` unless there are
+    /// exactly `N_PARAMS` pairs of integers and every margin line names a field with a usable
+    /// value. A file without the block (written before margins were part of a set) gets the
+    /// hand-set margins.
     pub fn parse_rust(text: &str) -> Option<Weights> {
         let mut flat = Vec::with_capacity(N_PARAMS);
+        let mut margins = Margins::CLASSIC;
+        let mut in_margins = false;
         for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            let trimmed = line.trim();
+            if trimmed.starts_with("margins:") {
+                in_margins = true;
+                continue;
+            }
+            if in_margins {
+                if trimmed.starts_with('}') {
+                    in_margins = false;
+                } else {
+                    let (name, value) = trimmed.trim_end_matches(',').split_once(':')?;
+                    if !margins.set(name.trim(), value.trim().parse().ok()?) {
+                        return None;
+                    }
+                }
+                continue;
+            }
             let mut rest = line;
             while let Some(i) = rest.find("S(") {
                 let tail = &rest[i + 2..];
@@ -204,7 +338,12 @@ impl Weights {
                 rest = &tail[end..];
             }
         }
-        Weights::from_flat(&flat)
+        if in_margins || !margins.is_valid() {
+            return None;
+        }
+        let mut w = Weights::from_flat(&flat)?;
+        w.margins = margins;
+        Some(w)
     }
 }
 
@@ -302,13 +441,43 @@ pub const CLASSIC: Weights = Weights {
     shield_open: S(-15, 0),
     king_attack: S(64, 8),
     tempo: S(10, 10),
+    margins: Margins::CLASSIC,
 };
 
 /// The weights fitted by `arbiter tune fit` (see docs/ANALYSIS.md, "Tuned evaluation").
 pub const TUNED: Weights = include!("weights_tuned.rs");
 
-/// The weights the engine plays and analyses with.
+/// The weights the engine plays with (`arbiter uci`, `epd`, `analyse FEN`).
 pub static ACTIVE: &Weights = &CLASSIC;
+
+/// A weights set with the map of its units onto normalised Stockfish centipawns (+1.00 is
+/// about a 50 % win), the scale lichess's winning-chance formula assumes.
+#[derive(Clone, Copy, Debug)]
+pub struct Calibrated {
+    /// As recorded with an analysis's settings.
+    pub name: &'static str,
+    pub weights: &'static Weights,
+    /// How its units are reported as centipawns.
+    pub cp_map: CpMap,
+}
+
+/// What the analysis stage's own tier evaluates with: `TUNED`, fitted to Stockfish's
+/// evaluations, agrees with Stockfish at 1,000,000 nodes better than `CLASSIC` on the
+/// development games (mean squared winning-chance error 0.0207 against 0.0270, each at its
+/// best scale). Its scale, 1.40, is the one that minimises that error there; beyond 5.25
+/// pawns only 30 % of the rest counts, the knee and slope that best match Stockfish's
+/// centipawns where arbiter reads 3 pawns or more (decided positions, where lichess's mate
+/// rules compare centipawns with 7 and 10 pawns); docs/ANALYSIS.md, "The evaluation analysis
+/// uses".
+pub const ANALYSIS: Calibrated = Calibrated {
+    name: "tuned",
+    weights: &TUNED,
+    cp_map: CpMap {
+        scale_percent: 140,
+        knee: 525,
+        above_knee_percent: 30,
+    },
+};
 
 #[cfg(test)]
 mod tests {
@@ -319,7 +488,10 @@ mod tests {
         for w in [&CLASSIC, &TUNED] {
             let flat = w.to_flat();
             assert_eq!(flat.len(), N_PARAMS);
-            assert_eq!(Weights::from_flat(&flat).as_ref(), Some(w));
+            let back = Weights::from_flat(&flat).unwrap();
+            assert_eq!(back.to_flat(), flat);
+            // The flat vector is the evaluation's; the margins come back as the hand-set ones.
+            assert_eq!(back.margins, Margins::CLASSIC);
         }
         assert_eq!(Weights::from_flat(&CLASSIC.to_flat()[1..]), None);
         assert_eq!(CLASSIC.to_flat()[at::TEMPO], S(10, 10));
@@ -351,5 +523,46 @@ mod tests {
             Weights::parse_rust(&text.replacen("S(10, 10)", "S(10, x)", 1)),
             None
         );
+    }
+
+    #[test]
+    fn margins_are_read_with_the_weights() {
+        let mut w = CLASSIC.clone();
+        w.margins.reverse_futility = 61;
+        w.margins.lmr_divisor = 190;
+        let text = w.to_rust();
+        assert!(text.contains("        reverse_futility: 61,\n"));
+        assert_eq!(Weights::parse_rust(&text), Some(w));
+    }
+
+    #[test]
+    fn a_file_without_margins_gets_the_hand_set_ones() {
+        let mut w = TUNED.clone();
+        w.margins.delta = 150;
+        let text = w.to_rust();
+        let start = text.find("    margins: Margins {").unwrap();
+        let end = start + text[start..].find("    },\n").unwrap() + "    },\n".len();
+        let old = format!("{}{}", &text[..start], &text[end..]);
+        let read = Weights::parse_rust(&old).unwrap();
+        assert_eq!(read.margins, Margins::CLASSIC);
+        assert_eq!(read.to_flat(), TUNED.to_flat());
+    }
+
+    #[test]
+    fn a_bad_margin_is_refused() {
+        let text = CLASSIC.to_rust();
+        for (from, to) in [
+            ("delta: 200", "deltas: 200"),
+            ("delta: 200", "delta: x"),
+            ("null_divisor: 200", "null_divisor: 0"),
+            ("see_capture: 100", "see_capture: -5"),
+        ] {
+            let bad = text.replacen(from, to, 1);
+            assert_ne!(bad, text);
+            assert_eq!(Weights::parse_rust(&bad), None, "{to}");
+        }
+        // A file cut inside the block.
+        let cut = &text[..text.find("delta: 200,").unwrap()];
+        assert_eq!(Weights::parse_rust(cut), None);
     }
 }

@@ -89,4 +89,17 @@ Weights {
     shield_open: S(-18, -5),
     king_attack: S(69, -4),
     tempo: S(21, 5),
+    margins: Margins {
+        aspiration: 20,
+        reverse_futility: 80,
+        reverse_futility_depth: 7,
+        futility_base: 100,
+        futility_depth: 90,
+        null_divisor: 200,
+        see_capture: 100,
+        delta: 200,
+        lmr_base: 75,
+        lmr_divisor: 225,
+        check_extension_see: 10000,
+    },
 }

@@ -601,6 +601,10 @@ fn bad_queries_are_located_usage_errors() {
     for (args, needle) in [
         (vec!["--material", "KRXKR"], "at character 3"),
         (vec!["--pattern", "8/8/8/8/8/8/8/P7"], "first or last rank"),
+        (
+            vec!["--pattern", "8/8/8/3P4/8/8/8/8"],
+            "no square may hold the white king",
+        ),
         (vec!["--pawns", "a2 b9/*"], "no square"),
         (vec!["--sequence", "Bxh7+ Kxh9"], "at character 7"),
         (vec!["4k3/8/8/8/8/8/8/P3K3 w - - 0 1"], "first or last rank"),
