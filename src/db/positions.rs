@@ -97,12 +97,7 @@ fn write_range(conn: &Connection, games: &[(u32, GameEntry)]) -> rusqlite::Resul
 
 /// Whether the database has `position_material` (schema version 9 on).
 pub fn has_material_table(conn: &Connection) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT count(*) FROM sqlite_master WHERE name = 'position_material'",
-        [],
-        |r| r.get::<_, i64>(0),
-    )
-    .map(|n| n > 0)
+    table_exists(conn, "position_material")
 }
 
 /// The row id of a material row of the range from `first_game` whose first class is `class`.
@@ -133,8 +128,26 @@ pub fn material_ranges(conn: &Connection) -> rusqlite::Result<Vec<(u32, u32)>> {
     if !has_material_table(conn)? {
         return Ok(Vec::new());
     }
-    let mut stmt =
-        conn.prepare_cached("SELECT -1 - row, entries FROM position_material WHERE row < 0")?;
+    ranges_in(
+        conn,
+        "SELECT -1 - row, entries FROM position_material WHERE row < 0",
+    )
+}
+
+/// Whether the database has the table `name`.
+fn table_exists(conn: &Connection, name: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE name = ?1",
+        [name],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n > 0)
+}
+
+/// The ranges `(first, last)` of a range-marker query: rows of the first game id and a blob
+/// that starts with the range's length as a varint. Sorted by first game.
+fn ranges_in(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<(u32, u32)>> {
+    let mut stmt = conn.prepare_cached(sql)?;
     let mut rows = stmt.query([])?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
@@ -342,12 +355,7 @@ fn write_pawns(conn: &Connection, games: &[(u32, GameEntry)]) -> rusqlite::Resul
 
 /// Whether the database has `position_pawns` (schema version 8 on).
 pub fn has_pawns_table(conn: &Connection) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT count(*) FROM sqlite_master WHERE name = 'position_pawns'",
-        [],
-        |r| r.get::<_, i64>(0),
-    )
-    .map(|n| n > 0)
+    table_exists(conn, "position_pawns")
 }
 
 /// The ranges of ids `(first, last)` the home-pawn index covers, by first game.
@@ -355,20 +363,10 @@ pub fn pawn_ranges(conn: &Connection) -> rusqlite::Result<Vec<(u32, u32)>> {
     if !has_pawns_table(conn)? {
         return Ok(Vec::new());
     }
-    let mut stmt =
-        conn.prepare_cached("SELECT -1 - row, entries FROM position_pawns WHERE row < 0")?;
-    let mut rows = stmt.query([])?;
-    let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
-        let first: i64 = r.get(0)?;
-        let blob = r.get_ref(1)?.as_blob()?;
-        let mut at = 0;
-        if let Some(n) = get_varint(blob, &mut at) {
-            out.push((first as u32, first as u32 + n as u32));
-        }
-    }
-    out.sort_unstable();
-    Ok(out)
+    ranges_in(
+        conn,
+        "SELECT -1 - row, entries FROM position_pawns WHERE row < 0",
+    )
 }
 
 /// What a target position is asked of the index after its last ply: the home pawns gone,
@@ -484,12 +482,7 @@ pub fn build_pawns(conn: &Connection, mut progress: impl FnMut(u64, u64)) -> rus
 
 /// Whether the database has `position_games` (schema version 7 on).
 pub fn has_games_table(conn: &Connection) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT count(*) FROM sqlite_master WHERE name = 'position_games'",
-        [],
-        |r| r.get::<_, i64>(0),
-    )
-    .map(|n| n > 0)
+    table_exists(conn, "position_games")
 }
 
 /// The facts (`positions::index::facts`) of the games of a range of ids, where stored.
@@ -706,12 +699,7 @@ fn entries_of(conn: &Connection, lo: i64, hi: i64) -> rusqlite::Result<Vec<(u32,
 
 /// Whether the database has the index's tables (schema version 5 on).
 pub fn has_tables(conn: &Connection) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT count(*) FROM sqlite_master WHERE name = 'position_tails'",
-        [],
-        |r| r.get::<_, i64>(0),
-    )
-    .map(|n| n > 0)
+    table_exists(conn, "position_tails")
 }
 
 /// Ranges of game ids (inclusive) the index does not cover, in order.
