@@ -276,15 +276,11 @@ pub fn build_material(
     if !has_material_table(conn)? || !has_games_table(conn)? {
         return Ok(0);
     }
-    let covered = material_ranges(conn)?;
-    let ranges: Vec<(u32, u32)> = conn
-        .prepare("SELECT first_game, last_game FROM position_games ORDER BY first_game")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    let todo: Vec<(u32, u32)> = ranges
-        .into_iter()
-        .filter(|&(a, _)| covered.binary_search_by_key(&a, |r| r.0).is_err())
-        .collect();
+    let todo = ranges_to_build(
+        conn,
+        "SELECT first_game, last_game FROM position_games ORDER BY first_game",
+        &material_ranges(conn)?,
+    )?;
     let total: u64 = todo.iter().map(|(a, b)| u64::from(b - a + 1)).sum();
     let mut done = 0u64;
     for (a, b) in todo {
@@ -439,24 +435,20 @@ pub fn build_pawns(conn: &Connection, mut progress: impl FnMut(u64, u64)) -> rus
     if !has_pawns_table(conn)? {
         return Ok(0);
     }
-    let covered = pawn_ranges(conn)?;
-    let ranges: Vec<(i64, i64)> = conn
-        .prepare("SELECT first_game, last_game FROM position_tails ORDER BY first_game")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    let todo: Vec<(i64, i64)> = ranges
-        .into_iter()
-        .filter(|&(a, _)| covered.binary_search_by_key(&(a as u32), |r| r.0).is_err())
-        .collect();
-    let total: i64 = todo.iter().map(|(a, b)| b - a + 1).sum();
+    let todo = ranges_to_build(
+        conn,
+        "SELECT first_game, last_game FROM position_tails ORDER BY first_game",
+        &pawn_ranges(conn)?,
+    )?;
+    let total: u64 = todo.iter().map(|(a, b)| u64::from(b - a + 1)).sum();
     let mut done = 0u64;
     for (a, b) in todo {
-        let mut all = entries_of(conn, a, b)?;
-        if all.first().is_none_or(|(g, _)| i64::from(*g) != a) {
-            all.insert(0, (a as u32, GameEntry::default()));
+        let mut all = entries_of(conn, i64::from(a), i64::from(b))?;
+        if all.first().is_none_or(|(g, _)| *g != a) {
+            all.insert(0, (a, GameEntry::default()));
         }
-        if all.last().is_some_and(|(g, _)| i64::from(*g) < b) {
-            all.push((b as u32, GameEntry::default()));
+        if all.last().is_some_and(|(g, _)| *g < b) {
+            all.push((b, GameEntry::default()));
         }
         conn.execute_batch("BEGIN IMMEDIATE")?;
         let write = || -> rusqlite::Result<()> {
@@ -474,10 +466,28 @@ pub fn build_pawns(conn: &Connection, mut progress: impl FnMut(u64, u64)) -> rus
                 return Err(e);
             }
         }
-        done += (b - a + 1) as u64;
-        progress(done, total as u64);
+        done += u64::from(b - a + 1);
+        progress(done, total);
     }
     Ok(done)
+}
+
+/// The ranges `(first, last)` a range query (`sql`: first and last game, by first game)
+/// names that `covered` (an index's own ranges, sorted) does not start: what a build of that
+/// index still has to do.
+fn ranges_to_build(
+    conn: &Connection,
+    sql: &str,
+    covered: &[(u32, u32)],
+) -> rusqlite::Result<Vec<(u32, u32)>> {
+    let ranges: Vec<(u32, u32)> = conn
+        .prepare(sql)?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(ranges
+        .into_iter()
+        .filter(|&(a, _)| covered.binary_search_by_key(&a, |r| r.0).is_err())
+        .collect())
 }
 
 /// Whether the database has `position_games` (schema version 7 on).

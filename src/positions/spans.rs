@@ -232,13 +232,7 @@ impl Test {
                 for i in 0..5 {
                     diff += (i32::from(mat[0][i]) - i32::from(mat[1][i])) * VALUES[i];
                 }
-                if *either {
-                    diff.abs() >= *points
-                } else if *white_less {
-                    -diff >= *points
-                } else {
-                    diff >= *points
-                }
+                down_by(diff, *white_less, *either, *points)
             }
         }
     }
@@ -448,16 +442,7 @@ impl PackedTest {
                 white_less,
                 either,
                 points,
-            } => {
-                let diff = st.points[0] - st.points[1];
-                if *either {
-                    diff.abs() >= *points
-                } else if *white_less {
-                    -diff >= *points
-                } else {
-                    diff >= *points
-                }
-            }
+            } => down_by(st.points[0] - st.points[1], *white_less, *either, *points),
         }
     }
 }
@@ -719,6 +704,18 @@ fn header_material(b: &[u8]) -> [Counts; 2] {
         mat[i / 5][i % 5] = (b[1 + i / 2] >> (4 * (i % 2))) & 15;
     }
     mat
+}
+
+/// Whether White's material less Black's (`diff`, in points) leaves the side asked for
+/// (`white_less`: White; `either`: either side) at least `points` down.
+fn down_by(diff: i32, white_less: bool, either: bool, points: i32) -> bool {
+    if either {
+        diff.abs() >= points
+    } else if white_less {
+        -diff >= points
+    } else {
+        diff >= points
+    }
 }
 
 #[cfg(test)]
