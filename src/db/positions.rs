@@ -296,14 +296,7 @@ pub fn build_material(
             .filter_map(|&(g, rec)| material::postings(rec).map(|p| (g, p)))
             .collect();
         let refs: Vec<(u32, &[(u32, u8)])> = postings.iter().map(|(g, p)| (*g, &p[..])).collect();
-        conn.execute_batch("BEGIN IMMEDIATE")?;
-        match write_material(conn, a, b, &refs) {
-            Ok(()) => conn.execute_batch("COMMIT")?,
-            Err(e) => {
-                let _ = conn.execute_batch("ROLLBACK");
-                return Err(e);
-            }
-        }
+        in_write_transaction(conn, || write_material(conn, a, b, &refs))?;
         done += u64::from(b - a + 1);
         progress(done, total);
     }
@@ -443,29 +436,15 @@ pub fn build_pawns(conn: &Connection, mut progress: impl FnMut(u64, u64)) -> rus
     let total: u64 = todo.iter().map(|(a, b)| u64::from(b - a + 1)).sum();
     let mut done = 0u64;
     for (a, b) in todo {
-        let mut all = entries_of(conn, i64::from(a), i64::from(b))?;
-        if all.first().is_none_or(|(g, _)| *g != a) {
-            all.insert(0, (a, GameEntry::default()));
-        }
-        if all.last().is_some_and(|(g, _)| *g < b) {
-            all.push((b, GameEntry::default()));
-        }
-        conn.execute_batch("BEGIN IMMEDIATE")?;
-        let write = || -> rusqlite::Result<()> {
+        let all = whole_range(entries_of(conn, i64::from(a), i64::from(b))?, a, b);
+        in_write_transaction(conn, || {
             write_pawns(conn, &all)?;
             conn.execute(
                 "UPDATE position_tails SET records = x'' WHERE first_game = ?1",
                 [a],
             )?;
             Ok(())
-        };
-        match write() {
-            Ok(()) => conn.execute_batch("COMMIT")?,
-            Err(e) => {
-                let _ = conn.execute_batch("ROLLBACK");
-                return Err(e);
-            }
-        }
+        })?;
         done += u64::from(b - a + 1);
         progress(done, total);
     }
@@ -488,6 +467,36 @@ fn ranges_to_build(
         .into_iter()
         .filter(|&(a, _)| covered.binary_search_by_key(&a, |r| r.0).is_err())
         .collect())
+}
+
+/// Runs `f` in an immediate (write) transaction: committed if it succeeds, rolled back if not.
+fn in_write_transaction<T>(
+    conn: &Connection,
+    f: impl FnOnce() -> rusqlite::Result<T>,
+) -> rusqlite::Result<T> {
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    match f() {
+        Ok(v) => {
+            conn.execute_batch("COMMIT")?;
+            Ok(v)
+        }
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+/// The entries of ids `first` to `last` with an empty entry added at either end where no
+/// game has that id, so the range written covers every id in it.
+fn whole_range(mut entries: Vec<(u32, GameEntry)>, first: u32, last: u32) -> Vec<(u32, GameEntry)> {
+    if entries.first().is_none_or(|(g, _)| *g != first) {
+        entries.insert(0, (first, GameEntry::default()));
+    }
+    if entries.last().is_some_and(|(g, _)| *g < last) {
+        entries.push((last, GameEntry::default()));
+    }
+    entries
 }
 
 /// Whether the database has `position_games` (schema version 7 on).
@@ -825,25 +834,9 @@ pub fn build(
             let hi = (lo + step.max(1) - 1).min(b);
             let entries = entries_of(conn, lo, hi)?;
             let stored = entries.len();
-            conn.execute_batch("BEGIN IMMEDIATE")?;
-            let write = || -> rusqlite::Result<()> {
-                // Ids in the step without a game are covered too: the range is written whole.
-                let mut all = entries;
-                if all.first().is_none_or(|(g, _)| *g as i64 != lo) {
-                    all.insert(0, (lo as u32, GameEntry::default()));
-                }
-                if all.last().is_some_and(|(g, _)| (*g as i64) < hi) {
-                    all.push((hi as u32, GameEntry::default()));
-                }
-                write_range(conn, &all)
-            };
-            match write() {
-                Ok(()) => conn.execute_batch("COMMIT")?,
-                Err(e) => {
-                    let _ = conn.execute_batch("ROLLBACK");
-                    return Err(e);
-                }
-            }
+            // Ids in the step without a game are covered too: the range is written whole.
+            let all = whole_range(entries, lo as u32, hi as u32);
+            in_write_transaction(conn, || write_range(conn, &all))?;
             done += stored as u64;
             progress(done, total);
             lo = hi + 1;
@@ -866,7 +859,6 @@ pub fn compact(conn: &Connection, max_rows: i64) -> rusqlite::Result<bool> {
     if most.is_none_or(|n| n <= max_rows) {
         return Ok(false);
     }
-    conn.execute_batch("BEGIN IMMEDIATE")?;
     let run = || -> rusqlite::Result<()> {
         conn.execute_batch(
             "CREATE TABLE position_keys_new (row INTEGER PRIMARY KEY, entries BLOB NOT NULL)",
@@ -903,16 +895,8 @@ pub fn compact(conn: &Connection, max_rows: i64) -> rusqlite::Result<bool> {
             "DROP TABLE position_keys; ALTER TABLE position_keys_new RENAME TO position_keys",
         )
     };
-    match run() {
-        Ok(()) => {
-            conn.execute_batch("COMMIT")?;
-            Ok(true)
-        }
-        Err(e) => {
-            let _ = conn.execute_batch("ROLLBACK");
-            Err(e)
-        }
-    }
+    in_write_transaction(conn, run)?;
+    Ok(true)
 }
 
 /// The index's size: bytes of its tables (`dbstat`), when SQLite has that table.
