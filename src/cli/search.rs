@@ -204,6 +204,19 @@ pub fn run_index(args: &IndexArgs) -> Result {
             eprint!("\rindexed {done} of {total} games");
         }
     })?;
+    // Key rows written before schema version 10 are re-encoded (no replay), resumably.
+    let converted = crate::db::positions::convert_keys(
+        &conn,
+        crate::db::positions::CONVERT_STEP,
+        |done, total| {
+            if !quiet {
+                eprint!("\rkey index rows re-encoded: {done} of {total}");
+            }
+        },
+    )?;
+    if converted > 0 && !quiet {
+        eprintln!();
+    }
     crate::db::positions::compact(&conn, 1)?;
     if !quiet {
         eprintln!(

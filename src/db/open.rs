@@ -12,7 +12,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 
 /// The oldest schema version the readers (export, stats, openings, ratings) read without a
 /// migration: version 4 packs the moves as they expect. An older file is refused by
@@ -33,6 +33,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/007_position_games.sql"),
     include_str!("migrations/008_position_pawns.sql"),
     include_str!("migrations/009_position_material.sql"),
+    include_str!("migrations/010_position_postings.sql"),
 ];
 
 /// What a migration needs beyond SQL, run in its transaction after its SQL (by index).
@@ -40,6 +41,7 @@ type Upgrade = fn(&Connection) -> rusqlite::Result<()>;
 const UPGRADES: &[Option<Upgrade>] = &[
     None,
     Some(super::upgrade::after_v2),
+    None,
     None,
     None,
     None,

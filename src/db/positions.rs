@@ -10,6 +10,7 @@ use crate::positions::index::{
     pawn_row, put_varint,
 };
 use crate::positions::material;
+use crate::positions::postings;
 use crate::positions::query::Counts;
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -61,9 +62,17 @@ fn write_range(conn: &Connection, games: &[(u32, GameEntry)]) -> rusqlite::Resul
     };
     let first_game = first.0;
     let keys: Vec<(u32, &[u64])> = games.iter().map(|(g, e)| (*g, &e.keys[..])).collect();
-    let mut stmt = conn.prepare_cached(include_str!("sql/insert_position_keys.sql"))?;
-    for (bucket, blob) in build_buckets(first_game, &keys) {
-        stmt.execute(params![bucket, first_game, blob])?;
+    // Schema version 10 on: the bit-packed rows; before, the rows of `position_keys`.
+    if has_postings_table(conn)? {
+        let mut stmt = conn.prepare_cached(include_str!("sql/insert_position_postings.sql"))?;
+        for (bucket, blob) in postings::build_rows(first_game, &keys) {
+            stmt.execute(params![bucket, first_game, blob])?;
+        }
+    } else {
+        let mut stmt = conn.prepare_cached(include_str!("sql/insert_position_keys.sql"))?;
+        for (bucket, blob) in build_buckets(first_game, &keys) {
+            stmt.execute(params![bucket, first_game, blob])?;
+        }
     }
     // With the home-pawn index (schema version 8) the tail records are not written: the
     // row says which ids the index covers.
@@ -93,6 +102,11 @@ fn write_range(conn: &Connection, games: &[(u32, GameEntry)]) -> rusqlite::Resul
         }
     }
     Ok(())
+}
+
+/// Whether the database has `position_postings` (schema version 10 on).
+pub fn has_postings_table(conn: &Connection) -> rusqlite::Result<bool> {
+    table_exists(conn, "position_postings")
 }
 
 /// Whether the database has `position_material` (schema version 9 on).
@@ -768,22 +782,87 @@ pub fn unindexed_games(conn: &Connection) -> rusqlite::Result<u64> {
 }
 
 /// The games whose indexed positions (up to `INDEX_PLIES`) may include `key` (a fingerprint
-/// may collide: the caller replays them), ascending.
+/// may collide: the caller replays them), ascending: from the rows of both layouts (those
+/// of `position_keys` not yet re-encoded, and `position_postings`).
 pub fn games_with_key(conn: &Connection, key: u64) -> rusqlite::Result<Vec<u32>> {
     let (bucket, fp) = bucket_of(key);
+    let mut out = Vec::new();
     let mut stmt = conn.prepare_cached(
         "SELECT row & 4294967295, entries FROM position_keys WHERE row BETWEEN ?1 << 32 AND (?1 << 32) | 4294967295",
     )?;
     let mut rows = stmt.query([bucket])?;
-    let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         let first: i64 = r.get(0)?;
-        let blob = r.get_ref(1)?.as_blob()?;
-        bucket_games(first as u32, blob, fp, &mut out);
+        bucket_games(first as u32, r.get_ref(1)?.as_blob()?, fp, &mut out);
+    }
+    if has_postings_table(conn)? {
+        let mut stmt = conn.prepare_cached(
+            "SELECT row & 4294967295, entries FROM position_postings WHERE row BETWEEN ?1 << 32 AND (?1 << 32) | 4294967295",
+        )?;
+        let mut rows = stmt.query([bucket])?;
+        while let Some(r) = rows.next()? {
+            let first: i64 = r.get(0)?;
+            postings::row_games(first as u32, r.get_ref(1)?.as_blob()?, fp, &mut out);
+        }
     }
     out.sort_unstable();
     out.dedup();
     Ok(out)
+}
+
+/// Rows of `position_keys` re-encoded per committed step of `convert_keys`.
+pub const CONVERT_STEP: usize = 256;
+
+/// Re-encodes the rows of `position_keys` (written before schema version 10) into
+/// `position_postings`, `step` rows per committed step, each old row deleted in the step
+/// that writes its new one (a killed run keeps its steps; the next goes on from there, and
+/// a search reads both tables meanwhile). A row whose id is already in the new table is
+/// merged with it. Returns the rows converted.
+pub fn convert_keys(
+    conn: &Connection,
+    step: usize,
+    mut progress: impl FnMut(u64, u64),
+) -> rusqlite::Result<u64> {
+    if !has_postings_table(conn)? {
+        return Ok(0);
+    }
+    let total: i64 = conn.query_row("SELECT count(*) FROM position_keys", [], |r| r.get(0))?;
+    let mut done = 0u64;
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    loop {
+        let batch: Vec<(i64, Vec<u8>)> = conn
+            .prepare_cached("SELECT row, entries FROM position_keys ORDER BY row LIMIT ?1")?
+            .query_map([step.max(1) as i64], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        if batch.is_empty() {
+            break;
+        }
+        in_write_transaction(conn, || {
+            let mut existing =
+                conn.prepare_cached("SELECT entries FROM position_postings WHERE row = ?1")?;
+            let mut insert = conn.prepare_cached(
+                "INSERT OR REPLACE INTO position_postings (row, entries) VALUES (?1, ?2)",
+            )?;
+            let mut delete = conn.prepare_cached("DELETE FROM position_keys WHERE row = ?1")?;
+            for (row, blob) in &batch {
+                let first = (row & 0xFFFF_FFFF) as u32;
+                pairs.clear();
+                decode_bucket(first, blob, &mut pairs);
+                if let Some(have) = existing
+                    .query_row([row], |r| r.get::<_, Vec<u8>>(0))
+                    .optional()?
+                {
+                    postings::decode(first, &have, &mut pairs);
+                }
+                insert.execute(params![row, postings::encode_pairs(first, &mut pairs)])?;
+                delete.execute([row])?;
+            }
+            Ok(())
+        })?;
+        done += batch.len() as u64;
+        progress(done, total as u64);
+    }
+    Ok(done)
 }
 
 /// Calls `each` with every stored tail record.
@@ -845,14 +924,26 @@ pub fn build(
     Ok(done)
 }
 
-/// When some bucket has more than `max_rows` rows, rewrites the key table with one row per
-/// bucket, in one transaction: each import commit adds a row per bucket, each row costs its
-/// key and offsets again, and rows added in the middle of the table split its pages (half
-/// empty). The new table is written in key order, so its pages are full. Returns whether it
+/// When some bucket has more than `max_rows` rows, rewrites the key table (`position_postings`
+/// from schema version 10 on, else `position_keys`) with one row per bucket, in one
+/// transaction: each import commit adds a row per bucket, each row costs its key and
+/// offsets again, and rows added in the middle of the table split its pages (half empty).
+/// The new table is written in key order, so its pages are full. Returns whether it
 /// rewrote.
 pub fn compact(conn: &Connection, max_rows: i64) -> rusqlite::Result<bool> {
+    type Decode = fn(u32, &[u8], &mut Vec<(u32, u32)>);
+    type Encode = fn(u32, &mut [(u32, u32)]) -> Vec<u8>;
+    let (table, decode, encode): (&str, Decode, Encode) = if has_postings_table(conn)? {
+        (
+            "position_postings",
+            postings::decode,
+            postings::encode_pairs,
+        )
+    } else {
+        ("position_keys", decode_bucket, encode_pairs)
+    };
     let most: Option<i64> = conn.query_row(
-        "SELECT max(n) FROM (SELECT count(*) AS n FROM position_keys GROUP BY row >> 32)",
+        &format!("SELECT max(n) FROM (SELECT count(*) AS n FROM {table} GROUP BY row >> 32)"),
         [],
         |r| r.get(0),
     )?;
@@ -860,17 +951,18 @@ pub fn compact(conn: &Connection, max_rows: i64) -> rusqlite::Result<bool> {
         return Ok(false);
     }
     let run = || -> rusqlite::Result<()> {
-        conn.execute_batch(
-            "CREATE TABLE position_keys_new (row INTEGER PRIMARY KEY, entries BLOB NOT NULL)",
-        )?;
-        let mut read = conn.prepare("SELECT row, entries FROM position_keys ORDER BY row")?;
-        let mut insert =
-            conn.prepare("INSERT INTO position_keys_new (row, entries) VALUES (?1, ?2)")?;
+        conn.execute_batch(&format!(
+            "CREATE TABLE {table}_new (row INTEGER PRIMARY KEY, entries BLOB NOT NULL)"
+        ))?;
+        let mut read = conn.prepare(&format!("SELECT row, entries FROM {table} ORDER BY row"))?;
+        let mut insert = conn.prepare(&format!(
+            "INSERT INTO {table}_new (row, entries) VALUES (?1, ?2)"
+        ))?;
         let mut rows = read.query([])?;
         let mut current: Option<(i64, u32)> = None;
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         let mut put = |bucket: i64, first: u32, pairs: &mut Vec<(u32, u32)>| {
-            let blob = encode_pairs(first, pairs);
+            let blob = encode(first, pairs);
             pairs.clear();
             insert.execute(params![bucket << 32 | i64::from(first), blob])
         };
@@ -885,15 +977,15 @@ pub fn compact(conn: &Connection, max_rows: i64) -> rusqlite::Result<bool> {
                 }
                 None => current = Some((bucket, first)),
             }
-            decode_bucket(first, r.get_ref(1)?.as_blob()?, &mut pairs);
+            decode(first, r.get_ref(1)?.as_blob()?, &mut pairs);
         }
         if let Some((b, f)) = current {
             put(b, f, &mut pairs)?;
         }
         drop(rows);
-        conn.execute_batch(
-            "DROP TABLE position_keys; ALTER TABLE position_keys_new RENAME TO position_keys",
-        )
+        conn.execute_batch(&format!(
+            "DROP TABLE {table}; ALTER TABLE {table}_new RENAME TO {table}"
+        ))
     };
     in_write_transaction(conn, run)?;
     Ok(true)
@@ -902,7 +994,7 @@ pub fn compact(conn: &Connection, max_rows: i64) -> rusqlite::Result<bool> {
 /// The index's size: bytes of its tables (`dbstat`), when SQLite has that table.
 pub fn index_bytes(conn: &Connection) -> Option<i64> {
     conn.query_row(
-        "SELECT sum(pgsize) FROM dbstat WHERE name IN ('position_keys', 'position_tails', 'position_games', 'position_pawns', 'position_material')",
+        "SELECT sum(pgsize) FROM dbstat WHERE name IN ('position_keys', 'position_postings', 'position_tails', 'position_games', 'position_pawns', 'position_material')",
         [],
         |r| r.get::<_, Option<i64>>(0),
     )

@@ -12,6 +12,7 @@ pub mod key;
 pub mod laws;
 pub mod matcher;
 pub mod material;
+pub mod postings;
 pub mod query;
 pub mod spans;
 pub mod tree;

@@ -764,7 +764,8 @@ fn a_version_7_index_is_read_and_upgraded_to_the_home_pawn_index() {
     import(&db, &[GAMES], &["--no-position-index"]);
     let conn = Connection::open(&db).unwrap();
     conn.execute_batch(
-        "DROP TABLE position_pawns; DROP TABLE position_material; PRAGMA user_version = 7;",
+        "DROP TABLE position_pawns; DROP TABLE position_material; DROP TABLE position_postings; \
+         PRAGMA user_version = 7;",
     )
     .unwrap();
     // Indexed as version 7 did: ranges of 4 games with their tail records.
@@ -789,7 +790,7 @@ fn a_version_7_index_is_read_and_upgraded_to_the_home_pawn_index() {
     let expected = oracle(&db, &queries);
     assert!(expected.iter().all(|&n| n >= 1), "{expected:?}");
     drop(conn);
-    // Opened for writing: version 9, the table empty, the tail records read.
+    // Opened for writing: version 10, the table empty, the tail records read.
     let conn = arbiter::db::open_existing(&db).unwrap();
     assert!(
         arbiter::db::positions::pawn_ranges(&conn)
@@ -818,4 +819,120 @@ fn a_version_7_index_is_read_and_upgraded_to_the_home_pawn_index() {
     );
     assert_eq!(tail_bytes(&conn), 0);
     assert_eq!(oracle(&db, &queries), expected);
+}
+
+/// The keys of every position of every stored game up to the key index's last ply, and
+/// each with one fingerprint bit flipped (absent), with the games the key index gives for
+/// each.
+fn key_answers(conn: &Connection) -> Vec<(u64, Vec<u32>)> {
+    let mut stmt = conn
+        .prepare("SELECT start_fen, variant, moves FROM games ORDER BY id")
+        .unwrap();
+    let games: Vec<(Option<String>, String, Vec<u8>)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    let mut keys = Vec::new();
+    for (fen, variant, blob) in games {
+        let start = start_position(fen.as_deref(), variant == "chess960").unwrap();
+        let mut pos = start;
+        keys.push(pos.repetition_key());
+        for m in decode_moves(&start, &blob).unwrap().into_iter().take(24) {
+            pos.play_unchecked(m);
+            keys.push(pos.repetition_key());
+        }
+    }
+    let flipped: Vec<u64> = keys.iter().map(|k| k ^ 1 << 30).collect();
+    keys.extend(flipped);
+    keys.sort_unstable();
+    keys.dedup();
+    keys.into_iter()
+        .map(|k| (k, arbiter::db::positions::games_with_key(conn, k).unwrap()))
+        .collect()
+}
+
+/// Schema version 10's bit-packed key rows: a version-9 database (key rows in
+/// `position_keys`) is read as it is, opened for writing it gets the empty table and reads
+/// both, a killed re-encoding leaves rows in each and answers the same, and `arbiter index`
+/// moves every row over (then one row per bucket); every key gives the same games
+/// throughout and the queries a replay's answers.
+#[test]
+fn a_version_9_key_index_is_re_encoded_and_answers_the_same() {
+    use arbiter::db::positions::{build, convert_keys};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("v9.sqlite");
+    import(&db, &[GAMES], &["--no-position-index"]);
+    let conn = Connection::open(&db).unwrap();
+    conn.execute_batch("DROP TABLE position_postings; PRAGMA user_version = 9;")
+        .unwrap();
+    // Indexed as version 9 did: ranges of 4 games, key rows in `position_keys`.
+    build(&conn, 4, |_, _| {}).unwrap();
+    let count = |conn: &Connection, table: &str| -> i64 {
+        conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    };
+    let old_rows = count(&conn, "position_keys");
+    assert!(old_rows > 100, "{old_rows}");
+    let answers = key_answers(&conn);
+    let found = answers
+        .iter()
+        .filter(|(_, games)| !games.is_empty())
+        .count();
+    assert_eq!(found * 2, answers.len());
+    assert!(answers.iter().any(|(_, games)| games.len() >= 5));
+    let picks: Vec<(i64, usize)> = (1..=10)
+        .flat_map(|g| [(g, 0), (g, 3), (g, 9), (g, 16), (g, 24)])
+        .collect();
+    let fens = positions_at(&conn, &picks);
+    let queries: Vec<Query> = fens
+        .iter()
+        .flat_map(|f| [fen(f, ""), fen(f, "c"), fen(f, "m")])
+        .collect();
+    let expected = oracle(&db, &queries);
+    assert!(expected.iter().all(|&n| n >= 1), "{expected:?}");
+    drop(conn);
+    // Opened for writing: version 10, the new table empty, the old rows read.
+    let conn = arbiter::db::open_existing(&db).unwrap();
+    assert_eq!(count(&conn, "position_postings"), 0);
+    assert_eq!(key_answers(&conn), answers);
+    assert_eq!(oracle(&db, &queries), expected);
+    // Killed after its first step of 7 rows: those in the new table, the rest in the old.
+    let killed = std::panic::catch_unwind(|| {
+        let conn = Connection::open(&db).unwrap();
+        convert_keys(&conn, 7, |_, _| panic!("killed")).unwrap();
+    });
+    assert!(killed.is_err());
+    assert_eq!(count(&conn, "position_postings"), 7);
+    assert_eq!(count(&conn, "position_keys"), old_rows - 7);
+    assert_eq!(key_answers(&conn), answers);
+    assert_eq!(oracle(&db, &queries), expected);
+    let out = arbiter(&["index", "--db", db.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "key index rows re-encoded: {0} of {0}",
+            old_rows - 7
+        )),
+        "{err}"
+    );
+    assert_eq!(count(&conn, "position_keys"), 0);
+    // Merged: one row per bucket, fewer than the old rows of three ranges.
+    let buckets: i64 = conn
+        .query_row(
+            "SELECT count(DISTINCT row >> 32) FROM position_postings",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(count(&conn, "position_postings"), buckets);
+    assert!(buckets < old_rows);
+    assert_eq!(key_answers(&conn), answers);
+    assert_eq!(oracle(&db, &queries), expected);
+    // An import writes the new rows alone, with the same answers.
+    let (_fresh_dir, fresh) = database();
+    let fresh = Connection::open(&fresh).unwrap();
+    assert_eq!(count(&fresh, "position_keys"), 0);
+    assert_eq!(key_answers(&fresh), answers);
 }

@@ -1,0 +1,1 @@
+INSERT INTO position_postings (row, entries) VALUES ((?1 << 32) | ?2, ?3)
