@@ -936,3 +936,52 @@ fn a_version_9_key_index_is_re_encoded_and_answers_the_same() {
     assert_eq!(count(&fresh, "position_keys"), 0);
     assert_eq!(key_answers(&fresh), answers);
 }
+
+/// An import into a version-9 database writes its games' key rows in the new layout beside
+/// the old rows, which stay readable; `arbiter index` then re-encodes the old ones.
+#[test]
+fn a_version_9_index_is_appended_by_an_import_in_the_new_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(GAMES).unwrap();
+    let cut = text.find("[Event \"positions: castling").unwrap();
+    let (a, b) = (dir.path().join("a.pgn"), dir.path().join("b.pgn"));
+    std::fs::write(&a, &text[..cut]).unwrap();
+    std::fs::write(&b, &text[cut..]).unwrap();
+    let db = dir.path().join("v9.sqlite");
+    import(&db, &[a.to_str().unwrap()], &["--no-position-index"]);
+    let conn = Connection::open(&db).unwrap();
+    conn.execute_batch("DROP TABLE position_postings; PRAGMA user_version = 9;")
+        .unwrap();
+    arbiter::db::positions::build(&conn, 100, |_, _| {}).unwrap();
+    drop(conn);
+    import(&db, &[b.to_str().unwrap()], &[]);
+    let conn = Connection::open(&db).unwrap();
+    let count = |table: &str| -> i64 {
+        conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    };
+    let old = count("position_keys");
+    assert!(old > 0 && count("position_postings") > 0);
+    assert_eq!(arbiter::db::positions::unindexed_games(&conn).unwrap(), 0);
+    let answers = |db: &Path| {
+        (
+            searched(db, &["--ignore-side", E4_E5]),
+            searched(db, &["--mirror", AFTER_E4]),
+            searched(db, &[AFTER_NF6]),
+        )
+    };
+    let expected = (
+        vec![(1, 2), (6, 3), (7, 5)],
+        vec![(1, 1), (3, 1), (4, 1), (7, 4), (8, 1)],
+        vec![(1, 4), (2, 4)],
+    );
+    assert_eq!(answers(&db), expected);
+    let out = arbiter(&["index", "--db", db.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains(&format!("key index rows re-encoded: {old} of {old}"))
+    );
+    assert_eq!(count("position_keys"), 0);
+    assert_eq!(answers(&db), expected);
+}
