@@ -810,11 +810,13 @@ pub fn games_with_key(conn: &Connection, key: u64) -> rusqlite::Result<Vec<u32>>
     Ok(out)
 }
 
-/// Rows of `position_keys` re-encoded per committed step of `convert_keys`.
+/// Rows of `position_keys` re-encoded per committed step of `convert_keys`, and the most
+/// bytes of them a step reads (one row at least).
 pub const CONVERT_STEP: usize = 256;
+const CONVERT_BYTES: usize = 8 << 20;
 
 /// Re-encodes the rows of `position_keys` (written before schema version 10) into
-/// `position_postings`, `step` rows per committed step, each old row deleted in the step
+/// `position_postings`, `step` rows (and at most about 8 MB of them) per committed step, each old row deleted in the step
 /// that writes its new one (a killed run keeps its steps; the next goes on from there, and
 /// a search reads both tables meanwhile). A row whose id is already in the new table is
 /// merged with it. Returns the rows converted.
@@ -830,10 +832,22 @@ pub fn convert_keys(
     let mut done = 0u64;
     let mut pairs: Vec<(u32, u32)> = Vec::new();
     loop {
-        let batch: Vec<(i64, Vec<u8>)> = conn
-            .prepare_cached("SELECT row, entries FROM position_keys ORDER BY row LIMIT ?1")?
-            .query_map([step.max(1) as i64], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()?;
+        // Up to `step` rows and `CONVERT_BYTES` of them (at 10M games a bucket's row is
+        // 120 KB on average, the start position's 10 MB).
+        let mut batch: Vec<(i64, Vec<u8>)> = Vec::new();
+        let mut bytes = 0;
+        {
+            let mut stmt = conn
+                .prepare_cached("SELECT row, entries FROM position_keys ORDER BY row LIMIT ?1")?;
+            let mut rows = stmt.query([step.max(1) as i64])?;
+            while bytes < CONVERT_BYTES
+                && let Some(r) = rows.next()?
+            {
+                let blob: Vec<u8> = r.get(1)?;
+                bytes += blob.len();
+                batch.push((r.get(0)?, blob));
+            }
+        }
         if batch.is_empty() {
             break;
         }
