@@ -861,6 +861,9 @@ pub fn convert_keys(
             for (row, blob) in &batch {
                 let first = (row & 0xFFFF_FFFF) as u32;
                 pairs.clear();
+                // A pair takes a byte at least in the old rows: reserved at once, the list
+                // of the largest row (10M games: the start position's) is not doubled.
+                pairs.reserve(blob.len());
                 decode_bucket(first, blob, &mut pairs);
                 if let Some(have) = existing
                     .query_row([row], |r| r.get::<_, Vec<u8>>(0))
