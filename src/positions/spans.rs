@@ -14,7 +14,7 @@
 use super::index::{get_varint, put_varint};
 use super::query::{Counts, Material, Needs, Query, VALUES, counts, imbalance_diffs};
 use crate::chess::{Color, Move, Position, Role, San, Square};
-use crate::positions::matcher::board_of;
+use crate::positions::matcher::{ScanBoard, board_of};
 
 const STANDARD: [Counts; 2] = [[1, 2, 2, 2, 8], [1, 2, 2, 2, 8]];
 
@@ -542,8 +542,14 @@ impl ScanFilter {
 
     /// Whether some side's home pawns are all where the query needs them: once none is,
     /// no later position matches (a pawn never comes back to its home square).
-    pub fn home_alive(&self, pos: &Position) -> bool {
+    pub fn home_alive<B: ScanBoard>(&self, pos: &B) -> bool {
         self.sides.iter().any(|(n, _)| n.home_ok(pos))
+    }
+
+    /// Whether `home_alive` can ever be false (some side needs a home pawn): else a scan
+    /// need not ask it at every ply.
+    pub fn needs_home(&self) -> bool {
+        self.sides.iter().all(|(n, _)| n.home != [0, 0])
     }
 
     /// Whether any side's bounds and material hold for this material.
