@@ -242,6 +242,7 @@ fn take_move(r: &mut BitReader, pos: &Position) -> Option<Move> {
 
 /// Truncated binary code of a value below `n` (n >= 1): `k = floor(log2 n)` bits for the
 /// first `2^(k+1) - n` values, `k + 1` bits for the others; `n = 1` takes no bit.
+#[inline]
 pub(super) fn code_shape(n: usize) -> (u32, u64) {
     let k = usize::BITS - 1 - n.leading_zeros();
     (k, (1u64 << (k + 1)) - n as u64)

@@ -33,6 +33,9 @@ pub struct LeanBoard {
     /// Set after a double step when an enemy pawn attacks the square passed, as the rules
     /// core sets it (what a packed pawn move counts among).
     ep: u8,
+    /// Whether the side to move is in check: kept up to date from each move (the piece
+    /// moved, and a line it opened), so most moves are known legal without an attack test.
+    in_check: bool,
     chess960: bool,
 }
 
@@ -50,6 +53,7 @@ fn sq(i: u8) -> Square {
     Square::new(i)
 }
 
+#[inline]
 const fn code(color: Color, role: Role) -> u8 {
     1 + 6 * color as u8 + role as u8
 }
@@ -70,6 +74,7 @@ impl LeanBoard {
             rooks: [[NONE; 2]; 2],
             rook_mask: 0,
             ep: pos.ep_square().map_or(NONE, |s| s.index() as u8),
+            in_check: pos.is_check(),
             chess960: pos.is_chess960(),
         };
         for s in pos.occupied() {
@@ -216,6 +221,7 @@ impl LeanBoard {
         let (from, to) = (m.from.index() as u8, m.to.index() as u8);
         let (fb, tb) = (bit(from), bit(to));
         self.ep = NONE;
+        let mut special = m.castle.is_some();
         if let Some(side) = m.castle {
             let rank = us.back_rank();
             let king_to = Square::from_coords(side.king_to_file(), rank).index() as u8;
@@ -234,6 +240,7 @@ impl LeanBoard {
             if m.captured.is_some() {
                 let at = if self.codes[usize::from(to)] == 0 {
                     // En passant: the pawn passed by.
+                    special = true;
                     (from & !7) | (to & 7)
                 } else {
                     to
@@ -276,6 +283,58 @@ impl LeanBoard {
                 .fold(0, |m, &r| m | bit(r));
         }
         self.turn = them;
+        self.in_check = self.gives_check(m, us, special);
+    }
+
+    /// Whether the move `m` just played by `us` checks the other king: the piece from its
+    /// square, or a slider on a line through the king and the square it left; after
+    /// castling or en passant (`special`: a second man moved or taken) every attacker.
+    #[inline]
+    fn gives_check(&self, m: &PlyMove, us: Color, special: bool) -> bool {
+        let Some(k) = self.king(us.other()) else {
+            return false;
+        };
+        let ours = self.by_color[us.index()];
+        let occ = self.occ();
+        if special {
+            return self.attacked(k, us, ours, occ);
+        }
+        let to = m.to.index() as u8;
+        let at = sq(to);
+        let ksq = sq(k);
+        let kb = bit(k);
+        let direct = match m.promotion.unwrap_or(m.role) {
+            Role::Pawn => attacks::pawn_attacks(us, at).0 & kb != 0,
+            Role::Knight => attacks::knight_attacks(at).0 & kb != 0,
+            Role::King => false,
+            Role::Bishop => {
+                attacks::bishop_rays(at).0 & kb != 0
+                    && attacks::between_diagonal(at, ksq).0 & occ == 0
+            }
+            Role::Rook => {
+                attacks::rook_rays(at).0 & kb != 0
+                    && attacks::between_orthogonal(at, ksq).0 & occ == 0
+            }
+            Role::Queen => {
+                (attacks::bishop_rays(at).0 & kb != 0
+                    && attacks::between_diagonal(at, ksq).0 & occ == 0)
+                    || (attacks::rook_rays(at).0 & kb != 0
+                        && attacks::between_orthogonal(at, ksq).0 & occ == 0)
+            }
+        };
+        if direct {
+            return true;
+        }
+        if attacks::queen_rays(ksq).0 & bit(m.from.index() as u8) == 0 {
+            return false;
+        }
+        // A line the move opened: our sliders that see the king now.
+        let r = &self.by_role;
+        let queens = r[Role::Queen.index()];
+        let rq = (r[Role::Rook.index()] | queens) & ours;
+        let bq = (r[Role::Bishop.index()] | queens) & ours;
+        attacks::rook_attacks(ksq, Bitboard(occ)).0 & rq != 0
+            || attacks::bishop_attacks(ksq, Bitboard(occ)).0 & bq != 0
     }
 
     /// The board as an unchecked setup (clocks 0 and 1), for what only the rules core
@@ -323,9 +382,7 @@ impl ScanBoard for LeanBoard {
         self.codes[sq]
     }
     fn is_check(&self) -> bool {
-        let them = self.turn.other();
-        self.king(self.turn)
-            .is_some_and(|k| self.attacked(k, them, self.by_color[them.index()], self.occ()))
+        self.in_check
     }
     /// Through the rules core: a board reached by legal moves is a legal position, and a
     /// mate is rare enough to build one for.
@@ -379,16 +436,33 @@ impl Bits<'_> {
         Some(v)
     }
 
-    /// An index below `n` in its truncated binary code (`encode::BitWriter::put_index`).
+    /// An index below `n` in its truncated binary code (`encode::BitWriter::put_index`):
+    /// the first `k` bits, and when they are not below `short` one more, read at once.
     #[inline]
     fn take_index(&mut self, n: usize) -> Option<u64> {
         let (k, short) = code_shape(n);
-        let v = self.take(k)?;
-        if v < short {
-            Some(v)
-        } else {
-            Some(((v << 1) | self.take(1)?) - short)
+        if self.bits <= k {
+            self.refill();
+            if self.bits <= k {
+                // The blob's last bits: one at a time.
+                let v = self.take(k)?;
+                return if v < short {
+                    Some(v)
+                } else {
+                    Some(((v << 1) | self.take(1)?) - short)
+                };
+            }
         }
+        let v = self.acc & ((1u64 << k) - 1);
+        if v < short {
+            self.acc >>= k;
+            self.bits -= k;
+            return Some(v);
+        }
+        let extra = (self.acc >> k) & 1;
+        self.acc >>= k + 1;
+        self.bits -= k + 1;
+        Some(((v << 1) | extra) - short)
     }
 
     /// Every bit read but the zero padding of the last byte.
@@ -454,7 +528,26 @@ fn read_move(r: &mut Bits, b: &LeanBoard) -> Option<PlyMove> {
     if role == Role::Pawn && sq(to).rank().relative(us) == Rank(7) {
         m.promotion = Some(Role::PROMOTIONS[r.take(2)? as usize]);
     }
-    b.leaves_king_safe(from, to, role, ep).then_some(m)
+    // Out of check, a move of a piece other than the king from a square on no line
+    // through its king (so pinned by nothing), not en passant, is legal.
+    // (Or on such a line with no enemy line piece on it, or a man between the king and it.)
+    let safe = !b.in_check
+        && role != Role::King
+        && !ep
+        && match b.king(us) {
+            Some(k) => {
+                attacks::queen_rays(sq(k)).0 & bit(from) == 0 || {
+                    let sliders = (b.by_role[Role::Queen.index()]
+                        | b.by_role[Role::Rook.index()]
+                        | b.by_role[Role::Bishop.index()])
+                        & b.by_color[us.other().index()];
+                    attacks::line(sq(k), sq(from)).0 & sliders == 0
+                        || attacks::between(sq(k), sq(from)).0 & b.occ() != 0
+                }
+            }
+            None => false,
+        };
+    (safe || b.leaves_king_safe(from, to, role, ep)).then_some(m)
 }
 
 /// Decodes a packed blob for a scan: `visit(board, ply, Some(move))` with each position
@@ -478,7 +571,14 @@ pub fn lean_visit(
         acc: 0,
         bits: 0,
     };
-    let mut b = LeanBoard::from_position(start);
+    // Most games start from the standard position: its board is made once.
+    static STANDARD: std::sync::LazyLock<LeanBoard> =
+        std::sync::LazyLock::new(|| LeanBoard::from_position(&Position::new()));
+    let mut b = if *start == Position::new() && !start.is_chess960() {
+        *STANDARD
+    } else {
+        LeanBoard::from_position(start)
+    };
     for ply in 1..=plies {
         let m = read_move(&mut r, &b).ok_or(Fallback)?;
         if visit(&b, ply - 1, Some(m)) {
@@ -554,6 +654,16 @@ mod tests {
             Some("4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1"),
             false,
             "Re5 Rxe5+ Kd2 Rd5+ Kc3 Kd7",
+        ),
+        (
+            Some("4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1"),
+            false,
+            "Nf4+ Kf7 Re7+ Kf6 Nh5+ Kg6 Rg7+ Kxh5",
+        ),
+        (
+            Some("8/8/8/k2pP2R/8/8/8/4K3 w - d6 0 1"),
+            false,
+            "exd6+ Kb6 d7 Kc7 d8=Q+ Kxd8",
         ),
     ];
 

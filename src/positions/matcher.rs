@@ -387,6 +387,7 @@ impl Scanner<'_> {
     /// `Matcher::needs_key`, else any value) and the move played from it (None: the game
     /// ends there). Some(first matching ply) once it is known: for a sequence, at the
     /// position after its last move (where that move's `+` or `#` is read).
+    #[inline]
     pub fn visit_board<B: ScanBoard>(
         &mut self,
         pos: &B,
