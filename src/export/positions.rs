@@ -21,7 +21,7 @@ use crate::positions::index::{castling_bits, facts_elo, facts_result, home_left}
 use crate::positions::matcher::{ScanBoard, board_of};
 use crate::positions::material::Sieve;
 use crate::positions::query::{Counts, Material, counts};
-use crate::positions::spans::{ScanFilter, SpanQuery, Window, walk};
+use crate::positions::spans::{ScanFilter, SpanQuery, Window, WindowScratch, walk};
 use crate::positions::tree::Trees;
 use crate::positions::{Matcher, Query};
 use rayon::prelude::*;
@@ -299,12 +299,13 @@ fn plan(rows: &[(u32, u32, Vec<u8>)], scan_filter: &ScanFilter) -> Vec<(i64, u32
     rows.par_iter()
         .flat_map_iter(|(first, _, blob)| {
             let mut out = Vec::new();
+            let mut scratch = WindowScratch::default();
             each_spans(*first, blob, |g, rec| {
                 if rec.is_empty() {
                     // No game under this id (or one that does not decode).
                     return;
                 }
-                if let Window::UpTo(limit) = scan_filter.window(rec) {
+                if let Window::UpTo(limit) = scan_filter.window_in(rec, &mut scratch) {
                     out.push((i64::from(g), limit));
                 }
             });

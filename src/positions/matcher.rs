@@ -446,7 +446,9 @@ impl Scanner<'_> {
         let seq = q.sequence.as_ref()?;
         match next {
             Some(mv) => {
-                self.open.retain(|&p| seq.token_is(ply - p, &mv));
+                if !self.open.is_empty() {
+                    self.open.retain(|&p| seq.token_is(ply - p, &mv));
+                }
                 if start_here && seq.token_is(0, &mv) {
                     self.open.push_back(ply);
                 }
