@@ -196,6 +196,10 @@ impl Matcher {
             run_start: [None, None],
             pending: [Vec::new(), Vec::new()],
             open: std::collections::VecDeque::new(),
+            plain: self.targets.is_empty()
+                && self.query.material.is_none()
+                && self.query.sequence.is_none()
+                && held == 1,
         })
     }
 
@@ -370,6 +374,9 @@ pub struct Scanner<'a> {
     /// Plies where a sequence started whose moves so far are its first ones (oldest first):
     /// the start at `p` has had its moves up to `ply - 1` matched.
     open: std::collections::VecDeque<usize>,
+    /// No position, material, sequence or held plies: only patterns and pawns, tested on
+    /// each position alone.
+    plain: bool,
 }
 
 impl Scanner<'_> {
@@ -397,6 +404,11 @@ impl Scanner<'_> {
     ) -> Option<u32> {
         let m = self.m;
         let q = &m.query;
+        if self.plain {
+            // Patterns and structures alone: a test of each side's forms at this ply.
+            let here = m.fast.iter().flatten().any(|f| f.holds(pos));
+            return here.then_some(ply as u32);
+        }
         if let Some(seq) = &q.sequence
             && ply > 0
             && !self.open.is_empty()
