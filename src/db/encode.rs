@@ -242,7 +242,8 @@ fn take_move(r: &mut BitReader, pos: &Position) -> Option<Move> {
 
 /// Truncated binary code of a value below `n` (n >= 1): `k = floor(log2 n)` bits for the
 /// first `2^(k+1) - n` values, `k + 1` bits for the others; `n = 1` takes no bit.
-fn code_shape(n: usize) -> (u32, u64) {
+#[inline]
+pub(super) fn code_shape(n: usize) -> (u32, u64) {
     let k = usize::BITS - 1 - n.leading_zeros();
     (k, (1u64 << (k + 1)) - n as u64)
 }
@@ -380,12 +381,10 @@ fn pack(
     Ok(w.finish())
 }
 
-/// Reads a packed blob (`pack_moves`): the moves and the final position.
-fn unpack_moves(
-    start: &Position,
-    blob: &[u8],
-    mut visit: impl FnMut(&Position, usize, Option<Move>) -> bool,
-) -> Result<(Vec<Move>, Position), DecodeError> {
+/// A packed blob's head: its ply count and where its moves' bits begin; the errors
+/// `unpack_moves` gives for a format it does not know or a length no game of those plies
+/// has.
+pub(super) fn packed_header(blob: &[u8]) -> Result<(usize, usize), DecodeError> {
     if blob[0] != PACKED_V1 {
         return Err(DecodeError::UnknownFormat(blob[0]));
     }
@@ -410,14 +409,27 @@ fn unpack_moves(
             }
         }
     }
+    // At most 8 bits a ply (218 legal moves): a length beyond that is not a game.
+    if blob.len() - at > plies {
+        return Err(DecodeError::BadLength {
+            plies,
+            len: blob.len(),
+        });
+    }
+    Ok((plies, at))
+}
+
+/// Reads a packed blob (`pack_moves`): the moves and the final position.
+fn unpack_moves(
+    start: &Position,
+    blob: &[u8],
+    mut visit: impl FnMut(&Position, usize, Option<Move>) -> bool,
+) -> Result<(Vec<Move>, Position), DecodeError> {
+    let (plies, at) = packed_header(blob)?;
     let bad_length = DecodeError::BadLength {
         plies,
         len: blob.len(),
     };
-    // At most 8 bits a ply (218 legal moves): a length beyond that is not a game.
-    if blob.len() - at > plies {
-        return Err(bad_length);
-    }
     let mut r = BitReader {
         bytes: &blob[at..],
         ..BitReader::default()

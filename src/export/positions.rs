@@ -9,6 +9,7 @@ use super::ExportError;
 use super::games::schema_version;
 use crate::chess::Position;
 use crate::db::encode::{decode_moves, decode_visit, start_position};
+use crate::db::lean::lean_visit;
 use crate::db::positions::{
     Facts, TailProbe, each_spans, for_each_tail, games_ranges, games_with_key, has_games_table,
     has_material_table, has_tables, material_candidates, material_ranges, spans_of, spans_rows,
@@ -17,10 +18,10 @@ use crate::db::positions::{
 use crate::db::select::{Filter, games_from};
 use crate::positions::index::INDEX_PLIES;
 use crate::positions::index::{castling_bits, facts_elo, facts_result, home_left};
-use crate::positions::matcher::board_of;
+use crate::positions::matcher::{ScanBoard, board_of};
 use crate::positions::material::Sieve;
 use crate::positions::query::{Counts, Material, counts};
-use crate::positions::spans::{ScanFilter, SpanQuery, Window, walk};
+use crate::positions::spans::{ScanFilter, SpanQuery, Window, WindowScratch, walk};
 use crate::positions::tree::Trees;
 use crate::positions::{Matcher, Query};
 use rayon::prelude::*;
@@ -298,12 +299,13 @@ fn plan(rows: &[(u32, u32, Vec<u8>)], scan_filter: &ScanFilter) -> Vec<(i64, u32
     rows.par_iter()
         .flat_map_iter(|(first, _, blob)| {
             let mut out = Vec::new();
+            let mut scratch = WindowScratch::default();
             each_spans(*first, blob, |g, rec| {
                 if rec.is_empty() {
                     // No game under this id (or one that does not decode).
                     return;
                 }
-                if let Window::UpTo(limit) = scan_filter.window(rec) {
+                if let Window::UpTo(limit) = scan_filter.window_in(rec, &mut scratch) {
                     out.push((i64::from(g), limit));
                 }
             });
@@ -419,10 +421,35 @@ fn replay_planned(
 /// Games a scan matches at a time.
 const CHUNK: usize = 4096;
 
+/// Where a scan of one game stops reading (`scan_game`): at `limit`, or `after` plies past
+/// the first ply where none of the home pawns the query needs is left.
+struct Stop<'a> {
+    filter: &'a ScanFilter,
+    limit: usize,
+    /// Whether the query needs home pawns at all (else `home_alive` is never asked).
+    home: bool,
+    dead: Option<usize>,
+}
+
+impl Stop<'_> {
+    #[inline]
+    fn past<B: ScanBoard>(&mut self, pos: &B, ply: usize) -> bool {
+        if self.home && self.dead.is_none() && !self.filter.home_alive(pos) {
+            self.dead = Some(ply);
+        }
+        ply >= self.limit
+            || self
+                .dead
+                .is_some_and(|d| ply >= d + self.filter.after as usize)
+    }
+}
+
 /// The first matching ply of a stored game in a scan: read no further than `limit` plies,
 /// nor beyond the plies after which none of the home pawns the query needs is left (and the
 /// plies a sequence or held material needs after that), and matched on bitboards
-/// (`Matcher::first_match_fast`). None: no match, or the game does not decode.
+/// (`Matcher::scanner`). The packed moves are read by the lean decoder (`db::lean`); a game
+/// it gives up on, or a query that needs each position's key, by the checked one. None: no
+/// match, or the game does not decode.
 fn scan_game(
     matcher: &Matcher,
     scan_filter: &ScanFilter,
@@ -432,22 +459,32 @@ fn scan_game(
     blob: &[u8],
 ) -> Option<u32> {
     let start = start_position(fen, variant == "chess960").ok()?;
-    let after = scan_filter.after as usize;
-    let limit = limit as usize;
-    // The first ply where none of the home pawns the query needs is left.
-    let mut dead = None;
-    let mut past = |pos: &Position, ply: usize| {
-        if dead.is_none() && !scan_filter.home_alive(pos) {
-            dead = Some(ply);
-        }
-        ply >= limit || dead.is_some_and(|d| ply >= d + after)
+    let stop = || Stop {
+        filter: scan_filter,
+        limit: limit as usize,
+        home: scan_filter.needs_home(),
+        dead: None,
     };
+    if !matcher.needs_key()
+        && let Some(mut scanner) = matcher.scanner()
+    {
+        let mut stop = stop();
+        let mut found = None;
+        let read = lean_visit(&start, blob, |b, ply, next| {
+            found = scanner.visit_board(b, 0, ply, next);
+            found.is_some() || stop.past(b, ply)
+        });
+        if read.is_ok() {
+            return found;
+        }
+    }
+    let mut stop = stop();
     match matcher.scanner() {
         Some(mut scanner) => {
             let mut found = None;
             decode_visit(&start, blob, |pos, ply, next| {
                 found = scanner.visit(pos, ply, next);
-                found.is_some() || past(pos, ply)
+                found.is_some() || stop.past(pos, ply)
             })
             .ok()?;
             found
@@ -455,7 +492,7 @@ fn scan_game(
         None => {
             let mut moves = Vec::new();
             decode_visit(&start, blob, |pos, ply, next| {
-                if past(pos, ply) {
+                if stop.past(pos, ply) {
                     return true;
                 }
                 moves.extend(next);

@@ -5,8 +5,77 @@
 
 use super::laws::{GameLaws, matching_plies};
 use super::query::{Counts, FastPattern, Material, Pawns, Query, counts};
-use crate::chess::{Move, Position, Square};
+use crate::chess::san::Suffix;
+use crate::chess::{CastlingSide, Color, Move, MoveKind, Position, Role, Square};
 use crate::game::keys::code;
+
+/// What a scan's tests read of a position: its placement and side to move, and whether
+/// that side is in check (a sequence's `+`) or mated (`#`). The rules core's `Position`
+/// gives it, and so does the scan decoder's lean board (`db::lean`), which keeps no more.
+pub trait ScanBoard {
+    fn turn(&self) -> Color;
+    fn occupied(&self) -> u64;
+    fn pieces(&self, color: Color, role: Role) -> u64;
+    /// The piece code (`game::keys::code`, 0: empty) on the square of index `sq` (a1 = 0).
+    fn code_at(&self, sq: usize) -> u8;
+    fn is_check(&self) -> bool;
+    fn is_checkmate(&self) -> bool;
+}
+
+impl ScanBoard for Position {
+    #[inline]
+    fn turn(&self) -> Color {
+        Position::turn(self)
+    }
+    #[inline]
+    fn occupied(&self) -> u64 {
+        Position::occupied(self).0
+    }
+    #[inline]
+    fn pieces(&self, color: Color, role: Role) -> u64 {
+        Position::pieces(self, color, role).0
+    }
+    #[inline]
+    fn code_at(&self, sq: usize) -> u8 {
+        self.piece_at(Square::new(sq as u8)).map_or(0, code)
+    }
+    fn is_check(&self) -> bool {
+        Position::is_check(self)
+    }
+    fn is_checkmate(&self) -> bool {
+        Position::is_checkmate(self)
+    }
+}
+
+/// What a move's SAN says of it, as a decoder knows it when it reads the move: a sequence
+/// is matched on these (`Sequence::token_is`), so a scan needs no `Position` to play it on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlyMove {
+    pub from: Square,
+    /// The destination; for castling the rook's square (the rules core's form).
+    pub to: Square,
+    pub role: Role,
+    pub captured: Option<Role>,
+    pub promotion: Option<Role>,
+    pub castle: Option<CastlingSide>,
+}
+
+impl PlyMove {
+    /// The facts of the legal move `m` in `pos`.
+    pub fn of(pos: &Position, m: Move) -> PlyMove {
+        PlyMove {
+            from: m.from(),
+            to: m.to(),
+            role: pos.piece_at(m.from()).map_or(Role::King, |p| p.role),
+            captured: pos.captured_role(m),
+            promotion: m.promotion_role(),
+            castle: match m.kind() {
+                MoveKind::Castle => m.castling_side(),
+                _ => None,
+            },
+        }
+    }
+}
 
 /// A query ready to run over games.
 #[derive(Debug, Clone)]
@@ -46,15 +115,15 @@ impl Fast {
         }
     }
 
-    fn holds(&self, pos: &Position) -> bool {
+    #[inline]
+    fn holds<B: ScanBoard>(&self, pos: &B) -> bool {
         self.patterns.iter().all(|p| p.matches(pos))
             && self.pawns.as_ref().is_none_or(|p| p.matches_position(pos))
     }
 }
 
 /// Material counts (Q R B N P) of each side from a position's bitboards.
-pub fn position_counts(pos: &Position) -> [Counts; 2] {
-    use crate::chess::{Color, Role};
+pub fn position_counts<B: ScanBoard>(pos: &B) -> [Counts; 2] {
     let roles = [
         Role::Queen,
         Role::Rook,
@@ -62,7 +131,7 @@ pub fn position_counts(pos: &Position) -> [Counts; 2] {
         Role::Knight,
         Role::Pawn,
     ];
-    [Color::White, Color::Black].map(|c| roles.map(|r| pos.pieces(c, r).count() as u8))
+    [Color::White, Color::Black].map(|c| roles.map(|r| pos.pieces(c, r).count_ones() as u8))
 }
 
 /// A board of piece codes (`game::keys::code`), a1 = 0.
@@ -127,8 +196,17 @@ impl Matcher {
             run_start: [None, None],
             pending: [Vec::new(), Vec::new()],
             open: std::collections::VecDeque::new(),
-            moves: Vec::new(),
+            plain: self.targets.is_empty()
+                && self.query.material.is_none()
+                && self.query.sequence.is_none()
+                && held == 1,
         })
+    }
+
+    /// Whether a scan must give `Scanner::visit_board` each position's key (the query has
+    /// an exact position): a decoder that keeps no hash cannot.
+    pub fn needs_key(&self) -> bool {
+        !self.targets.is_empty()
     }
 
     /// `first_match` for a query without the Laws' forms, the same answer by the same walk,
@@ -293,23 +371,51 @@ pub struct Scanner<'a> {
     held: usize,
     run_start: [Option<usize>; 2],
     pending: [Vec<usize>; 2],
-    /// Plies where a sequence may start, with their positions, waiting for its moves.
-    open: std::collections::VecDeque<(usize, Position)>,
-    /// The moves so far (kept for a sequence only).
-    moves: Vec<Move>,
+    /// Plies where a sequence started whose moves so far are its first ones (oldest first):
+    /// the start at `p` has had its moves up to `ply - 1` matched.
+    open: std::collections::VecDeque<usize>,
+    /// No position, material, sequence or held plies: only patterns and pawns, tested on
+    /// each position alone.
+    plain: bool,
 }
 
 impl Scanner<'_> {
-    /// The position at `ply` and the move played from it (None: the game ends there).
-    /// Some(first matching ply) once it is known.
+    /// `visit_board` for a `Position`: its key when the query has one, and the move's facts.
     pub fn visit(&mut self, pos: &Position, ply: usize, next: Option<Move>) -> Option<u32> {
-        let m = self.m;
-        let q = &m.query;
-        let key = if m.targets.is_empty() {
+        let key = if self.m.targets.is_empty() {
             0
         } else {
-            q.identity.key(pos)
+            self.m.query.identity.key(pos)
         };
+        self.visit_board(pos, key, ply, next.map(|mv| PlyMove::of(pos, mv)))
+    }
+
+    /// The position at `ply` (with its key under the query's identity when
+    /// `Matcher::needs_key`, else any value) and the move played from it (None: the game
+    /// ends there). Some(first matching ply) once it is known: for a sequence, at the
+    /// position after its last move (where that move's `+` or `#` is read).
+    #[inline]
+    pub fn visit_board<B: ScanBoard>(
+        &mut self,
+        pos: &B,
+        key: u64,
+        ply: usize,
+        next: Option<PlyMove>,
+    ) -> Option<u32> {
+        let m = self.m;
+        let q = &m.query;
+        if self.plain {
+            // Patterns and structures alone: a test of each side's forms at this ply.
+            let here = m.fast.iter().flatten().any(|f| f.holds(pos));
+            return here.then_some(ply as u32);
+        }
+        if let Some(seq) = &q.sequence
+            && ply > 0
+            && !self.open.is_empty()
+            && let Some(p) = self.close_moves(seq, pos, ply)
+        {
+            return Some(p as u32);
+        }
         let counts = q.material.as_ref().map(|_| position_counts(pos));
         let mut start_here = false;
         for (s, fast) in m.fast.iter().enumerate() {
@@ -322,9 +428,9 @@ impl Scanner<'_> {
                 continue;
             }
             let here = m.targets.get(s).is_none_or(|&t| t == key) && fast.holds(pos);
-            if let Some(seq) = &q.sequence {
+            if q.sequence.is_some() {
                 // held is 1: the sequence decides, once its moves are read.
-                start_here |= here && next.is_some_and(|mv| seq.first_is(pos, mv));
+                start_here |= here;
                 continue;
             }
             if self.held == 1 {
@@ -350,23 +456,45 @@ impl Scanner<'_> {
             }
         }
         let seq = q.sequence.as_ref()?;
-        if start_here {
-            self.open.push_back((ply, *pos));
-        }
-        if let Some(mv) = next {
-            self.moves.push(mv);
-        }
-        // The starts whose moves are all read, earliest first.
-        while let Some((p, at)) = self.open.front() {
-            if self.moves.len() < p + seq.0.len() {
-                break;
+        match next {
+            Some(mv) => {
+                if !self.open.is_empty() {
+                    self.open.retain(|&p| seq.token_is(ply - p, &mv));
+                }
+                if start_here && seq.token_is(0, &mv) {
+                    self.open.push_back(ply);
+                }
             }
-            if seq.matches_at(at, &self.moves[*p..]) {
-                return Some(*p as u32);
-            }
-            self.open.pop_front();
+            None => self.open.clear(),
         }
         None
+    }
+
+    /// At the position after the move of ply `ply - 1`: drops the open starts whose move
+    /// there was written with a `+` or `#` the position does not have (each read once, and
+    /// only when asked), and gives the start whose last move that was.
+    fn close_moves<B: ScanBoard>(
+        &mut self,
+        seq: &super::query::Sequence,
+        pos: &B,
+        ply: usize,
+    ) -> Option<usize> {
+        let n = seq.0.len();
+        let (mut check, mut mate) = (None, None);
+        let mut done = None;
+        self.open.retain(|&p| {
+            let i = ply - 1 - p;
+            let ok = match seq.suffix(i) {
+                None => true,
+                Some(Suffix::Check) => *check.get_or_insert_with(|| pos.is_check()),
+                Some(Suffix::Mate) => *mate.get_or_insert_with(|| pos.is_checkmate()),
+            };
+            if ok && i + 1 == n {
+                done = done.or(Some(p));
+            }
+            ok
+        });
+        done
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::key::{Identity, parse_position};
 use super::laws::LawsQuery;
+use super::matcher::{PlyMove, ScanBoard};
 use crate::chess::san::Suffix;
 use crate::chess::san::parse_strict;
 use crate::chess::{Color, File, Position, Rank, San, Square};
@@ -579,40 +580,49 @@ impl Pattern {
 const CODES: usize = 13;
 
 /// A pattern in the form a scan tests cheaply on a `Position`'s bitboards (`Pattern::matches`
-/// on a board of codes is the reference, and the tests compare the two): per piece code the
-/// squares where the pattern forbids it, over the ranks without a `*`; those ranks are
-/// matched cell by cell.
+/// on a board of codes is the reference, and the tests compare the two): over the ranks
+/// without a `*`, the squares that must be empty, those that must hold one kind of piece,
+/// those that must be occupied, and per piece the squares where it may not stand; the
+/// ranks with a `*` are matched cell by cell.
 #[derive(Debug, Clone)]
 pub struct FastPattern {
-    /// Squares where each code (0: empty) may not stand.
-    forbid: [u64; CODES],
+    empty: u64,
+    occupied: u64,
+    /// (colour, role, squares where that piece must stand): a cell that allows it alone.
+    need: Vec<(Color, crate::chess::Role, u64)>,
+    /// (colour, role, squares where it may not stand), but the squares above.
+    forbid: Vec<(Color, crate::chess::Role, u64)>,
     /// Ranks (0: the first) with a run, and their cells; a rank of `*` alone is left out.
     runs: Vec<(usize, Vec<Cell>)>,
     turn: Option<Color>,
 }
 
 impl FastPattern {
-    pub fn matches(&self, pos: &Position) -> bool {
+    #[inline]
+    pub fn matches<B: ScanBoard>(&self, pos: &B) -> bool {
         if self.turn.is_some_and(|t| t != pos.turn()) {
             return false;
         }
-        let occupied = pos.occupied().0;
-        if self.forbid[0] & !occupied != 0 {
+        let occupied = pos.occupied();
+        if occupied & self.empty != 0 || self.occupied & !occupied != 0 {
             return false;
         }
-        for color in Color::ALL {
-            for role in crate::chess::Role::ALL {
-                let c = 1 + 6 * color.index() + role.index();
-                if self.forbid[c] != 0 && pos.pieces(color, role).0 & self.forbid[c] != 0 {
-                    return false;
-                }
-            }
+        if !self
+            .need
+            .iter()
+            .all(|&(c, r, sq)| pos.pieces(c, r) & sq == sq)
+        {
+            return false;
+        }
+        if !self
+            .forbid
+            .iter()
+            .all(|&(c, r, sq)| pos.pieces(c, r) & sq == 0)
+        {
+            return false;
         }
         self.runs.iter().all(|(r, cells)| {
-            let squares: [u8; 8] = std::array::from_fn(|f| {
-                pos.piece_at(Square::new((r * 8 + f) as u8))
-                    .map_or(0, crate::game::keys::code)
-            });
+            let squares: [u8; 8] = std::array::from_fn(|f| pos.code_at(r * 8 + f));
             rank_matches(cells, &squares)
         })
     }
@@ -679,10 +689,10 @@ impl Needs {
     }
 
     /// Whether the home pawns the query needs are on their squares.
-    pub fn home_ok(&self, pos: &Position) -> bool {
+    pub fn home_ok<B: ScanBoard>(&self, pos: &B) -> bool {
         use crate::chess::Role;
-        pos.pieces(Color::White, Role::Pawn).0 & self.home[0] == self.home[0]
-            && pos.pieces(Color::Black, Role::Pawn).0 & self.home[1] == self.home[1]
+        pos.pieces(Color::White, Role::Pawn) & self.home[0] == self.home[0]
+            && pos.pieces(Color::Black, Role::Pawn) & self.home[1] == self.home[1]
     }
 
     pub fn is_free(&self) -> bool {
@@ -732,6 +742,8 @@ impl Pattern {
 
     pub fn fast(&self) -> FastPattern {
         let mut forbid = [0u64; CODES];
+        let mut need = [0u64; CODES];
+        let mut empty = 0u64;
         let mut runs = Vec::new();
         for (k, cells) in self.ranks.iter().enumerate() {
             let r = 7 - k;
@@ -742,16 +754,42 @@ impl Pattern {
                 continue;
             }
             for (f, cell) in cells.iter().enumerate() {
-                let Cell::One(set) = cell else { continue };
-                for (c, mask) in forbid.iter_mut().enumerate() {
-                    if set & (1 << c) == 0 {
-                        *mask |= 1 << (r * 8 + f);
+                let Cell::One(set) = *cell else { continue };
+                let sq = 1u64 << (r * 8 + f);
+                if set == EMPTY {
+                    empty |= sq;
+                } else if set.count_ones() == 1 {
+                    need[set.trailing_zeros() as usize] |= sq;
+                } else {
+                    for (c, mask) in forbid.iter_mut().enumerate() {
+                        if set & (1 << c) == 0 {
+                            *mask |= sq;
+                        }
                     }
                 }
             }
         }
+        // Codes 1-6 White's pawn to king, 7-12 Black's.
+        let piece = |c: usize| {
+            (
+                Color::ALL[(c - 1) / 6],
+                crate::chess::Role::from_index((c - 1) % 6),
+            )
+        };
+        let list = |masks: &[u64; CODES]| {
+            (1..CODES)
+                .filter(|&c| masks[c] != 0)
+                .map(|c| {
+                    let (color, role) = piece(c);
+                    (color, role, masks[c])
+                })
+                .collect()
+        };
         FastPattern {
-            forbid,
+            empty,
+            occupied: forbid[0],
+            need: list(&need),
+            forbid: list(&forbid),
             runs,
             turn: self.turn,
         }
@@ -933,9 +971,9 @@ impl Pawns {
     }
 
     /// `matches` on a position's bitboards.
-    pub fn matches_position(&self, pos: &Position) -> bool {
+    pub fn matches_position<B: ScanBoard>(&self, pos: &B) -> bool {
         self.0.iter().enumerate().all(|(k, side)| {
-            let have = pos.pieces(Color::ALL[k], crate::chess::Role::Pawn).0;
+            let have = pos.pieces(Color::ALL[k], crate::chess::Role::Pawn);
             match side {
                 PawnSide::Any => true,
                 PawnSide::Squares(set) => have == *set,
@@ -1040,6 +1078,41 @@ impl Sequence {
     /// Whether the first move of the sequence can be `m` (a quick test before `matches_at`).
     pub fn first_is(&self, pos: &Position, m: crate::chess::Move) -> bool {
         self.0.first().is_some_and(|(san, _)| san_is(pos, san, m))
+    }
+
+    /// Whether the `i`-th move of the sequence is written as the move `m` (what a SAN move
+    /// says of it: piece, capture, destination, promotion, castling; disambiguation only
+    /// where written), its `+` or `#` left to the position after it (`suffix`).
+    pub fn token_is(&self, i: usize, m: &PlyMove) -> bool {
+        self.0.get(i).is_some_and(|(san, _)| san_fits(san, m))
+    }
+
+    /// The `+` or `#` written after the `i`-th move, if any.
+    pub fn suffix(&self, i: usize) -> Option<Suffix> {
+        self.0.get(i).and_then(|(_, s)| *s)
+    }
+}
+
+/// `san_is` on a move's facts (`PlyMove`), as a decoder gives them without a `Position`.
+fn san_fits(san: &San, m: &PlyMove) -> bool {
+    match *san {
+        San::Castle(side) => m.castle == Some(side),
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            m.castle.is_none()
+                && m.to == to
+                && m.promotion == promotion
+                && m.role == role
+                && capture == m.captured.is_some()
+                && file.is_none_or(|f| m.from.file() == f)
+                && rank.is_none_or(|r| m.from.rank() == r)
+        }
     }
 }
 

@@ -14,7 +14,7 @@
 use super::index::{get_varint, put_varint};
 use super::query::{Counts, Material, Needs, Query, VALUES, counts, imbalance_diffs};
 use crate::chess::{Color, Move, Position, Role, San, Square};
-use crate::positions::matcher::board_of;
+use crate::positions::matcher::{ScanBoard, board_of};
 
 const STANDARD: [Counts; 2] = [[1, 2, 2, 2, 8], [1, 2, 2, 2, 8]];
 
@@ -465,6 +465,17 @@ pub struct ScanFilter {
     /// Plies replayed after the last candidate: the sequence's moves, or the material's
     /// held plies.
     pub after: u32,
+    /// Some side bounds nothing and tests no material: every material passes.
+    any_material: bool,
+}
+
+/// The buffers `ScanFilter::window_in` fills for each record, kept across the records a
+/// scan plans (a fresh set of vectors per game was a tenth of a sequence scan's planning).
+#[derive(Debug, Default)]
+pub struct WindowScratch {
+    events: Vec<(u32, u8)>,
+    spans: Vec<(u32, u32)>,
+    all: Vec<(u32, u32, [Counts; 2])>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -533,24 +544,35 @@ impl ScanFilter {
             }
         }
         let after = (moves.len() as u32).max(q.held.max(1) - 1);
+        let any_material = sides.iter().any(|(n, t)| n.is_free() && t.is_none());
         ScanFilter {
             sides,
             moves,
             after,
+            any_material,
         }
     }
 
     /// Whether some side's home pawns are all where the query needs them: once none is,
     /// no later position matches (a pawn never comes back to its home square).
-    pub fn home_alive(&self, pos: &Position) -> bool {
+    pub fn home_alive<B: ScanBoard>(&self, pos: &B) -> bool {
         self.sides.iter().any(|(n, _)| n.home_ok(pos))
     }
 
+    /// Whether `home_alive` can ever be false (some side needs a home pawn): else a scan
+    /// need not ask it at every ply.
+    pub fn needs_home(&self) -> bool {
+        self.sides.iter().all(|(n, _)| n.home != [0, 0])
+    }
+
     /// Whether any side's bounds and material hold for this material.
+    #[inline]
     fn material_ok(&self, mat: &[Counts; 2]) -> bool {
-        self.sides
-            .iter()
-            .any(|(n, t)| n.material_ok(mat) && t.as_ref().is_none_or(|t| t.matches(mat)))
+        self.any_material
+            || self
+                .sides
+                .iter()
+                .any(|(n, t)| n.material_ok(mat) && t.as_ref().is_none_or(|t| t.matches(mat)))
     }
 
     /// Whether the sequence's moves can start after ply `p`: `events` are the record's
@@ -569,10 +591,15 @@ impl ScanFilter {
         if p + n > plies {
             return false;
         }
+        // The span holding ply p, then the next ones as the moves go on.
+        let mut span = all.partition_point(|s| s.1 < p);
         for (i, want) in self.moves.iter().enumerate() {
-            let Some(piece) = want.piece else { continue };
             let at = p + i as u32;
-            let Some(&(_, _, mat)) = all.get(all.partition_point(|s| s.1 < at)) else {
+            while all.get(span).is_some_and(|s| s.1 < at) {
+                span += 1;
+            }
+            let Some(piece) = want.piece else { continue };
+            let Some(&(_, _, mat)) = all.get(span) else {
                 return false;
             };
             let mover = (at % 2) as usize ^ usize::from(black_first);
@@ -605,6 +632,11 @@ impl ScanFilter {
     /// What to replay of the game of this record. An empty or damaged record gives the
     /// whole game.
     pub fn window(&self, record: &[u8]) -> Window {
+        self.window_in(record, &mut WindowScratch::default())
+    }
+
+    /// `window` with its buffers kept by the caller.
+    pub fn window_in(&self, record: &[u8], scratch: &mut WindowScratch) -> Window {
         let whole = Window::UpTo(u32::MAX);
         let mut at = 0;
         let Some(head) = get_varint(record, &mut at) else {
@@ -612,9 +644,10 @@ impl ScanFilter {
         };
         let plies = (head >> 1) as u32;
         // The events, and the candidate plies by material: (first, last) spans.
-        let mut events: Vec<(u32, u8)> = Vec::new();
-        let mut spans: Vec<(u32, u32)> = Vec::new();
-        let mut all: Vec<(u32, u32, [Counts; 2])> = Vec::new();
+        let WindowScratch { events, spans, all } = scratch;
+        events.clear();
+        spans.clear();
+        all.clear();
         let black_first = head & 1 == 1 && record.get(at) == Some(&1);
         let complete = walk(record, |mat, from, to| {
             if !self.moves.is_empty() {
@@ -637,7 +670,7 @@ impl ScanFilter {
                 None => Window::Skip,
             };
         }
-        if !event_plies(record, &mut events) {
+        if !event_plies(record, events) {
             return whole;
         }
         // The last ply of a material span from which the sequence fits.
@@ -650,10 +683,10 @@ impl ScanFilter {
                     .rev()
                     .filter_map(|&(ply, _)| ply.checked_sub(i as u32 + 1))
                     .filter(|&p| p >= a && p <= b)
-                    .find(|&p| self.sequence_fits(&events, &all, plies, black_first, p)),
+                    .find(|&p| self.sequence_fits(events, all, plies, black_first, p)),
                 None => (a..=b.min(plies))
                     .rev()
-                    .find(|&p| self.sequence_fits(&events, &all, plies, black_first, p)),
+                    .find(|&p| self.sequence_fits(events, all, plies, black_first, p)),
             };
             if let Some(p) = found {
                 return Window::UpTo(p + self.after);
