@@ -1118,28 +1118,7 @@ fn san_fits(san: &San, m: &PlyMove) -> bool {
 
 /// Whether the legal move `m` in `pos` is written `san` (disambiguation only where written).
 fn san_is(pos: &Position, san: &San, m: crate::chess::Move) -> bool {
-    match *san {
-        San::Castle(side) => m.is_castle() && m.castling_side() == Some(side),
-        San::Normal {
-            role,
-            file,
-            rank,
-            capture,
-            to,
-            promotion,
-        } => {
-            if m.is_castle() || m.to() != to || m.promotion_role() != promotion {
-                return false;
-            }
-            let Some(moving) = pos.piece_at(m.from()) else {
-                return false;
-            };
-            moving.role == role
-                && capture == (pos.is_capture(m))
-                && file.is_none_or(|f| m.from().file() == f)
-                && rank.is_none_or(|r| m.from().rank() == r)
-        }
-    }
+    san_fits(san, &PlyMove::of(pos, m))
 }
 
 #[cfg(test)]

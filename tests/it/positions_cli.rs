@@ -434,6 +434,22 @@ fn material_queries_read_the_material_index_which_index_builds_and_resumes() {
 }
 
 /// Positions of stored games at given plies (deep ones too) as FEN queries.
+/// The positions at `picks` (game id, ply), each as itself, with castling rights ignored
+/// and with its colour flip, and their answers by replay (each found at least once).
+fn picked_queries(
+    conn: &Connection,
+    db: &Path,
+    picks: &[(i64, usize)],
+) -> (Vec<Query>, Vec<usize>) {
+    let queries: Vec<Query> = positions_at(conn, picks)
+        .iter()
+        .flat_map(|f| [fen(f, ""), fen(f, "c"), fen(f, "m")])
+        .collect();
+    let expected = oracle(db, &queries);
+    assert!(expected.iter().all(|&n| n >= 1), "{expected:?}");
+    (queries, expected)
+}
+
 fn positions_at(conn: &Connection, picks: &[(i64, usize)]) -> Vec<String> {
     picks
         .iter()
@@ -782,13 +798,7 @@ fn a_version_7_index_is_read_and_upgraded_to_the_home_pawn_index() {
         .flat_map(|g| [(g, 25), (g, 27), (g, 30), (g, 34), (g, 40)])
         .chain([(1, 4), (3, 5)])
         .collect();
-    let fens = positions_at(&conn, &picks);
-    let queries: Vec<Query> = fens
-        .iter()
-        .flat_map(|f| [fen(f, ""), fen(f, "c"), fen(f, "m")])
-        .collect();
-    let expected = oracle(&db, &queries);
-    assert!(expected.iter().all(|&n| n >= 1), "{expected:?}");
+    let (queries, expected) = picked_queries(&conn, &db, &picks);
     drop(conn);
     // Opened for writing: version 10, the table empty, the tail records read.
     let conn = arbiter::db::open_existing(&db).unwrap();
@@ -884,13 +894,7 @@ fn a_version_9_key_index_is_re_encoded_and_answers_the_same() {
     let picks: Vec<(i64, usize)> = (1..=10)
         .flat_map(|g| [(g, 0), (g, 3), (g, 9), (g, 16), (g, 24)])
         .collect();
-    let fens = positions_at(&conn, &picks);
-    let queries: Vec<Query> = fens
-        .iter()
-        .flat_map(|f| [fen(f, ""), fen(f, "c"), fen(f, "m")])
-        .collect();
-    let expected = oracle(&db, &queries);
-    assert!(expected.iter().all(|&n| n >= 1), "{expected:?}");
+    let (queries, expected) = picked_queries(&conn, &db, &picks);
     drop(conn);
     // Opened for writing: version 10, the new table empty, the old rows read.
     let conn = arbiter::db::open_existing(&db).unwrap();
