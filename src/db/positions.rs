@@ -787,23 +787,24 @@ pub fn unindexed_games(conn: &Connection) -> rusqlite::Result<u64> {
 pub fn games_with_key(conn: &Connection, key: u64) -> rusqlite::Result<Vec<u32>> {
     let (bucket, fp) = bucket_of(key);
     let mut out = Vec::new();
-    let mut stmt = conn.prepare_cached(
-        "SELECT row & 4294967295, entries FROM position_keys WHERE row BETWEEN ?1 << 32 AND (?1 << 32) | 4294967295",
-    )?;
-    let mut rows = stmt.query([bucket])?;
-    while let Some(r) = rows.next()? {
-        let first: i64 = r.get(0)?;
-        bucket_games(first as u32, r.get_ref(1)?.as_blob()?, fp, &mut out);
-    }
-    if has_postings_table(conn)? {
-        let mut stmt = conn.prepare_cached(
-            "SELECT row & 4294967295, entries FROM position_postings WHERE row BETWEEN ?1 << 32 AND (?1 << 32) | 4294967295",
-        )?;
+    let bucket_rows = |table: &str, read: &mut dyn FnMut(u32, &[u8])| -> rusqlite::Result<()> {
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT row & 4294967295, entries FROM {table} WHERE row BETWEEN ?1 << 32 AND (?1 << 32) | 4294967295"
+        ))?;
         let mut rows = stmt.query([bucket])?;
         while let Some(r) = rows.next()? {
             let first: i64 = r.get(0)?;
-            postings::row_games(first as u32, r.get_ref(1)?.as_blob()?, fp, &mut out);
+            read(first as u32, r.get_ref(1)?.as_blob()?);
         }
+        Ok(())
+    };
+    bucket_rows("position_keys", &mut |first, blob| {
+        bucket_games(first, blob, fp, &mut out)
+    })?;
+    if has_postings_table(conn)? {
+        bucket_rows("position_postings", &mut |first, blob| {
+            postings::row_games(first, blob, fp, &mut out)
+        })?;
     }
     out.sort_unstable();
     out.dedup();

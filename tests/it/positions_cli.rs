@@ -450,6 +450,16 @@ fn picked_queries(
     (queries, expected)
 }
 
+/// The committed collection in two files, cut before its castling games.
+fn two_halves(dir: &Path) -> (PathBuf, PathBuf) {
+    let text = std::fs::read_to_string(GAMES).unwrap();
+    let cut = text.find("[Event \"positions: castling").unwrap();
+    let (a, b) = (dir.join("a.pgn"), dir.join("b.pgn"));
+    std::fs::write(&a, &text[..cut]).unwrap();
+    std::fs::write(&b, &text[cut..]).unwrap();
+    (a, b)
+}
+
 fn positions_at(conn: &Connection, picks: &[(i64, usize)]) -> Vec<String> {
     picks
         .iter()
@@ -556,11 +566,7 @@ fn master_games_oracle() {
 #[test]
 fn the_index_is_appended_by_a_second_import() {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(GAMES).unwrap();
-    let cut = text.find("[Event \"positions: castling").unwrap();
-    let (a, b) = (dir.path().join("a.pgn"), dir.path().join("b.pgn"));
-    std::fs::write(&a, &text[..cut]).unwrap();
-    std::fs::write(&b, &text[cut..]).unwrap();
+    let (a, b) = two_halves(dir.path());
     let db = dir.path().join("two.sqlite");
     import(&db, &[a.to_str().unwrap()], &[]);
     import(&db, &[b.to_str().unwrap()], &[]);
@@ -946,11 +952,7 @@ fn a_version_9_key_index_is_re_encoded_and_answers_the_same() {
 #[test]
 fn a_version_9_index_is_appended_by_an_import_in_the_new_layout() {
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(GAMES).unwrap();
-    let cut = text.find("[Event \"positions: castling").unwrap();
-    let (a, b) = (dir.path().join("a.pgn"), dir.path().join("b.pgn"));
-    std::fs::write(&a, &text[..cut]).unwrap();
-    std::fs::write(&b, &text[cut..]).unwrap();
+    let (a, b) = two_halves(dir.path());
     let db = dir.path().join("v9.sqlite");
     import(&db, &[a.to_str().unwrap()], &["--no-position-index"]);
     let conn = Connection::open(&db).unwrap();
