@@ -435,7 +435,10 @@ fn unpack_moves(
         ..BitReader::default()
     };
     let mut pos = *start;
-    let mut moves = Vec::with_capacity(plies);
+    // A damaged header may claim billions of plies: reserve no more than the bits could
+    // hold (every ply takes one at least: the mover has a king and its squares), the rest
+    // is refused as a bad length when the bits run out.
+    let mut moves = Vec::with_capacity(plies.min(8 * (blob.len() - at) + 1));
     for ply in 1..=plies {
         let Some(m) = take_move(&mut r, &pos) else {
             return Err(if r.ran_out {
@@ -701,6 +704,23 @@ mod tests {
             decode_moves(&start, &newer),
             Err(DecodeError::UnknownFormat(3))
         );
+    }
+
+    #[test]
+    fn a_header_claiming_billions_of_plies_is_refused_without_reserving_them() {
+        // The `moves` fuzz target's finding: this header says 2^33 plies or so, and the
+        // reader reserved room for all of them (56 GB) before reading the first.
+        let input =
+            include_bytes!("../../fuzz/regressions/moves-a-header-claiming-billions-of-plies.bin");
+        let blob = &input[1..];
+        let (plies, _) = packed_header(blob).unwrap();
+        assert!(plies > 1 << 32, "{plies}");
+        assert!(matches!(
+            decode_moves(&Position::new(), blob),
+            Err(DecodeError::BadLength { .. }
+                | DecodeError::BadIndex { .. }
+                | DecodeError::Illegal { .. })
+        ));
     }
 
     #[test]
