@@ -12,8 +12,14 @@ use libfuzzer_sys::fuzz_target;
 /// promotions with pins and checks near.
 const STARTS: [(Option<&str>, bool); 4] = [
     (None, false),
-    (Some("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"), true),
-    (Some("r3k2r/pp1ppppp/8/2pP4/8/8/PPP1PPPP/R3K2R w KQkq c6 0 5"), false),
+    (
+        Some("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"),
+        true,
+    ),
+    (
+        Some("r3k2r/pp1ppppp/8/2pP4/8/8/PPP1PPPP/R3K2R w KQkq c6 0 5"),
+        false,
+    ),
     (Some("4k3/1P4P1/8/3b4/8/8/1p4p1/R3K2R w KQ - 0 40"), false),
 ];
 
