@@ -150,12 +150,10 @@ pub fn material_ranges(conn: &Connection) -> rusqlite::Result<Vec<(u32, u32)>> {
 
 /// Whether the database has the table `name`.
 fn table_exists(conn: &Connection, name: &str) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT count(*) FROM sqlite_master WHERE name = ?1",
-        [name],
-        |r| r.get::<_, i64>(0),
-    )
-    .map(|n| n > 0)
+    // Asked on every key look-up (which key tables to read): the statement is kept.
+    conn.prepare_cached("SELECT count(*) FROM sqlite_master WHERE name = ?1")?
+        .query_row([name], |r| r.get::<_, i64>(0))
+        .map(|n| n > 0)
 }
 
 /// The ranges `(first, last)` of a range-marker query: rows of the first game id and a blob

@@ -312,8 +312,7 @@ struct Row<'a> {
     bits: Bits<'a>,
     n: u64,
     m: u32,
-    /// Where the fingerprints' low bits start, and their width.
-    fps: u64,
+    /// The width of the fingerprints' low bits, which start the row's bits.
     low: u32,
     /// Where the first entry's count starts.
     entries: u64,
@@ -338,7 +337,6 @@ impl<'a> Row<'a> {
             bits,
             n,
             m,
-            fps: 0,
             low,
             entries,
         })
@@ -346,14 +344,14 @@ impl<'a> Row<'a> {
 
     /// Calls `each(index, fingerprint)` in order until it returns false.
     fn each_fp(&self, mut each: impl FnMut(u64, u32) -> bool) {
-        let mut high = self.fps + self.n * u64::from(self.low);
+        let mut high = self.n * u64::from(self.low);
         let mut hi = 0u64;
         for i in 0..self.n {
             let Some(gap) = self.bits.unary(&mut high) else {
                 return;
             };
             hi += gap;
-            let fp = hi << self.low | self.bits.get(self.fps + i * u64::from(self.low), self.low);
+            let fp = hi << self.low | self.bits.get(i * u64::from(self.low), self.low);
             if !each(i, fp as u32) {
                 return;
             }
@@ -366,7 +364,7 @@ impl<'a> Row<'a> {
         let want_lo = u64::from(fp) & ((1u64 << self.low) - 1);
         // Skip whole words of the high part while their zeros (one per high value passed)
         // stay below the one asked: a row of thousands of fingerprints is skipped by words.
-        let mut pos = self.fps + self.n * u64::from(self.low);
+        let mut pos = self.n * u64::from(self.low);
         let end = pos + self.n + ((u64::from(u32::MAX)) >> self.low);
         let (mut ones, mut zeros) = (0u64, 0u64);
         while pos + 64 <= end {
@@ -386,9 +384,7 @@ impl<'a> Row<'a> {
                 return None;
             }
             if zeros == want_hi {
-                let lo = self
-                    .bits
-                    .get(self.fps + ones * u64::from(self.low), self.low);
+                let lo = self.bits.get(ones * u64::from(self.low), self.low);
                 if lo == want_lo {
                     return Some(ones);
                 }
