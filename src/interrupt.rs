@@ -46,6 +46,38 @@ pub fn install() {
 #[cfg(not(unix))]
 pub fn install() {}
 
+/// The line a command that polls nothing says when Ctrl-C ends it.
+const STOPPED: &[u8] = b"arbiter: interrupted (Ctrl-C)\n";
+
+/// Catches SIGINT for a command that does not poll the flag (yet): one line on standard
+/// error and [`EXIT_STATUS`] at once, as every command ends on Ctrl-C. A command that polls
+/// calls [`install`] later, which takes over. Output files are written to a temporary name
+/// and renamed only when complete, so nothing half-written is left under the name asked for.
+#[cfg(unix)]
+pub fn install_default() {
+    use std::ffi::c_int;
+    const SIGINT: c_int = 2;
+    unsafe extern "C" {
+        fn signal(signum: c_int, handler: extern "C" fn(c_int)) -> usize;
+        fn write(fd: c_int, buf: *const u8, count: usize) -> isize;
+        fn _exit(status: c_int) -> !;
+    }
+    extern "C" fn on_sigint(_: c_int) {
+        // SAFETY: write(2) and _exit(2) are async-signal-safe; the buffer is a static.
+        unsafe {
+            write(2, STOPPED.as_ptr(), STOPPED.len());
+            _exit(c_int::from(EXIT_STATUS))
+        }
+    }
+    // SAFETY: as in `install`.
+    unsafe {
+        signal(SIGINT, on_sigint);
+    }
+}
+
+#[cfg(not(unix))]
+pub fn install_default() {}
+
 /// What a write returns once Ctrl-C has been pressed: the export stops there, and its
 /// temporary file is removed as for any failed export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

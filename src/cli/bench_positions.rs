@@ -68,7 +68,8 @@ pub const QUERIES: &[(&str, &[&str])] = &[
     ("material KQKQ", &["--material", "KQKQ", "--limit", "100"]),
     (
         "imbalance R vs mPP",
-        &["--material", "R vs mPP", "--limit", "100"],
+        // --held 1: the query as it was timed before imbalances held 4 plies by default.
+        &["--material", "R vs mPP", "--held", "1", "--limit", "100"],
     ),
     (
         "material down>=3 held 20",

@@ -266,7 +266,7 @@ pub fn run_export(args: &ExportArgs) -> Result {
     let partition = args.partition_columns().map_err(AppError::usage)?;
     let query = args
         .query
-        .query(args.position.as_deref())
+        .query(args.position.as_deref(), args.quiet)
         .map_err(|e| AppError::usage(e.to_string()))?;
     let mut selection = selection;
     if !query.is_empty() {

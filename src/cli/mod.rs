@@ -121,6 +121,7 @@ pub fn run() -> std::process::ExitCode {
             return std::process::ExitCode::from(code);
         }
     };
+    crate::interrupt::install_default();
     error::exit_code(dispatch(cli.command))
 }
 

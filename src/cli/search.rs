@@ -16,9 +16,7 @@ use crate::export::search_tables::{
 };
 use crate::export::table::TableFormat;
 use crate::positions::laws::{AutomaticKind, ClaimKind, LawsQuery, parse_repetition};
-use crate::positions::query::{
-    parse_fen_query, parse_material, parse_pattern, parse_pawns, parse_sequence,
-};
+use crate::positions::query::QueryText;
 use crate::positions::tree::Trees;
 use crate::positions::{Identity, Query};
 use clap::Args;
@@ -34,9 +32,11 @@ pub struct QueryArgs {
     /// side behind by points ('down>=3', 'white-down>=3').
     #[arg(long)]
     pub material: Option<String>,
-    /// The material must hold for at least this many plies from the matching one.
-    #[arg(long, default_value_t = 1, value_name = "PLIES")]
-    pub held: u32,
+    /// The material must hold for at least this many plies from the matching one; by
+    /// default 4 for an imbalance or a points deficit (so that an exchange in progress does
+    /// not count), 1 for a signature.
+    #[arg(long, value_name = "PLIES")]
+    pub held: Option<u32>,
     /// Pieces on squares, FEN-like with wildcards: ? any, ! occupied, A/a any white/black
     /// piece, [..] a set ('.' empty), * any run of squares; an optional w or b after it.
     /// Repeat: all must hold.
@@ -85,41 +85,16 @@ fn repetition_count(text: &str) -> std::result::Result<u32, String> {
 }
 
 impl QueryArgs {
-    /// The query these flags and an optional FEN mean; a bad value is a usage error.
-    pub fn query(&self, fen: Option<&str>) -> Result<Query> {
-        let usage = |e: crate::positions::QueryError| AppError::usage(e.to_string());
-        if self.held == 0 {
-            return Err(AppError::usage(
-                "--held: at least 1 ply (1: the matching ply alone)",
-            ));
-        }
-        Ok(Query {
-            position: fen.map(parse_fen_query).transpose().map_err(usage)?,
-            material: self
-                .material
-                .as_deref()
-                .map(parse_material)
-                .transpose()
-                .map_err(usage)?,
+    /// The query these flags and an optional FEN mean; a bad value is a usage error. What
+    /// the text left to be assumed is said on standard error unless `quiet`.
+    pub fn query(&self, fen: Option<&str>, quiet: bool) -> Result<Query> {
+        let text = QueryText {
+            fen,
+            material: self.material.as_deref(),
             held: self.held,
-            patterns: self
-                .pattern
-                .iter()
-                .map(|p| parse_pattern(p))
-                .collect::<std::result::Result<_, _>>()
-                .map_err(usage)?,
-            pawns: self
-                .pawns
-                .as_deref()
-                .map(parse_pawns)
-                .transpose()
-                .map_err(usage)?,
-            sequence: self
-                .sequence
-                .as_deref()
-                .map(parse_sequence)
-                .transpose()
-                .map_err(usage)?,
+            patterns: &self.pattern,
+            pawns: self.pawns.as_deref(),
+            sequence: self.sequence.as_deref(),
             identity: Identity {
                 ignore_side: self.ignore_side,
                 ignore_castling: self.ignore_castling,
@@ -131,7 +106,14 @@ impl QueryArgs {
                 claimable: self.claimable,
                 automatic: self.automatic,
             },
-        })
+        };
+        let (query, notes) = text.parse().map_err(|e| AppError::usage(e.to_string()))?;
+        if !quiet {
+            for note in notes {
+                super::error::warn(&note);
+            }
+        }
+        Ok(query)
     }
 }
 
@@ -303,7 +285,7 @@ pub fn run_on(conn: &rusqlite::Connection, args: &SearchArgs, out: &mut dyn Writ
 /// The search of `args`: the query and the selection it reads, answered from the key index
 /// where it can, by replaying the games where it must.
 fn answer(conn: &rusqlite::Connection, args: &SearchArgs) -> Result<Answer> {
-    let query = args.query.query(args.fen.as_deref())?;
+    let query = args.query.query(args.fen.as_deref(), args.quiet)?;
     if query.is_empty() {
         return Err(AppError::usage(format!(
             "search: give a FEN or one of --material, --pattern, --pawns, --sequence, --repetition, --claimable, --automatic\n{EXAMPLES}"

@@ -66,10 +66,12 @@ pub enum DbError {
         path: PathBuf,
         found: i64,
     },
-    /// Tables but `user_version` 0: another program's database, or one whose version was reset.
+    /// Tables but `user_version` 0: another program's database, or one whose version was
+    /// reset; `writing`: the command would have added to it.
     NotArbiter {
         path: PathBuf,
         tables: i64,
+        writing: bool,
     },
     /// Opened read-only, the database needs a migration this build would have to write.
     TooOld {
@@ -80,6 +82,11 @@ pub enum DbError {
     Busy {
         path: PathBuf,
     },
+    /// The file could not be read.
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// The import lock file could not be created.
     LockFile {
         path: PathBuf,
@@ -88,6 +95,12 @@ pub enum DbError {
     /// Opened read-only, the file does not exist.
     Missing {
         path: PathBuf,
+    },
+    /// The path is not a SQLite database arbiter could use: a folder, an empty file, or a
+    /// file of another kind (`what` says which, and what to do).
+    NotADatabase {
+        path: PathBuf,
+        what: &'static str,
     },
     /// Applying migration `version` failed (the SQL itself is not repeated at the user).
     Migration {
@@ -111,19 +124,36 @@ impl fmt::Display for DbError {
                 "{}: the database has schema version {found}, which no arbiter writes; refusing to use it",
                 path.display()
             ),
-            DbError::NotArbiter { path, tables } => write!(
+            DbError::NotArbiter {
+                path,
+                tables,
+                writing,
+            } => write!(
                 f,
-                "{}: the file has {tables} tables but no arbiter schema version (user_version 0); not an arbiter database, refusing to add to it",
-                path.display()
+                "{}: a SQLite database with {tables} tables but no arbiter schema version (user_version 0): another program's database, not an arbiter one{}",
+                path.display(),
+                if *writing {
+                    "; refusing to add to it"
+                } else {
+                    ""
+                }
             ),
+            DbError::NotADatabase { path, what } => write!(f, "{}: {what}", path.display()),
             DbError::TooOld { path, found } => write!(
                 f,
                 "{}: the database has schema version {found}; this arbiter reads version {SCHEMA_VERSION}: open it once for writing to upgrade it in place (`arbiter duplicates --db {}` does, as does an import), or use the arbiter that wrote it",
                 path.display(),
                 path.display()
             ),
-            DbError::Missing { path } => write!(f, "{}: no such database", path.display()),
-            DbError::LockFile { path, source } => write!(f, "{}: {source}", path.display()),
+            DbError::Missing { path } => write!(
+                f,
+                "{}: no such database (`arbiter import FILES --db {}` makes one)",
+                path.display(),
+                path.display()
+            ),
+            DbError::LockFile { path, source } | DbError::Read { path, source } => {
+                write!(f, "{}: {source}", path.display())
+            }
             DbError::Busy { path } => write!(
                 f,
                 "{}: another arbiter import is writing to this database now; wait for it to finish, then run this import again (it resumes where that one stopped)",
@@ -156,16 +186,86 @@ impl std::error::Error for DbError {}
 /// `duplicates`, `ratings`' stored runs). A path with no file is an error, never a new
 /// empty database.
 pub fn open_existing(path: &Path) -> Result<Connection, DbError> {
-    if !path.is_file() {
-        return Err(DbError::Missing {
+    match inspect(path)? {
+        Found::Database => open_as(path, true),
+        Found::Nothing => Err(DbError::Missing {
             path: path.to_owned(),
-        });
+        }),
+        Found::Empty => Err(not_a_database(path, EMPTY)),
     }
-    open(path)
 }
 
-/// Opens (creating if needed) and migrates a database: `import`'s opener.
+/// Opens (creating if needed) and migrates a database: `import`'s opener. An empty file
+/// becomes a database; a folder or a file of another kind is refused.
 pub fn open(path: &Path) -> Result<Connection, DbError> {
+    inspect(path)?;
+    open_as(path, true)
+}
+
+const EMPTY: &str = "an empty file, not a database: `arbiter import FILES --db PATH` makes one";
+
+fn not_a_database(path: &Path, what: &'static str) -> DbError {
+    DbError::NotADatabase {
+        path: path.to_owned(),
+        what,
+    }
+}
+
+/// What is at a database's path before SQLite opens it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Found {
+    Nothing,
+    Empty,
+    Database,
+}
+
+/// Looks at the path: nothing, an empty file, or a SQLite file; anything else (a folder, a
+/// Parquet or PGN file, any other bytes) is refused with what it is, where SQLite would say
+/// only "file is not a database" or turn it into one.
+fn inspect(path: &Path) -> Result<Found, DbError> {
+    use std::io::Read;
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(Found::Nothing);
+    };
+    if meta.is_dir() {
+        return Err(not_a_database(
+            path,
+            "a folder, not a database file (a `check --output` folder holds Parquet files: read them with DuckDB or Spark; give --db the SQLite file an import wrote)",
+        ));
+    }
+    if meta.len() == 0 {
+        return Ok(Found::Empty);
+    }
+    let mut head = [0u8; 16];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .map_err(|source| DbError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+    let head = &head[..n];
+    if head.starts_with(b"SQLite format 3\0") {
+        return Ok(Found::Database);
+    }
+    let what = if head.starts_with(b"PAR1") {
+        "a Parquet file, not a database: read it with DuckDB or pyarrow, or give --db the SQLite file an import wrote"
+    } else if head.starts_with(&[0x1f, 0x8b])
+        || head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
+        || head.starts_with(b"BZh")
+        || head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z'])
+    {
+        "a compressed file, not a database: if it holds PGN, `arbiter import FILE --db games.sqlite` stores its games"
+    } else if head.trim_ascii_start().starts_with(b"[")
+        || head.trim_ascii_start().starts_with(b"1.")
+    {
+        "a PGN file, not a database: `arbiter import FILE --db games.sqlite` stores its games"
+    } else {
+        "not a SQLite database (the file does not start with SQLite's header)"
+    };
+    Err(not_a_database(path, what))
+}
+
+fn open_as(path: &Path, writing: bool) -> Result<Connection, DbError> {
     let err = |source| DbError::Sqlite {
         path: path.to_owned(),
         source,
@@ -183,7 +283,7 @@ pub fn open(path: &Path) -> Result<Connection, DbError> {
     // then reads the index pages it touches from the file again and again.
     conn.pragma_update(None, "cache_size", -CACHE_KIB)
         .map_err(err)?;
-    let version = checked_version(&conn, path)?;
+    let version = checked_version(&conn, path, writing)?;
     // Rebuilding a table (v2 renames `players`) needs foreign keys off; they are checked
     // before each commit instead, and turned back on after.
     conn.pragma_update(None, "foreign_keys", "OFF")
@@ -228,7 +328,7 @@ pub fn open(path: &Path) -> Result<Connection, DbError> {
 
 /// The schema version of an open database, refused when no arbiter could have written it:
 /// negative, newer than this build, or 0 on a file that already has tables.
-fn checked_version(conn: &Connection, path: &Path) -> Result<i64, DbError> {
+fn checked_version(conn: &Connection, path: &Path, writing: bool) -> Result<i64, DbError> {
     let err = |source| DbError::Sqlite {
         path: path.to_owned(),
         source,
@@ -258,7 +358,11 @@ fn checked_version(conn: &Connection, path: &Path) -> Result<i64, DbError> {
             )
             .map_err(err)?;
         if tables > 0 {
-            return Err(DbError::NotArbiter { path, tables });
+            return Err(DbError::NotArbiter {
+                path,
+                tables,
+                writing,
+            });
         }
     }
     Ok(version)
@@ -275,10 +379,14 @@ pub fn open_read_only(path: &Path) -> Result<Connection, DbError> {
         path: path.to_owned(),
         source,
     };
-    if !path.is_file() {
-        return Err(DbError::Missing {
-            path: path.to_owned(),
-        });
+    match inspect(path)? {
+        Found::Database => {}
+        Found::Nothing => {
+            return Err(DbError::Missing {
+                path: path.to_owned(),
+            });
+        }
+        Found::Empty => return Err(not_a_database(path, EMPTY)),
     }
     let wal = side_file(path, "-wal");
     let log_left = std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0);
@@ -292,9 +400,14 @@ pub fn open_read_only(path: &Path) -> Result<Connection, DbError> {
     };
     conn.busy_timeout(std::time::Duration::from_secs(10))
         .map_err(err)?;
-    let version = checked_version(&conn, path)?;
-    if version == 0 || version < READABLE_FROM {
-        // 0 here: an empty file; it holds no games either way.
+    let version = checked_version(&conn, path, false)?;
+    if version == 0 {
+        return Err(not_a_database(
+            path,
+            "a SQLite database without arbiter's tables: it holds no games (`arbiter import FILES --db PATH` stores some)",
+        ));
+    }
+    if version < READABLE_FROM {
         return Err(DbError::TooOld {
             path: path.to_owned(),
             found: version,

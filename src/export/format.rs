@@ -200,6 +200,7 @@ pub fn choose(
     offered: &[Format],
     default: Format,
 ) -> Result<Format, FormatError> {
+    let output = super::output::named(output);
     let named = output.and_then(Format::from_path);
     let format = match (flag, named, output) {
         (Some(f), Some(n), Some(path)) if f != n && !(f == Format::Text && n == Format::Text) => {
@@ -249,6 +250,7 @@ pub fn open_table(
     output: Option<&Path>,
     csv_raw: bool,
 ) -> Result<Box<dyn TableFormat>, ExportError> {
+    let output = super::output::named(output);
     match format {
         Format::Csv => Ok(Box::new(CsvFormat::new(Output::open(output)?, csv_raw))),
         Format::Jsonl => Ok(Box::new(JsonlFormat::new(Output::open(output)?))),

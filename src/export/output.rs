@@ -176,9 +176,17 @@ impl Encoder {
     }
 }
 
+/// The file an output option names: None for standard output, which `-` names too (as in
+/// other command-line tools).
+pub fn named(path: Option<&Path>) -> Option<&Path> {
+    path.filter(|p| p.as_os_str() != "-")
+}
+
 impl Output {
-    /// Standard output, or `path` through a temporary file (created now).
+    /// Standard output, or `path` through a temporary file (created now); `-` is standard
+    /// output.
     pub fn open(path: Option<&Path>) -> io::Result<Output> {
+        let path = named(path);
         let bytes = Arc::new(AtomicU64::new(0));
         let (sink, temp, compression): (Box<dyn Write + Send>, _, _) = match path {
             None => (

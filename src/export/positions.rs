@@ -466,7 +466,7 @@ fn scan_game(
         dead: None,
     };
     if !matcher.needs_key()
-        && let Some(mut scanner) = matcher.scanner()
+        && let Some(mut scanner) = matcher.scanner_from(&start)
     {
         let mut stop = stop();
         let mut found = None;
@@ -479,7 +479,7 @@ fn scan_game(
         }
     }
     let mut stop = stop();
-    match matcher.scanner() {
+    match matcher.scanner_from(&start) {
         Some(mut scanner) => {
             let mut found = None;
             decode_visit(&start, blob, |pos, ply, next| {

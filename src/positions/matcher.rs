@@ -186,6 +186,12 @@ impl Matcher {
     /// material, whose match is known only plies later (decode the moves and call
     /// `first_match_fast`).
     pub fn scanner(&self) -> Option<Scanner<'_>> {
+        self.scanner_from(&Position::new())
+    }
+
+    /// `scanner` for a game that starts from `start` (whose move number a sequence's move
+    /// numbers count from).
+    pub fn scanner_from(&self, start: &Position) -> Option<Scanner<'_>> {
         let held = self.query.held.max(1) as usize;
         if self.query.sequence.is_some() && held > 1 {
             return None;
@@ -196,6 +202,7 @@ impl Matcher {
             run_start: [None, None],
             pending: [Vec::new(), Vec::new()],
             open: std::collections::VecDeque::new(),
+            origin: (start.fullmove_number(), start.turn() == Color::Black),
             plain: self.targets.is_empty()
                 && self.query.material.is_none()
                 && self.query.sequence.is_none()
@@ -374,6 +381,8 @@ pub struct Scanner<'a> {
     /// Plies where a sequence started whose moves so far are its first ones (oldest first):
     /// the start at `p` has had its moves up to `ply - 1` matched.
     open: std::collections::VecDeque<usize>,
+    /// The game's first position: its move number and whether Black is to move there.
+    origin: (u32, bool),
     /// No position, material, sequence or held plies: only patterns and pawns, tested on
     /// each position alone.
     plain: bool,
@@ -461,13 +470,20 @@ impl Scanner<'_> {
                 if !self.open.is_empty() {
                     self.open.retain(|&p| seq.token_is(ply - p, &mv));
                 }
-                if start_here && seq.token_is(0, &mv) {
+                if start_here && seq.token_is(0, &mv) && seq.may_start(pos.turn(), self.number(ply))
+                {
                     self.open.push_back(ply);
                 }
             }
             None => self.open.clear(),
         }
         None
+    }
+
+    /// The move number of the position at `ply`.
+    fn number(&self, ply: usize) -> u32 {
+        let (first, black) = self.origin;
+        first + ((ply + usize::from(black)) / 2) as u32
     }
 
     /// At the position after the move of ply `ply - 1`: drops the open starts whose move
@@ -479,7 +495,7 @@ impl Scanner<'_> {
         pos: &B,
         ply: usize,
     ) -> Option<usize> {
-        let n = seq.0.len();
+        let n = seq.moves.len();
         let (mut check, mut mate) = (None, None);
         let mut done = None;
         self.open.retain(|&p| {

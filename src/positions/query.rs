@@ -114,6 +114,146 @@ pub fn parse_fen_query(text: &str) -> Result<Position, QueryError> {
     })
 }
 
+/// A FEN as a user gives it: the position, and which of the fields that decide sameness
+/// (Art. 9.2.2: side to move, castling rights) the text left out.
+#[derive(Debug, Clone)]
+pub struct FenText {
+    pub position: Position,
+    pub without_turn: bool,
+    pub without_castling: bool,
+}
+
+/// `parse_fen_query` for a text that may stop after the placement or the side to move (as
+/// board editors write it), but has nothing after its fields: at most FEN's six, or EPD's
+/// four followed by operations, each ended by `;`.
+pub fn parse_fen_text(text: &str) -> Result<FenText, QueryError> {
+    let fields: Vec<&str> = text.split_ascii_whitespace().collect();
+    let epd = fields.len() > 4 && fields[4].parse::<u32>().is_err();
+    let extra = if epd {
+        let ops = text.trim_end();
+        (!ops.ends_with(';')).then_some(4)
+    } else {
+        (fields.len() > 6).then_some(6)
+    };
+    if let Some(n) = extra {
+        let at = text
+            .split_ascii_whitespace()
+            .take(n)
+            .map(|f| f.len() + 1)
+            .sum::<usize>();
+        let reason = if epd {
+            "text after the four EPD fields that is not an EPD operation (ended by ';')"
+        } else {
+            "text after the FEN's six fields"
+        };
+        return Err(error("FEN", text, at.min(text.len()), reason, FEN_EXAMPLE));
+    }
+    Ok(FenText {
+        position: parse_fen_query(text)?,
+        without_turn: fields.len() < 2,
+        without_castling: fields.len() < 3,
+    })
+}
+
+/// The query flags as text, before parsing; `held` None is the default for the material's
+/// form (`default_held`).
+#[derive(Debug, Clone, Default)]
+pub struct QueryText<'a> {
+    pub fen: Option<&'a str>,
+    pub material: Option<&'a str>,
+    pub held: Option<u32>,
+    pub patterns: &'a [String],
+    pub pawns: Option<&'a str>,
+    pub sequence: Option<&'a str>,
+    pub identity: Identity,
+    pub laws: LawsQuery,
+}
+
+/// The plies an imbalance or a points deficit must hold by default: two moves of each
+/// side, so that the ply between a capture and its recapture (or a check in between) is not
+/// "a piece up". A signature (exact material) holds from its first ply.
+pub const DEFAULT_HELD_IMBALANCE: u32 = 4;
+
+/// The default `--held` for a material form.
+pub fn default_held(material: Option<&Material>) -> u32 {
+    match material {
+        Some(Material::Imbalance { .. } | Material::Down(..)) => DEFAULT_HELD_IMBALANCE,
+        _ => 1,
+    }
+}
+
+impl QueryText<'_> {
+    /// The checked query, with a note for each thing the text left to be assumed (for the
+    /// caller to print).
+    pub fn parse(&self) -> Result<(Query, Vec<String>), QueryError> {
+        let mut notes = Vec::new();
+        let mut identity = self.identity;
+        let position = match self.fen {
+            None => None,
+            Some(text) => {
+                let fen = parse_fen_text(text)?;
+                let mut left = Vec::new();
+                if fen.without_turn && !identity.ignore_side {
+                    identity.ignore_side = true;
+                    left.push(("side to move", "either side to move", "--ignore-side"));
+                }
+                if fen.without_castling && !identity.ignore_castling {
+                    identity.ignore_castling = true;
+                    left.push((
+                        "castling rights",
+                        "any castling rights",
+                        "--ignore-castling",
+                    ));
+                }
+                if !left.is_empty() {
+                    let names: Vec<_> = left.iter().map(|l| l.0).collect();
+                    let kinds: Vec<_> = left.iter().map(|l| l.1).collect();
+                    let flags: Vec<_> = left.iter().map(|l| l.2).collect();
+                    notes.push(format!(
+                        "the FEN gives no {}: searching the position with {} (as {}); add the \
+                         missing fields to search one exactly",
+                        names.join(" and no "),
+                        kinds.join(" and "),
+                        flags.join(" ")
+                    ));
+                }
+                Some(fen.position)
+            }
+        };
+        let material = self.material.map(parse_material).transpose()?;
+        let held = match self.held {
+            Some(0) => {
+                return Err(error(
+                    "--held",
+                    "0",
+                    0,
+                    "at least 1 ply (1: the matching ply alone)",
+                    "--held 4",
+                ));
+            }
+            Some(n) => n,
+            None => default_held(material.as_ref()),
+        };
+        Ok((
+            Query {
+                position,
+                material,
+                held,
+                patterns: self
+                    .patterns
+                    .iter()
+                    .map(|p| parse_pattern(p))
+                    .collect::<Result<_, _>>()?,
+                pawns: self.pawns.map(parse_pawns).transpose()?,
+                sequence: self.sequence.map(parse_sequence).transpose()?,
+                identity,
+                laws: self.laws,
+            },
+            notes,
+        ))
+    }
+}
+
 // ---- material ------------------------------------------------------------------------
 
 /// Counts by role: queen, rook, bishop, knight, pawn.
@@ -1014,26 +1154,130 @@ impl Pawns {
 
 // ---- move sequences ---------------------------------------------------------------------
 
-/// Moves in SAN played one after the other; a `+` or `#` written must be there.
+/// Moves in SAN played one after the other; a `+` or `#` written must be there. A move
+/// number written before a move pins the ply (`12. e4`: White's 12th move, `12... e5`:
+/// Black's); a bare `...` before the first move pins the side to move only.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sequence(pub Vec<(San, Option<Suffix>)>);
+pub struct Sequence {
+    pub moves: Vec<(San, Option<Suffix>)>,
+    pub start: Option<SeqStart>,
+}
+
+/// Where a sequence's first move must be played, as its text numbers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeqStart {
+    /// `... c5`: the first move is this side's, at any move number.
+    Side(Color),
+    /// `12. e4`, `12... e5`: the first move is this side's move of this number (counted
+    /// as the game counts, from its FEN's move number when it has one).
+    Move(u32, Color),
+}
+
+/// The plies from move 1 with White to move to the move `number` of `side`.
+fn half_moves(number: u32, side: Color) -> i64 {
+    2 * (i64::from(number) - 1) + i64::from(side == Color::Black)
+}
+
+/// A move-number marker at the start of a word: `12.`, `12...`, `12…`, `...`; the number
+/// (None for a bare `...`), the side it names and the bytes it takes.
+fn move_marker(word: &str) -> Option<(Option<u32>, Color, usize)> {
+    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &word[digits..];
+    let (side, dots) = if rest.starts_with("...") {
+        (
+            Color::Black,
+            rest.bytes().take_while(|&b| b == b'.').count(),
+        )
+    } else if rest.starts_with('\u{2026}') {
+        (Color::Black, '\u{2026}'.len_utf8())
+    } else if digits > 0 && rest.starts_with('.') {
+        (Color::White, 1)
+    } else {
+        return None;
+    };
+    let number = if digits == 0 {
+        None
+    } else {
+        Some(word[..digits].parse::<u32>().ok().filter(|&n| n >= 1)?)
+    };
+    Some((number, side, digits + dots))
+}
+
+/// Castling written with zeros (`0-0`, `0-0-0`, as old movetext has it) read as `O-O`.
+fn castling_with_zeros(word: &str) -> Option<String> {
+    let body = word.trim_end_matches(['+', '#']);
+    (body == "0-0" || body == "0-0-0").then(|| word.replace('0', "O"))
+}
 
 pub fn parse_sequence(text: &str) -> Result<Sequence, QueryError> {
     let mut moves = Vec::new();
+    // The start the markers imply, as half-moves from move 1 (or a side alone), with the
+    // character of the marker that set it.
+    let mut pinned: Option<(i64, usize)> = None;
+    let mut side: Option<(Color, usize)> = None;
     let mut at = 0;
     for tok in text.split_inclusive(' ') {
-        let word = tok.trim();
-        let here = at;
+        let here = at + (tok.len() - tok.trim_start().len());
         at += tok.len();
-        // Move numbers: 12. or 12... (alone or glued to the move).
-        let word = word.trim_start_matches(|c: char| c.is_ascii_digit());
-        let skipped = tok.trim().len() - word.len();
-        let word = word.trim_start_matches('.');
-        let skipped = skipped + (tok.trim().len() - skipped - word.len());
+        let mut word = tok.trim();
+        let mut skipped = 0;
+        if castling_with_zeros(word).is_none()
+            && let Some((number, marked, len)) = move_marker(word)
+        {
+            let i = moves.len() as i64;
+            match number {
+                Some(n) => {
+                    let start = half_moves(n, marked) - i;
+                    if start < 0 {
+                        return Err(error(
+                            "--sequence",
+                            text,
+                            here,
+                            format!("move {n} cannot come {i} plies after the first move"),
+                            SEQUENCE_EXAMPLE,
+                        ));
+                    }
+                    match pinned {
+                        Some((s, _)) if s != start => {
+                            return Err(error(
+                                "--sequence",
+                                text,
+                                here,
+                                "this move number does not follow from the one before it",
+                                SEQUENCE_EXAMPLE,
+                            ));
+                        }
+                        _ => pinned = Some((start, here)),
+                    }
+                }
+                None => {
+                    // `...`: the next move is Black's.
+                    let first = if i % 2 == 0 { marked } else { marked.other() };
+                    match side {
+                        Some((s, _)) if s != first => {
+                            return Err(error(
+                                "--sequence",
+                                text,
+                                here,
+                                "'...' marks a Black move here, but the moves before make it White's",
+                                SEQUENCE_EXAMPLE,
+                            ));
+                        }
+                        _ => side = Some((first, here)),
+                    }
+                }
+            }
+            word = &word[len..];
+            skipped = len;
+        }
         if word.is_empty() {
             continue;
         }
-        let word = word.trim_end_matches(['!', '?']);
+        let castle = castling_with_zeros(word);
+        let word = castle
+            .as_deref()
+            .unwrap_or(word)
+            .trim_end_matches(['!', '?']);
         match parse_strict(word) {
             Ok(m) => moves.push(m),
             Err(e) => {
@@ -1050,18 +1294,48 @@ pub fn parse_sequence(text: &str) -> Result<Sequence, QueryError> {
     if moves.is_empty() {
         return Err(error("--sequence", text, 0, "no move", SEQUENCE_EXAMPLE));
     }
-    Ok(Sequence(moves))
+    let start = match (pinned, side) {
+        (Some((half, _)), Some((s, at))) if (half % 2 == 1) != (s == Color::Black) => {
+            return Err(error(
+                "--sequence",
+                text,
+                at,
+                "'...' names the other side than the move numbers do",
+                SEQUENCE_EXAMPLE,
+            ));
+        }
+        (Some((half, _)), _) => {
+            let side = if half % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            Some(SeqStart::Move((half / 2 + 1) as u32, side))
+        }
+        (None, Some((s, _))) => Some(SeqStart::Side(s)),
+        (None, None) => None,
+    };
+    Ok(Sequence { moves, start })
 }
 
 impl Sequence {
+    /// Whether the sequence may begin at a position with `turn` to move in move `number`.
+    pub fn may_start(&self, turn: Color, number: u32) -> bool {
+        match self.start {
+            None => true,
+            Some(SeqStart::Side(side)) => side == turn,
+            Some(SeqStart::Move(n, side)) => side == turn && n == number,
+        }
+    }
+
     /// Whether the moves from ply `from` on (`moves[from]` is the first) are this sequence,
     /// `pos` being the position before `moves[from]`.
     pub fn matches_at(&self, pos: &Position, moves: &[crate::chess::Move]) -> bool {
-        if moves.len() < self.0.len() {
+        if moves.len() < self.moves.len() || !self.may_start(pos.turn(), pos.fullmove_number()) {
             return false;
         }
         let mut p = *pos;
-        for ((san, suffix), &m) in self.0.iter().zip(moves) {
+        for ((san, suffix), &m) in self.moves.iter().zip(moves) {
             if !san_is(&p, san, m) {
                 return false;
             }
@@ -1077,19 +1351,21 @@ impl Sequence {
 
     /// Whether the first move of the sequence can be `m` (a quick test before `matches_at`).
     pub fn first_is(&self, pos: &Position, m: crate::chess::Move) -> bool {
-        self.0.first().is_some_and(|(san, _)| san_is(pos, san, m))
+        self.moves
+            .first()
+            .is_some_and(|(san, _)| san_is(pos, san, m))
     }
 
     /// Whether the `i`-th move of the sequence is written as the move `m` (what a SAN move
     /// says of it: piece, capture, destination, promotion, castling; disambiguation only
     /// where written), its `+` or `#` left to the position after it (`suffix`).
     pub fn token_is(&self, i: usize, m: &PlyMove) -> bool {
-        self.0.get(i).is_some_and(|(san, _)| san_fits(san, m))
+        self.moves.get(i).is_some_and(|(san, _)| san_fits(san, m))
     }
 
     /// The `+` or `#` written after the `i`-th move, if any.
     pub fn suffix(&self, i: usize) -> Option<Suffix> {
-        self.0.get(i).and_then(|(_, s)| *s)
+        self.moves.get(i).and_then(|(_, s)| *s)
     }
 }
 
@@ -1219,9 +1495,84 @@ mod tests {
     #[test]
     fn sequences() {
         let s = parse_sequence("12. Bxh7+ Kxh7 13.Ng5+").unwrap();
-        assert_eq!(s.0.len(), 3);
+        assert_eq!(s.moves.len(), 3);
+        assert_eq!(s.start, Some(SeqStart::Move(12, Color::White)));
         let e = parse_sequence("Bxh7+ Kxh9").unwrap_err();
         assert_eq!(e.at, 6);
+    }
+
+    #[test]
+    fn sequence_move_numbers_pin_the_start() {
+        let start = |t: &str| parse_sequence(t).unwrap().start;
+        assert_eq!(start("c5 Nf3"), None);
+        assert_eq!(start("1... c5"), Some(SeqStart::Move(1, Color::Black)));
+        assert_eq!(start("1\u{2026}c5"), Some(SeqStart::Move(1, Color::Black)));
+        assert_eq!(start("... c5"), Some(SeqStart::Side(Color::Black)));
+        assert_eq!(start("e4 ... e5"), Some(SeqStart::Side(Color::White)));
+        // A number later in the text pins the first move too.
+        assert_eq!(start("e5 2. Nf3"), Some(SeqStart::Move(1, Color::Black)));
+        assert_eq!(start("30. e4"), Some(SeqStart::Move(30, Color::White)));
+        // Numbers and dots that contradict each other are refused where they stand.
+        let e = parse_sequence("1. e4 3. e5").unwrap_err();
+        assert_eq!((e.at, e.reason.contains("does not follow")), (6, true));
+        let e = parse_sequence("... e5 ... Nf3").unwrap_err();
+        assert_eq!(e.at, 7);
+        assert!(parse_sequence("1. e4 e5 ... Nf3").is_err());
+        assert!(parse_sequence("e4 1. e5").is_err());
+        let s = parse_sequence("0-0-0 0-0").unwrap();
+        assert_eq!(s.moves, parse_sequence("O-O-O O-O").unwrap().moves);
+        // A game from a FEN counts moves from its move number.
+        let seq = parse_sequence("12... Nf6").unwrap();
+        assert!(seq.may_start(Color::Black, 12));
+        assert!(!seq.may_start(Color::White, 12) && !seq.may_start(Color::Black, 11));
+    }
+
+    #[test]
+    fn a_fen_text_says_which_fields_it_lacks_and_refuses_trailing_text() {
+        let board = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR";
+        let f = parse_fen_text(board).unwrap();
+        assert!(f.without_turn && f.without_castling);
+        let f = parse_fen_text(&format!("{board} b")).unwrap();
+        assert!(!f.without_turn && f.without_castling);
+        assert_eq!(f.position.turn(), Color::Black);
+        let f = parse_fen_text(&format!("{board} b KQkq e3 0 1")).unwrap();
+        assert!(!f.without_turn && !f.without_castling);
+        let text = format!("{board} b KQkq e3 0 1 garbage");
+        assert_eq!(parse_fen_text(&text).unwrap_err().at, text.len() - 7);
+        assert!(parse_fen_text(&format!("{board} b KQkq - bm e5;")).is_ok());
+        assert!(parse_fen_text(&format!("{board} b KQkq - bm e5")).is_err());
+        // The query built from it relaxes what was left out and says so.
+        let q = QueryText {
+            fen: Some(board),
+            ..QueryText::default()
+        };
+        let (query, notes) = q.parse().unwrap();
+        assert!(query.identity.ignore_side && query.identity.ignore_castling);
+        assert_eq!(notes.len(), 1);
+        let full = format!("{board} b KQkq - 0 1");
+        let q = QueryText {
+            fen: Some(&full),
+            ..QueryText::default()
+        };
+        let (query, notes) = q.parse().unwrap();
+        assert!(query.identity.is_exact() && notes.is_empty());
+    }
+
+    #[test]
+    fn imbalances_and_deficits_hold_four_plies_unless_told() {
+        let held = |m: &str, h: Option<u32>| {
+            let q = QueryText {
+                material: Some(m),
+                held: h,
+                ..QueryText::default()
+            };
+            q.parse().map(|(q, _)| q.held)
+        };
+        assert_eq!(held("down>=3", None), Ok(DEFAULT_HELD_IMBALANCE));
+        assert_eq!(held("R vs mPP", None), Ok(4));
+        assert_eq!(held("KRPKR", None), Ok(1));
+        assert_eq!(held("down>=3", Some(1)), Ok(1));
+        assert_eq!(held("KRPKR", Some(0)).unwrap_err().option, "--held");
     }
 
     /// The bitboard forms (`FastPattern`, `Pawns::matches_position`) and the mirrored

@@ -509,7 +509,7 @@ impl ScanFilter {
         let mut moves = Vec::new();
         if let Some(seq) = &q.sequence {
             let mut before: Option<(Square, Role)> = None;
-            for (san, _) in &seq.0 {
+            for (san, _) in &seq.moves {
                 let ev = match *san {
                     San::Normal {
                         role,
