@@ -7,14 +7,17 @@
 use super::error::{AppError, Outcome, Result};
 use super::filter::FilterArgs;
 use super::output::{Offers, TableOutput};
+use crate::db::hits::{HitOrder, HitRow, hit_rows, order_hits};
 use crate::db::{open_existing, open_read_only};
 use crate::export::format::{self, Format};
 use crate::export::output::Output;
-use crate::export::positions::{HitRow, explore, hit_rows, search, trees};
+use crate::export::positions::{explore, search, trees};
 use crate::export::search_tables::{
     HIT_COLUMNS, ORDER_COLUMNS, START, TREE_COLUMNS, branch_cells, hit_cells, order_cells,
+    pick_hit_columns,
 };
 use crate::export::table::TableFormat;
+use crate::export::text::TextFormat;
 use crate::positions::laws::{AutomaticKind, ClaimKind, LawsQuery, parse_repetition};
 use crate::positions::query::QueryText;
 use crate::positions::tree::Trees;
@@ -78,6 +81,14 @@ pub struct QueryArgs {
 }
 
 const LAWS_HEADING: &str = "The Laws joined to positions (docs/POSITIONS.md)";
+
+/// `--sort`: one of `HitOrder::NAMES`.
+fn sort_order(text: &str) -> std::result::Result<HitOrder, String> {
+    HitOrder::parse(text).ok_or_else(|| format!("one of {}", HitOrder::NAMES.join(", ")))
+}
+
+/// Rows text shows on a terminal when `--limit` is not given.
+const SCREEN_ROWS: usize = 20;
 
 /// `--repetition N`: a whole number from 1 up.
 fn repetition_count(text: &str) -> std::result::Result<u32, String> {
@@ -151,9 +162,18 @@ pub struct SearchArgs {
     /// The move orders that reached the position, with counts (needs a FEN).
     #[arg(long)]
     pub reverse_tree: bool,
-    /// At most this many rows (the count is of every match).
+    /// At most this many rows (the count is of every match); on a terminal, text shows the
+    /// first 20 unless told.
     #[arg(long)]
     pub limit: Option<usize>,
+    /// The order of the games: date (oldest first, the default), elo (the highest average
+    /// rating first) or id (as stored).
+    #[arg(long, value_name = "ORDER", value_parser = sort_order, default_value = "date")]
+    pub sort: HitOrder,
+    /// The columns of the games' rows, comma-separated (default: all): id, event, date,
+    /// round, white, white_elo, black, black_elo, result, eco, last_move, next_move, ply.
+    #[arg(long, value_name = "LIST")]
+    pub columns: Option<String>,
     #[command(flatten)]
     pub out: TableOutput<SearchFormats>,
     /// No notes on standard error.
@@ -180,9 +200,11 @@ pub fn run_index(args: &IndexArgs) -> Result {
     let conn = open_existing(&args.db)?;
     let start = std::time::Instant::now();
     let quiet = args.quiet;
+    // Progress is redrawn in place on a terminal only; a log gets the closing lines.
+    let live = !quiet && std::io::IsTerminal::is_terminal(&io::stderr());
     let step = crate::db::positions::BUILD_STEP;
     let n = crate::db::positions::build(&conn, step, |done, total| {
-        if !quiet {
+        if live {
             eprint!("\rindexed {done} of {total} games");
         }
     })?;
@@ -191,46 +213,47 @@ pub fn run_index(args: &IndexArgs) -> Result {
         &conn,
         crate::db::positions::CONVERT_STEP,
         |done, total| {
-            if !quiet {
+            if live {
                 eprint!("\rkey index rows re-encoded: {done} of {total}");
             }
         },
     )?;
-    if converted > 0 && !quiet {
+    if converted > 0 && live {
         eprintln!();
     }
     crate::db::positions::compact(&conn, 1)?;
     if !quiet {
         eprintln!(
-            "\rindexed {n} games in {:.1} s",
+            "{}indexed {n} games in {:.1} s",
+            if live { "\r" } else { "" },
             start.elapsed().as_secs_f64()
         );
     }
     // Games indexed before schema version 7 get their trees' facts and material spans.
     let f = crate::db::positions::build_games(&conn, step, |done, total| {
-        if !quiet {
+        if live {
             eprint!("\rtree facts and material spans: {done} of {total} games");
         }
     })?;
-    if f > 0 && !quiet {
+    if f > 0 && live {
         eprintln!();
     }
     // Ranges indexed before schema version 8 get the home-pawn index.
     let p = crate::db::positions::build_pawns(&conn, |done, total| {
-        if !quiet {
+        if live {
             eprint!("\rhome-pawn index: {done} of {total} games");
         }
     })?;
-    if p > 0 && !quiet {
+    if p > 0 && live {
         eprintln!();
     }
     // Ranges indexed before schema version 9 get the material index, from their spans.
     let m = crate::db::positions::build_material(&conn, |done, total| {
-        if !quiet {
+        if live {
             eprint!("\rmaterial index: {done} of {total} games");
         }
     })?;
-    if m > 0 && !quiet {
+    if m > 0 && live {
         eprintln!();
     }
     Ok(Outcome::Success)
@@ -238,7 +261,8 @@ pub fn run_index(args: &IndexArgs) -> Result {
 
 /// What a search found, before it is written.
 pub enum Answer {
-    /// The matching games (at most `--limit` of them) and how many matched.
+    /// The matching games (at most `--limit` of them, in `--sort`'s order) and how many
+    /// matched.
     Rows { total: usize, rows: Vec<HitRow> },
     /// The trees of `--tree` / `--reverse-tree` and how many games reached the position.
     Trees { total: usize, trees: Trees },
@@ -251,40 +275,97 @@ pub fn run(args: &SearchArgs) -> Result {
             "--tree and --reverse-tree together are two tables, which only text prints one after the other; give one of them with --format {format}"
         )));
     }
+    let columns = columns(args)?;
     let conn = open_read_only(&args.db)?;
     crate::db::map_pages(&conn);
-    let answer = answer(&conn, args)?;
+    let screen = format == Format::Text
+        && args.out.path().is_none()
+        && std::io::IsTerminal::is_terminal(&io::stdout());
+    let limit = args
+        .limit
+        .or(screen.then_some(SCREEN_ROWS))
+        .unwrap_or(usize::MAX);
+    let answer = answer(&conn, args, limit)?;
     // The output is opened once the search is done, so a search stopped by an error or by
     // Ctrl-C leaves no file; from here Ctrl-C stops the writing and the temporary file is
     // removed, as in `export`.
     crate::interrupt::install();
-    match format {
-        Format::Text => {
+    match (format, &answer) {
+        (Format::Text, Answer::Rows { total, rows }) => {
+            let more = total - rows.len();
+            let footer = (more > 0).then(|| {
+                format!(
+                    "... and {more} more games (--limit N shows more; -o FILE or --format csv writes all)"
+                )
+            });
+            let mut t: Box<dyn TableFormat> = Box::new(
+                TextFormat::new(Output::open(args.out.path())?)
+                    .caption(format!("{total} games"))
+                    .footer(footer),
+            );
+            write_rows(t.as_mut(), &columns, rows)?;
+            t.finish()?;
+        }
+        (Format::Text, _) => {
             let mut out = Output::open(args.out.path())?;
             write_text(&mut out, args, &answer)?;
             out.finish()?;
         }
-        table => {
+        (table, _) => {
             let mut t = format::open_table(table, args.out.path(), args.out.csv_raw)?;
-            write_table(t.as_mut(), args, &answer)?;
+            write_table(t.as_mut(), args, &columns, &answer)?;
             t.finish()?;
         }
     }
     Ok(Outcome::Success)
 }
 
+/// How many next moves or move orders a tree shows: `--limit`'s, else all.
+fn shown(args: &SearchArgs) -> usize {
+    args.limit.unwrap_or(usize::MAX)
+}
+
+/// The columns `--columns` picks (indexes into `HIT_COLUMNS`), all of them by default.
+fn columns(args: &SearchArgs) -> Result<Vec<usize>> {
+    match &args.columns {
+        None => Ok((0..HIT_COLUMNS.len()).collect()),
+        Some(list) => pick_hit_columns(list).map_err(AppError::usage),
+    }
+}
+
+/// The games' rows as a table of the picked columns.
+fn write_rows(t: &mut dyn TableFormat, columns: &[usize], rows: &[HitRow]) -> Result<()> {
+    let picked: Vec<_> = columns.iter().map(|&i| HIT_COLUMNS[i]).collect();
+    t.begin(&picked)?;
+    let mut cells = Vec::with_capacity(columns.len());
+    for r in rows {
+        let all = hit_cells(r);
+        cells.clear();
+        cells.extend(columns.iter().map(|&i| all[i].clone()));
+        t.row(&cells)?;
+    }
+    Ok(())
+}
+
 /// The search of `args` on an open database, written to `out` as text (`bench positions`
 /// runs it on one connection, many times).
-pub fn run_on(conn: &rusqlite::Connection, args: &SearchArgs, out: &mut dyn Write) -> Result {
-    let answer = answer(conn, args)?;
-    write_text(out, args, &answer)?;
-    out.flush()?;
+pub fn run_on(conn: &rusqlite::Connection, args: &SearchArgs, out: &mut Vec<u8>) -> Result {
+    let answer = answer(conn, args, args.limit.unwrap_or(usize::MAX))?;
+    match &answer {
+        Answer::Rows { total, rows } => {
+            let mut t = TextFormat::new(std::mem::take(out)).caption(format!("{total} games"));
+            let all: Vec<usize> = (0..HIT_COLUMNS.len()).collect();
+            write_rows(&mut t, &all, rows)?;
+            *out = t.into_inner()?;
+        }
+        Answer::Trees { .. } => write_text(out, args, &answer)?,
+    }
     Ok(Outcome::Success)
 }
 
 /// The search of `args`: the query and the selection it reads, answered from the key index
 /// where it can, by replaying the games where it must.
-fn answer(conn: &rusqlite::Connection, args: &SearchArgs) -> Result<Answer> {
+fn answer(conn: &rusqlite::Connection, args: &SearchArgs, limit: usize) -> Result<Answer> {
     let query = args.query.query(args.fen.as_deref(), args.quiet)?;
     if query.is_empty() {
         return Err(AppError::usage(format!(
@@ -306,13 +387,21 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs) -> Result<Answer> {
     };
     // An exact position from the key index (count, first rows, tree); the move orders of
     // `--reverse-tree` and the other forms replay the games.
-    let limit = if args.tree {
+    // The order is decided over every match, so the index hands them all over unless they
+    // are wanted as stored.
+    let wanted = if args.tree {
         0
+    } else if args.sort == HitOrder::Stored {
+        limit
     } else {
-        args.limit.unwrap_or(usize::MAX)
+        usize::MAX
+    };
+    let rows_of = |hits: Vec<(i64, u32)>| -> Result<Vec<HitRow>> {
+        let shown = order_hits(conn, &hits, args.sort, limit)?;
+        Ok(hit_rows(conn, &shown)?)
     };
     if !args.reverse_tree
-        && let Some(e) = explore(conn, &query, &filter, limit, args.tree).map_err(other)?
+        && let Some(e) = explore(conn, &query, &filter, wanted, args.tree).map_err(other)?
     {
         unindexed_note(e.unindexed);
         if let Some(trees) = e.trees {
@@ -321,7 +410,7 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs) -> Result<Answer> {
                 trees,
             });
         }
-        let rows = hit_rows(conn, &e.hits).map_err(other)?;
+        let rows = rows_of(e.hits.iter().map(|h| (h.id, h.ply)).collect())?;
         return Ok(Answer::Rows {
             total: e.total,
             rows,
@@ -334,31 +423,16 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs) -> Result<Answer> {
         let trees = trees(conn, &found.hits, args.reverse_tree).map_err(other)?;
         return Ok(Answer::Trees { total, trees });
     }
-    let shown = &found.hits[..args.limit.unwrap_or(total).min(total)];
-    let rows = hit_rows(conn, shown).map_err(other)?;
+    let rows = rows_of(found.hits.iter().map(|h| (h.id, h.ply)).collect())?;
     Ok(Answer::Rows { total, rows })
 }
 
 /// The answer for people: the count, then the games, or the next moves and the move orders.
 fn write_text(out: &mut dyn Write, args: &SearchArgs, answer: &Answer) -> io::Result<()> {
-    let s = |v: &Option<String>| v.clone().unwrap_or_default();
     let opt = |v: Option<f64>, d: usize| v.map_or(String::new(), |v| format!("{v:.d$}"));
     match answer {
-        Answer::Rows { total, rows } => {
-            writeln!(out, "{total} games")?;
-            for r in rows {
-                writeln!(
-                    out,
-                    "{:>8}  ply {:>3}  {}  {} - {}  {}",
-                    r.id,
-                    r.ply,
-                    s(&r.date),
-                    s(&r.white),
-                    s(&r.black),
-                    s(&r.result)
-                )?;
-            }
-        }
+        // Rows go through the text table (`run`, `run_on`).
+        Answer::Rows { .. } => {}
         Answer::Trees { total, trees } => {
             if args.tree {
                 writeln!(out, "{total} games")?;
@@ -367,7 +441,7 @@ fn write_text(out: &mut dyn Write, args: &SearchArgs, answer: &Answer) -> io::Re
                     "{:<10} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6}",
                     "move", "games", "White%", "draw%", "w-elo", "b-elo", "perf"
                 )?;
-                for b in trees.branches() {
+                for b in trees.branches().into_iter().take(shown(args)) {
                     writeln!(
                         out,
                         "{:<10} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6}",
@@ -382,7 +456,7 @@ fn write_text(out: &mut dyn Write, args: &SearchArgs, answer: &Answer) -> io::Re
                 }
             }
             if args.reverse_tree {
-                for (order, n) in trees.move_orders() {
+                for (order, n) in trees.move_orders().into_iter().take(shown(args)) {
                     let order = if order.is_empty() { START } else { order };
                     writeln!(out, "{n:>7}  {order}")?;
                 }
@@ -394,23 +468,23 @@ fn write_text(out: &mut dyn Write, args: &SearchArgs, answer: &Answer) -> io::Re
 
 /// The answer as one table (CSV, JSON lines, Parquet): the games, the next moves (`--tree`)
 /// or the move orders (`--reverse-tree`).
-fn write_table(t: &mut dyn TableFormat, args: &SearchArgs, answer: &Answer) -> Result<()> {
+fn write_table(
+    t: &mut dyn TableFormat,
+    args: &SearchArgs,
+    columns: &[usize],
+    answer: &Answer,
+) -> Result<()> {
     match answer {
-        Answer::Rows { rows, .. } => {
-            t.begin(&HIT_COLUMNS)?;
-            for r in rows {
-                t.row(&hit_cells(r))?;
-            }
-        }
+        Answer::Rows { rows, .. } => write_rows(t, columns, rows)?,
         Answer::Trees { trees, .. } if args.tree => {
             t.begin(&TREE_COLUMNS)?;
-            for b in trees.branches() {
+            for b in trees.branches().into_iter().take(shown(args)) {
                 t.row(&branch_cells(b))?;
             }
         }
         Answer::Trees { trees, .. } => {
             t.begin(&ORDER_COLUMNS)?;
-            for (order, n) in trees.move_orders() {
+            for (order, n) in trees.move_orders().into_iter().take(shown(args)) {
                 t.row(&order_cells(order, n))?;
             }
         }

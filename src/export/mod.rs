@@ -20,6 +20,7 @@ pub mod positions;
 pub mod search_tables;
 pub mod side;
 pub mod table;
+pub mod text;
 
 pub use games::{ExportRow, for_each_game};
 

@@ -251,6 +251,13 @@ pub trait Finish: Write {
     fn finish_output(self) -> io::Result<()>;
 }
 
+/// Bytes kept in memory (a rendering measured or tested, not written anywhere).
+impl Finish for Vec<u8> {
+    fn finish_output(self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 impl Finish for Output {
     fn finish_output(self) -> io::Result<()> {
         self.finish()

@@ -869,43 +869,6 @@ fn gallop(v: &[u32], from: usize, x: u32) -> usize {
     lo + v[lo..hi].partition_point(|&y| y < x)
 }
 
-/// A matching game as `arbiter search` prints it.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct HitRow {
-    pub id: i64,
-    pub white: Option<String>,
-    pub black: Option<String>,
-    pub date: Option<String>,
-    pub result: Option<String>,
-    pub ply: u32,
-}
-
-/// The rows of hits: players as written, date and result tags.
-pub fn hit_rows(conn: &Connection, hits: &[Hit]) -> Result<Vec<HitRow>, ExportError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT w.name, b.name, g.date, g.result FROM games g \
-         LEFT JOIN player_names w ON w.id = g.white_id \
-         LEFT JOIN player_names b ON b.id = g.black_id WHERE g.id = ?1",
-    )?;
-    let mut rows = Vec::with_capacity(hits.len());
-    for (i, h) in hits.iter().enumerate() {
-        if i % CHUNK == CHUNK - 1 {
-            crate::db::remap_pages(conn);
-        }
-        let (white, black, date, result) =
-            stmt.query_row([h.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
-        rows.push(HitRow {
-            id: h.id,
-            white,
-            black,
-            date,
-            result,
-            ply: h.ply,
-        });
-    }
-    Ok(rows)
-}
-
 /// A stored game as the trees read it: start FEN, variant, moves, result, ratings.
 type TreeRow = (
     Option<String>,

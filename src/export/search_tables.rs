@@ -3,17 +3,33 @@
 //! orders that reached the position (`--reverse-tree`), each as columns and typed cells, so
 //! that CSV (with its formula guard), JSON lines and Parquet all come from one description.
 
-use super::positions::HitRow;
+use crate::db::hits::HitRow;
 use crate::positions::tree::Branch;
 use crate::table::{Cell, Column, Kind};
 
-/// A matching game: the columns of `arbiter search`'s rows.
-pub const HIT_COLUMNS: [Column; 6] = [
+/// A matching game: the columns of `arbiter search`'s rows (`--columns` picks some); the
+/// id first and the ply last.
+pub const HIT_COLUMNS: [Column; 13] = [
     Column::new("id", Kind::Int, "the game's id in the database"),
-    Column::new("white", Kind::Text, "White as written in the game"),
-    Column::new("black", Kind::Text, "Black as written in the game"),
+    Column::new("event", Kind::Text, "the Event tag"),
     Column::new("date", Kind::Text, "the Date tag"),
+    Column::new("round", Kind::Text, "the Round tag"),
+    Column::new("white", Kind::Text, "White as written in the game"),
+    Column::new("white_elo", Kind::Int, "White's rating"),
+    Column::new("black", Kind::Text, "Black as written in the game"),
+    Column::new("black_elo", Kind::Int, "Black's rating"),
     Column::new("result", Kind::Text, "the Result tag"),
+    Column::new("eco", Kind::Text, "ECO code of the game's opening"),
+    Column::new(
+        "last_move",
+        Kind::Text,
+        "the move that reached the position, numbered (6. Be3, 6... e5)",
+    ),
+    Column::new(
+        "next_move",
+        Kind::Text,
+        "the move played from the position, numbered",
+    ),
     Column::new(
         "ply",
         Kind::Int,
@@ -21,15 +37,50 @@ pub const HIT_COLUMNS: [Column; 6] = [
     ),
 ];
 
-pub fn hit_cells(r: &HitRow) -> [Cell<'_>; 6] {
+pub fn hit_cells(r: &HitRow) -> [Cell<'_>; 13] {
     [
         Cell::Int(r.id),
-        Cell::opt_text(r.white.as_deref()),
-        Cell::opt_text(r.black.as_deref()),
+        Cell::opt_text(r.event.as_deref()),
         Cell::opt_text(r.date.as_deref()),
+        Cell::opt_text(r.round.as_deref()),
+        Cell::opt_text(r.white.as_deref()),
+        r.white_elo.map_or(Cell::Null, Cell::Int),
+        Cell::opt_text(r.black.as_deref()),
+        r.black_elo.map_or(Cell::Null, Cell::Int),
         Cell::opt_text(r.result.as_deref()),
+        Cell::opt_text(r.eco.as_deref()),
+        Cell::opt_text(r.last_move.as_deref()),
+        Cell::opt_text(r.next_move.as_deref()),
         Cell::Int(i64::from(r.ply)),
     ]
+}
+
+/// The columns a `--columns` list names, as indexes into `HIT_COLUMNS`, in its order; a
+/// name that is not a column is an error listing the columns.
+pub fn pick_hit_columns(list: &str) -> Result<Vec<usize>, String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(|name| {
+            HIT_COLUMNS
+                .iter()
+                .position(|c| c.name == name)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = HIT_COLUMNS.iter().map(|c| c.name).collect();
+                    format!(
+                        "--columns: no column '{name}'; the columns: {}",
+                        names.join(",")
+                    )
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .and_then(|v| {
+            if v.is_empty() {
+                Err("--columns: name at least one column".to_owned())
+            } else {
+                Ok(v)
+            }
+        })
 }
 
 /// A move played next (`--tree`); percentages with two decimals and ratings with one in
@@ -91,16 +142,24 @@ mod tests {
         let r = HitRow {
             id: 7,
             white: Some("=cmd|' /C calc'!A0".to_owned()),
-            black: None,
             date: Some("2024.01.02".to_owned()),
             result: Some("1-0".to_owned()),
+            white_elo: Some(2700),
             ply: 12,
+            ..HitRow::default()
         };
         let cells = hit_cells(&r);
         assert_eq!(cells.len(), HIT_COLUMNS.len());
         assert_eq!(cells[0], Cell::Int(7));
-        assert_eq!(cells[2], Cell::Null);
-        assert_eq!(cells[5], Cell::Int(12));
+        assert_eq!(cells[5], Cell::Int(2700));
+        assert_eq!(cells[6], Cell::Null);
+        assert_eq!(cells[12], Cell::Int(12));
+        assert_eq!(pick_hit_columns("id, ply,white"), Ok(vec![0, 12, 4]));
+        assert!(
+            pick_hit_columns("id,elo")
+                .unwrap_err()
+                .contains("white_elo")
+        );
         let mut b = Branch::default();
         b.san = "Nf3".to_owned();
         b.games = 3;

@@ -47,7 +47,7 @@ fn database(extra: &[&str]) -> (tempfile::TempDir, PathBuf) {
 
 /// `(id, ply)` of `arbiter search --format csv` with these arguments.
 fn searched(db: &Path, args: &[&str]) -> Vec<(i64, u32)> {
-    let mut all = vec!["search", "--db", s(db), "--format", "csv"];
+    let mut all = vec!["search", "--db", s(db), "--format", "csv", "--sort", "id"];
     all.extend_from_slice(args);
     let text = String::from_utf8(ok(&all).stdout).unwrap();
     text.lines()

@@ -45,7 +45,15 @@ fn database() -> (tempfile::TempDir, PathBuf) {
 
 /// `(id, ply)` of `arbiter search --format csv` with these arguments.
 fn searched(db: &Path, args: &[&str]) -> Vec<(i64, u32)> {
-    let mut all = vec!["search", "--db", db.to_str().unwrap(), "--format", "csv"];
+    let mut all = vec![
+        "search",
+        "--db",
+        db.to_str().unwrap(),
+        "--format",
+        "csv",
+        "--sort",
+        "id",
+    ];
     all.extend_from_slice(args);
     let out = arbiter(&all);
     assert_eq!(

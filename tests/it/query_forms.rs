@@ -7,6 +7,7 @@
 
 use crate::common::cli::{BIN, arbiter, s};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 const FORMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/positions/forms.pgn");
 
@@ -35,12 +36,14 @@ fn hits(db: &Path, args: &[&str]) -> (Vec<(i64, u32)>, String) {
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
     let (id, ply) = (col("id"), col("ply"));
-    let rows = lines
+    let mut rows: Vec<(i64, u32)> = lines
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
             (f[id].parse().unwrap(), f[ply].parse().unwrap())
         })
         .collect();
+    // The games as a set: the order is `--sort`'s business (its own test).
+    rows.sort_unstable();
     (rows, stderr)
 }
 
@@ -159,4 +162,198 @@ fn an_imbalance_holds_four_plies_by_default() {
     // A signature holds from its first ply, as before.
     let e = refused(&db, &["--material", "down>=3", "--held", "0"]);
     assert!(e.contains("at least 1 ply"), "{e}");
+}
+
+/// The CSV cells of `search --format csv` with these arguments, header first.
+fn table(db: &Path, args: &[&str]) -> Vec<Vec<String>> {
+    let mut all = vec!["search", "--db", s(db), "--format", "csv"];
+    all.extend_from_slice(args);
+    let out = arbiter(&all);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    csv::Reader::from_reader(out.stdout.as_slice())
+        .into_records()
+        .map(|r| r.unwrap().iter().map(str::to_owned).collect())
+        .collect()
+}
+
+#[test]
+fn search_rows_say_the_event_players_ratings_and_the_moves_around_the_match() {
+    let (_dir, db) = database();
+    let out = arbiter(&[
+        "search",
+        "--db",
+        s(&db),
+        "--sequence",
+        "c5",
+        "--format",
+        "csv",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.lines().next(),
+        Some(
+            "id,event,date,round,white,white_elo,black,black_elo,result,eco,last_move,next_move,ply"
+        )
+    );
+    // By date: game 2 (2019) before game 1 (2020.01.01) and game 3 (2020.01.03).
+    let rows = table(&db, &["--sequence", "c5"]);
+    let ids: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(ids, ["2", "1", "3"]);
+    assert_eq!(
+        rows[1],
+        [
+            "1",
+            "Query forms 1",
+            "2020.01.01",
+            "1",
+            "Anna",
+            "2500",
+            "Bert",
+            "2400",
+            "1/2-1/2",
+            &rows[1][9],
+            "1. e4",
+            "1... c5",
+            "1"
+        ]
+    );
+    assert_eq!(
+        (rows[0][10].as_str(), rows[0][11].as_str()),
+        ("2... e6", "3. c5")
+    );
+    // By rating: game 3 (2650 on average), game 1 (2450), then the unrated by date.
+    let rows = table(
+        &db,
+        &[
+            "--sequence",
+            "c5",
+            "--sort",
+            "elo",
+            "--columns",
+            "id,next_move",
+        ],
+    );
+    assert_eq!(rows, [["3", "7... c5"], ["1", "1... c5"], ["2", "3. c5"]]);
+    // As stored, and a limit after the order.
+    let rows = table(
+        &db,
+        &["--sequence", "c5", "--sort", "id", "--columns", "id"],
+    );
+    assert_eq!(rows, [["1"], ["2"], ["3"]]);
+    let rows = table(
+        &db,
+        &["--sequence", "c5", "--limit", "1", "--columns", "id"],
+    );
+    assert_eq!(rows, [["2"]]);
+    // The start position: no move reached it.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let rows = table(
+        &db,
+        &[start, "--columns", "id,last_move,next_move", "--sort", "id"],
+    );
+    assert_eq!(rows[0], ["1", "", "1. e4"]);
+    assert_eq!(rows[1], ["2", "", "1. d4"]);
+    // A column that does not exist is a usage error that lists them.
+    let e = refused(&db, &["--sequence", "c5", "--columns", "id,elo"]);
+    assert!(e.contains("white_elo") && e.contains("next_move"), "{e}");
+    let e = refused(&db, &["--sequence", "c5", "--sort", "rating"]);
+    assert!(e.contains("date, elo, id"), "{e}");
+}
+
+#[test]
+fn text_rows_are_aligned_and_a_tree_takes_its_limit() {
+    let (_dir, db) = database();
+    let out = arbiter(&[
+        "search",
+        "--db",
+        s(&db),
+        "--sequence",
+        "c5",
+        "--columns",
+        "id,white_elo,next_move",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        "3 games\nid  white_elo  next_move\n 2             3. c5\n 1       2500  1... c5\n 3       2700  7... c5\n"
+    );
+    let out = arbiter(&[
+        "search",
+        "--db",
+        s(&db),
+        "--sequence",
+        "c5",
+        "--limit",
+        "1",
+        "--columns",
+        "id",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with(
+            " 2\n... and 2 more games (--limit N shows more; -o FILE or --format csv writes all)\n"
+        ),
+        "{text}"
+    );
+    // The start position's tree has two moves (1. e4 in games 1, 3, 4; 1. d4 in game 2).
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let rows = table(&db, &[start, "--tree"]);
+    assert_eq!(rows.len(), 2);
+    let rows = table(&db, &[start, "--tree", "--limit", "1"]);
+    assert_eq!(
+        (rows.len(), rows[0][0].as_str(), rows[0][1].as_str()),
+        (1, "e4", "3")
+    );
+}
+
+#[test]
+fn on_a_terminal_text_shows_twenty_rows_and_counts_the_rest() {
+    // `script` gives the command a terminal; without it (a pipe) every row is printed.
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: no `script` to give the command a terminal");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("many.sqlite");
+    let mut pgn = String::new();
+    for i in 0..25 {
+        pgn.push_str(&format!(
+            "[Event \"E\"]\n[Date \"2000.01.{:02}\"]\n[White \"W{i}\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 {} 1-0\n\n",
+            i % 28 + 1,
+            ["2. Nf3", "2. Nc3", "2. Bc4", "2. d4", "2. f4"][i % 5].to_owned() + &format!(" {}", ["Nc6", "Nf6", "d6", "Bc5", "a6"][i / 5])
+        ));
+    }
+    let file = dir.path().join("many.pgn");
+    std::fs::write(&file, pgn).unwrap();
+    let out = arbiter(&["import", "-q", "--db", s(&db), s(&file)]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = format!("{BIN} search --db {} --sequence e4 --columns id", s(&db));
+    let out = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    assert!(text.starts_with("25 games\n"), "{text}");
+    assert_eq!(text.lines().count(), 1 + 1 + 20 + 1, "{text}");
+    assert!(text.contains("... and 5 more games"), "{text}");
+    let piped = arbiter(&[
+        "search",
+        "--db",
+        s(&db),
+        "--sequence",
+        "e4",
+        "--columns",
+        "id",
+    ]);
+    assert_eq!(String::from_utf8(piped.stdout).unwrap().lines().count(), 27);
 }

@@ -1,0 +1,272 @@
+//! The games a position search found, as rows a player reads: event, date, round, both
+//! players with their ratings, result, ECO, and the moves around the matching ply (the move
+//! that reached the position and the move played from it, each with its number). The order
+//! (by date, by rating, as stored) is decided over every match before a limit cuts it, so
+//! `--limit 20` gives the first twenty by that order, not the first twenty stored.
+
+use super::encode::{decode_visit, start_position};
+use crate::chess::{Color, Position, san::to_san};
+use rusqlite::{Connection, OptionalExtension};
+use std::cmp::Ordering;
+
+/// How the matching games are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HitOrder {
+    /// Oldest first; games without a date last; then as stored.
+    #[default]
+    Date,
+    /// The highest average of the two ratings first (a game with one rating counts it
+    /// alone, a game with none comes last); then by date.
+    Elo,
+    /// As stored (the import order).
+    Stored,
+}
+
+impl HitOrder {
+    pub const NAMES: [&'static str; 3] = ["date", "elo", "id"];
+
+    pub fn parse(text: &str) -> Option<HitOrder> {
+        match text {
+            "date" => Some(HitOrder::Date),
+            "elo" => Some(HitOrder::Elo),
+            "id" => Some(HitOrder::Stored),
+            _ => None,
+        }
+    }
+}
+
+/// A matching game as `arbiter search` prints it.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct HitRow {
+    pub id: i64,
+    pub event: Option<String>,
+    pub date: Option<String>,
+    pub round: Option<String>,
+    pub white: Option<String>,
+    pub white_elo: Option<i64>,
+    pub black: Option<String>,
+    pub black_elo: Option<i64>,
+    pub result: Option<String>,
+    pub eco: Option<String>,
+    /// The first matching ply (0: the start position).
+    pub ply: u32,
+    /// The move that reached the position, numbered (`6. Be3`, `6... e5`); None at the start.
+    pub last_move: Option<String>,
+    /// The move played from the position, numbered; None where the game ends there.
+    pub next_move: Option<String>,
+}
+
+/// `hits` (game id, ply) in `order`, the first `limit` of them. By date, the date index is
+/// walked and the hits picked from it, so the cost follows the limit and the hits' share of
+/// the games, not the number of hits (the first 20 of half the games read about 40 index
+/// entries); by rating, each hit's ratings are read.
+pub fn order_hits(
+    conn: &Connection,
+    hits: &[(i64, u32)],
+    order: HitOrder,
+    limit: usize,
+) -> rusqlite::Result<Vec<(i64, u32)>> {
+    match order {
+        HitOrder::Stored => {
+            let mut v = hits.to_vec();
+            v.sort_unstable();
+            v.truncate(limit);
+            Ok(v)
+        }
+        HitOrder::Date => by_date(conn, hits, limit),
+        HitOrder::Elo => by_rating(conn, hits, limit),
+    }
+}
+
+fn by_date(
+    conn: &Connection,
+    hits: &[(i64, u32)],
+    limit: usize,
+) -> rusqlite::Result<Vec<(i64, u32)>> {
+    let wanted: std::collections::HashMap<i64, u32> = hits.iter().copied().collect();
+    let mut out = Vec::with_capacity(limit.min(hits.len()));
+    // Dated games through the index, then the undated ones as stored.
+    for sql in [
+        "SELECT id FROM games INDEXED BY games_date WHERE year IS NOT NULL \
+         ORDER BY year, month, day, id",
+        "SELECT id FROM games WHERE year IS NULL ORDER BY id",
+    ] {
+        let mut stmt = conn.prepare_cached(sql)?;
+        let mut rows = stmt.query([])?;
+        while out.len() < limit.min(wanted.len())
+            && let Some(r) = rows.next()?
+        {
+            let id: i64 = r.get(0)?;
+            if let Some(&ply) = wanted.get(&id) {
+                out.push((id, ply));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn by_rating(
+    conn: &Connection,
+    hits: &[(i64, u32)],
+    limit: usize,
+) -> rusqlite::Result<Vec<(i64, u32)>> {
+    let mut stmt = conn
+        .prepare_cached("SELECT year, month, day, white_elo, black_elo FROM games WHERE id = ?1")?;
+    // (rating, date, id): the highest average first, then the oldest, then as stored.
+    type Key = (Option<f64>, Option<(i64, i64, i64)>, i64);
+    let mut keyed: Vec<(Key, u32)> = Vec::with_capacity(hits.len());
+    for (i, &(id, ply)) in hits.iter().enumerate() {
+        if i % 4096 == 4095 {
+            super::remap_pages(conn);
+        }
+        let (y, m, d, we, be): (
+            Option<i64>,
+            Option<i64>,
+            Option<i64>,
+            Option<i64>,
+            Option<i64>,
+        ) = stmt.query_row([id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })?;
+        let date = y.map(|y| (y, m.unwrap_or(0), d.unwrap_or(0)));
+        let elo = match (we, be) {
+            (Some(a), Some(b)) => Some((a + b) as f64 / 2.0),
+            (a, b) => a.or(b).map(|e| e as f64),
+        };
+        keyed.push(((elo, date, id), ply));
+    }
+    fn none_last<T>(a: Option<T>, b: Option<T>, cmp: impl Fn(T, T) -> Ordering) -> Ordering {
+        match (a, b) {
+            (Some(x), Some(y)) => cmp(x, y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        }
+    }
+    keyed.sort_by(|(a, _), (b, _)| {
+        none_last(a.0, b.0, |x, y| y.total_cmp(&x))
+            .then_with(|| none_last(a.1, b.1, |x, y| x.cmp(&y)))
+            .then(a.2.cmp(&b.2))
+    });
+    Ok(keyed
+        .into_iter()
+        .take(limit)
+        .map(|((_, _, id), ply)| (id, ply))
+        .collect())
+}
+
+/// The rows of `hits`, in their order.
+pub fn hit_rows(conn: &Connection, hits: &[(i64, u32)]) -> rusqlite::Result<Vec<HitRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT e.name, g.date, g.round, w.name, g.white_elo, b.name, g.black_elo, g.result, \
+         g.eco, g.start_fen, g.variant, g.moves FROM games g \
+         LEFT JOIN events e ON e.id = g.event_id \
+         LEFT JOIN player_names w ON w.id = g.white_id \
+         LEFT JOIN player_names b ON b.id = g.black_id WHERE g.id = ?1",
+    )?;
+    let mut rows = Vec::with_capacity(hits.len());
+    for (i, &(id, ply)) in hits.iter().enumerate() {
+        if i % 4096 == 4095 {
+            super::remap_pages(conn);
+        }
+        let found = stmt
+            .query_row([id], |r| {
+                let fen: Option<String> = r.get(9)?;
+                let variant: String = r.get(10)?;
+                let blob: Vec<u8> = r.get(11)?;
+                let (last_move, next_move) = moves_around(fen.as_deref(), &variant, &blob, ply);
+                Ok(HitRow {
+                    id,
+                    event: r.get(0)?,
+                    date: r.get(1)?,
+                    round: r.get(2)?,
+                    white: r.get(3)?,
+                    white_elo: r.get(4)?,
+                    black: r.get(5)?,
+                    black_elo: r.get(6)?,
+                    result: r.get(7)?,
+                    eco: r.get(8)?,
+                    ply,
+                    last_move,
+                    next_move,
+                })
+            })
+            .optional()?;
+        rows.extend(found);
+    }
+    Ok(rows)
+}
+
+/// `12. e4` or `12... e5`: a move as a score sheet numbers it, from the position before it.
+fn numbered(pos: &Position, san: &str) -> String {
+    match pos.turn() {
+        Color::White => format!("{}. {san}", pos.fullmove_number()),
+        Color::Black => format!("{}... {san}", pos.fullmove_number()),
+    }
+}
+
+/// The moves before and after `ply` of a stored game, numbered; None where there is none or
+/// the game does not read back.
+fn moves_around(
+    fen: Option<&str>,
+    variant: &str,
+    blob: &[u8],
+    ply: u32,
+) -> (Option<String>, Option<String>) {
+    let Ok(start) = start_position(fen, variant == "chess960") else {
+        return (None, None);
+    };
+    let ply = ply as usize;
+    let (mut last, mut next) = (None, None);
+    let _ = decode_visit(&start, blob, |pos, at, mv| {
+        if at + 1 == ply {
+            if let Some(m) = mv {
+                last = Some(numbered(pos, to_san(pos, m).as_str()));
+            }
+        }
+        if at == ply {
+            if let Some(m) = mv {
+                next = Some(numbered(pos, to_san(pos, m).as_str()));
+            }
+            return true;
+        }
+        false
+    });
+    (last, next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::san::line;
+    use crate::db::encode::encode_moves;
+
+    #[test]
+    fn the_moves_around_a_ply_are_numbered_as_on_a_score_sheet() {
+        let moves = line(Position::new(), "e4 c5 Nf3 d6 d4");
+        let blob = encode_moves(&moves);
+        let around = |ply| moves_around(None, "standard", &blob, ply);
+        assert_eq!(around(0), (None, Some("1. e4".to_owned())));
+        assert_eq!(
+            around(2),
+            (Some("1... c5".to_owned()), Some("2. Nf3".to_owned()))
+        );
+        assert_eq!(around(5), (Some("3. d4".to_owned()), None));
+        // A game from a FEN counts from its move number.
+        let fen = "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 14";
+        let start = start_position(Some(fen), false).unwrap();
+        let blob = encode_moves(&line(start, "Nf3 d6"));
+        assert_eq!(
+            moves_around(Some(fen), "standard", &blob, 1),
+            (Some("14. Nf3".to_owned()), Some("14... d6".to_owned()))
+        );
+    }
+
+    #[test]
+    fn hit_orders_parse_by_name() {
+        for name in HitOrder::NAMES {
+            assert!(HitOrder::parse(name).is_some(), "{name}");
+        }
+        assert_eq!(HitOrder::parse("rating"), None);
+    }
+}
