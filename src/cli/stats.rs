@@ -18,6 +18,7 @@ use crate::stats::report::{
 };
 use clap::{Args, Subcommand, ValueEnum};
 use rusqlite::Connection;
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -372,11 +373,20 @@ fn write_file(path: &Path, text: &str) -> Result<()> {
 
 /// The report of the person `name` means, or None (said on stderr) without games.
 fn person_report(common: &Common, name: &str, opponents: usize) -> Result<Report> {
+    person_report_and_events(common, name, opponents).map(|r| r.0)
+}
+
+/// The report, and the events (event id, year) of the games it counts.
+fn person_report_and_events(
+    common: &Common,
+    name: &str,
+    opponents: usize,
+) -> Result<(Report, BTreeSet<(i64, Option<i64>)>)> {
     let (conn, dir) = open(common)?;
     let id = dir.resolve(&conn, name)?;
     let stats = collect(&conn, common, Some(id), None)?;
     match stats.dossiers.get(&id) {
-        Some(d) => Ok(Report::new(d, &stats, &dir, opponents)),
+        Some(d) => Ok((Report::new(d, &stats, &dir, opponents), d.events.clone())),
         None => Err(AppError::Failed(format!(
             "{} has no games in the selection",
             dir.person_name(id)
@@ -386,13 +396,15 @@ fn person_report(common: &Common, name: &str, opponents: usize) -> Result<Report
 
 fn player(args: &PlayerArgs) -> Result {
     let format = args.out.format()?;
-    let report = person_report(&args.common, &args.name, args.opponents)?;
-    if let Some(path) = &args.html {
-        write_file(path, &crate::stats::html::page(&report))?;
-    }
+    let (report, selected) = person_report_and_events(&args.common, &args.name, args.opponents)?;
     let conn = crate::db::open_read_only(&args.common.db)?;
-    let events = crate::stats::tournament::event::player_events(&conn, report.player_id)
-        .map_err(|e| AppError::Other(e.to_string()))?;
+    // The events of the selected games only, each built whole (its standings are the event's).
+    let events =
+        crate::stats::tournament::event::player_events(&conn, report.player_id, Some(&selected))
+            .map_err(|e| AppError::Other(e.to_string()))?;
+    if let Some(path) = &args.html {
+        write_file(path, &crate::stats::html::page(&report, &events))?;
+    }
     let mut text = report.text();
     if !events.is_empty() {
         text.push_str(&crate::stats::tournament::event::events_text(&events));

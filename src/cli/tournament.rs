@@ -6,8 +6,7 @@ use super::error::{AppError, Outcome, Result};
 use super::output::{Offers, TableOutput};
 use crate::export::format::{self, Format};
 use crate::export::output::Output;
-use crate::stats::read::ReadError;
-use crate::stats::tournament::event::{self, EventError, SUMMARY_COLUMNS, Summary};
+use crate::stats::tournament::event::{self, Built, EventError, SUMMARY_COLUMNS, Summary};
 use crate::stats::tournament::{
     Kind, Rules, Spec, Standings, Tournament, crosstable, html, standings, tiebreaks, trf,
 };
@@ -29,7 +28,8 @@ pub struct TournamentArgs {
     /// The database written by `arbiter import` (with --event).
     #[arg(long, value_name = "DB")]
     pub db: Option<PathBuf>,
-    /// The event's name (PGN `Event`), exactly or as a unique part of it.
+    /// The event's name (PGN `Event`): equal after case and spaces are normalised, else a part
+    /// of exactly one stored name.
     #[arg(long, value_name = "NAME", requires = "db")]
     pub event: Option<String>,
     /// Only the event held at this site (PGN `Site`).
@@ -104,29 +104,60 @@ pub fn run(args: &TournamentArgs) -> Result {
     if args.all_events {
         return all_events(args, format, rules, specs.as_deref());
     }
-    let t = load(args)?;
+    let loaded = load(args)?;
+    let t = loaded.tournament();
     let kind = match args.kind {
         Some(KindArg::Rr) => Kind::RoundRobin,
         Some(KindArg::Swiss) => Kind::Swiss,
         None => t.kind(),
     };
+    let notes = loaded.notes(kind);
+    if !args.quiet {
+        for note in &notes {
+            eprintln!("{note}");
+        }
+    }
     let specs =
         specs.unwrap_or_else(|| tiebreaks::registry::default_list(kind == Kind::RoundRobin));
     let rules = rules.unwrap_or_else(|| Rules::for_date(t.end()));
-    let s = standings::compute(&t, &specs, rules, kind, args.unrated);
+    let s = standings::compute(t, &specs, rules, kind, args.unrated);
     // Ctrl-C from here stops the writing and removes the temporary files.
     crate::interrupt::install();
-    print(args, format, &t, &s)?;
+    print(args, format, t, &s)?;
     if let Some(path) = &args.html {
-        write_file(path, html::page(&t, &s).as_bytes())?;
+        write_file(path, html::page(t, &s, &notes).as_bytes())?;
     }
     if let Some(path) = &args.trf_out {
-        write_file(path, trf::write(&t, Some(&s.ranks())).as_bytes())?;
+        write_file(path, trf::write(t, Some(&s.ranks())).as_bytes())?;
     }
     Ok(Outcome::Success)
 }
 
-fn load(args: &TournamentArgs) -> Result<Tournament> {
+/// Where the tournament came from: a TRF file, or a stored event with its notes.
+enum Loaded {
+    Trf(Tournament),
+    Event(Built),
+}
+
+impl Loaded {
+    fn tournament(&self) -> &Tournament {
+        match self {
+            Loaded::Trf(t) => t,
+            Loaded::Event(b) => &b.tournament,
+        }
+    }
+
+    /// A stored event's notes (games left out, how much of the event is stored) for the
+    /// standings of kind `kind`; a TRF records its byes and absences itself.
+    fn notes(&self, kind: Kind) -> Vec<String> {
+        match self {
+            Loaded::Trf(_) => Vec::new(),
+            Loaded::Event(b) => b.notes(kind),
+        }
+    }
+}
+
+fn load(args: &TournamentArgs) -> Result<Loaded> {
     if let Some(path) = &args.trf {
         let text = std::fs::read(path).map_err(|e| AppError::io(path, e))?;
         // TRF files come in UTF-8 or Latin-1; the latter is read byte for byte.
@@ -142,26 +173,12 @@ fn load(args: &TournamentArgs) -> Result<Tournament> {
                 path.display()
             );
         }
-        return Ok(read.tournament);
+        return Ok(Loaded::Trf(read.tournament));
     }
     match (&args.db, &args.event) {
-        (Some(db), Some(name)) => {
-            let (t, left) = event::open_and_load(db, name, args.site.as_deref(), args.year)
-                .map_err(event_error)?;
-            if left.unfinished + left.unnamed > 0 && !args.quiet {
-                eprintln!(
-                    "left out: {} games without a result, {} without two named players",
-                    left.unfinished, left.unnamed
-                );
-            }
-            if left.other_stage > 0 && !args.quiet {
-                eprintln!(
-                    "left out: {} games numbered apart from the event's round.board tags (a play-off)",
-                    left.other_stage
-                );
-            }
-            Ok(t)
-        }
+        (Some(db), Some(name)) => event::open_and_load(db, name, args.site.as_deref(), args.year)
+            .map(Loaded::Event)
+            .map_err(event_error),
         _ => Err(AppError::usage(
             "tournament needs --trf FILE, or --db DB with --event NAME (or --all-events)",
         )),
@@ -170,16 +187,17 @@ fn load(args: &TournamentArgs) -> Result<Tournament> {
 
 fn event_error(e: EventError) -> AppError {
     match e {
-        EventError::Read(ReadError::Sqlite(e)) => AppError::Sqlite(e),
+        EventError::Sqlite(e) => AppError::Sqlite(e),
         EventError::Db(e) => AppError::Db(e),
-        e @ (EventError::Ambiguous(_)
-        | EventError::NotFound { .. }
-        | EventError::Filtered { .. }) => AppError::usage(e.to_string().trim_end().to_owned()),
+        e @ (EventError::Resolve(_) | EventError::NoFinishedGames { .. }) => {
+            AppError::usage(e.to_string())
+        }
     }
 }
 
 /// `--all-events`: one line per event (name, site, year, type, players, rounds, games,
-/// points), then the count and the time on standard error.
+/// points, and how much of the event is stored), then the count and the time on standard
+/// error.
 fn all_events(
     args: &TournamentArgs,
     format: Format,
@@ -190,7 +208,8 @@ fn all_events(
     let start = std::time::Instant::now();
     let conn = crate::db::open_read_only(db)?;
     let mut lines: Vec<Summary> = Vec::new();
-    event::for_each_event(&conn, |c, t, _| {
+    event::for_each_event(&conn, |b| {
+        let t = &b.tournament;
         let kind = match args.kind {
             Some(KindArg::Rr) => Kind::RoundRobin,
             Some(KindArg::Swiss) => Kind::Swiss,
@@ -200,8 +219,8 @@ fn all_events(
             .map(<[Spec]>::to_vec)
             .unwrap_or_else(|| tiebreaks::registry::default_list(kind == Kind::RoundRobin));
         let r = rules.unwrap_or_else(|| Rules::for_date(t.end()));
-        let s = standings::compute(&t, &list, r, kind, args.unrated);
-        lines.push(Summary::new(&c, &t, &s, kind));
+        let s = standings::compute(t, &list, r, kind, args.unrated);
+        lines.push(Summary::new(&b, &s, kind));
     })
     .map_err(event_error)?;
     crate::interrupt::install();

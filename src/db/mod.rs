@@ -8,6 +8,7 @@ pub mod directory;
 pub mod duplicate_list;
 pub mod duplicates;
 pub mod encode;
+pub mod events;
 pub mod hits;
 pub mod lean;
 pub mod open;

@@ -4,7 +4,7 @@
 
 use super::performance::PerformanceInput;
 use super::row::{PlayerGame, PlayerScore};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Wins, draws, losses and unfinished games.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -299,6 +299,9 @@ pub struct Dossier {
     /// Date keys of the first and last dated games.
     pub first: u32,
     pub last: u32,
+    /// The events (event id, year) of the counted games: the dossier's events section lists
+    /// these only.
+    pub events: BTreeSet<(i64, Option<i64>)>,
 }
 
 impl Dossier {
@@ -377,6 +380,9 @@ impl Dossier {
         {
             let own = row.rating.and_then(|r| u16::try_from(r).ok());
             self.performance.add(points, own, opp);
+        }
+        if let Some(event) = row.event_id {
+            self.events.insert((event, row.year.map(i64::from)));
         }
         let date = row.date_key();
         if date != 0 {

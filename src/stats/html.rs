@@ -3,6 +3,7 @@
 //! 95 % intervals, the results tables and the opening table.
 
 use super::report::{Line, OpeningLine, Report};
+use super::tournament::event::PlayerEvent;
 use std::fmt::Write as _;
 
 /// Text safe inside HTML elements and attributes.
@@ -222,8 +223,29 @@ fn openings_table(lines: &[OpeningLine], out: &mut String) {
     out.push_str("</table>\n");
 }
 
-/// The whole page.
-pub fn page(r: &Report) -> String {
+/// The events of the selected games, each as a tournament: year, event, site, score of games,
+/// TPR and the place when the event is complete enough to give one.
+fn events_table(events: &[PlayerEvent], out: &mut String) {
+    out.push_str("<table id=\"events\"><tr><th>year</th><th>event</th><th>site</th><th>score</th><th>games</th><th>TPR</th><th>place</th></tr>\n");
+    for e in events {
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"n\">{}</td><td>{}</td><td>{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            e.year.map_or("?".to_owned(), |y| y.to_string()),
+            escape(&e.event),
+            escape(&e.site),
+            e.score,
+            e.games,
+            e.tpr.map_or("-".to_owned(), |t| t.to_string()),
+            e.place
+                .map_or("-".to_owned(), |p| format!("{p} of {}", e.players))
+        );
+    }
+    out.push_str("</table>\n");
+}
+
+/// The whole page; `events` are the events of the selected games (none: no section).
+pub fn page(r: &Report, events: &[PlayerEvent]) -> String {
     let mut out = String::new();
     let name = escape(&r.player);
     let _ = writeln!(
@@ -294,6 +316,10 @@ pub fn page(r: &Report) -> String {
     lines_table("time-controls", "class", &r.by_time_control, &mut out);
     out.push_str("<h2>Most frequent opponents</h2>\n");
     lines_table("opponents", "opponent", &r.opponents, &mut out);
+    if !events.is_empty() {
+        out.push_str("<h2>Events</h2>\n<p class=\"sub\">Score and TPR (over rated opponents) in each event; the place with the default tie-breaks when the stored games are enough of the event.</p>\n");
+        events_table(events, &mut out);
+    }
     let _ = writeln!(
         out,
         "<p class=\"sub\">Made by arbiter stats. Intervals are 95% Wilson score intervals on the score fraction (each game one trial; draws make them cautious).</p></body></html>"

@@ -381,11 +381,14 @@ fn tournament_quiet_and_all_events_as_a_table() {
     let mut lines = written.lines();
     assert_eq!(
         lines.next(),
-        Some("event,site,year,type,players,rounds,games,points")
+        Some(
+            "event,site,year,type,players,rounds,games,points,expected,rounds_short,\
+             players_short,only_player"
+        )
     );
     let first = lines.next().unwrap();
     assert!(
-        first.starts_with("Playoff Invitational,") && first.ends_with(",round robin,6,5,9,9.0"),
+        first.starts_with("Playoff Invitational,") && first.contains(",round robin,6,5,9,9.0,15,"),
         "{written}"
     );
     let pq = dir.path().join("events.parquet");

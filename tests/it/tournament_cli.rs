@@ -250,7 +250,7 @@ fn event_names_that_match_several_or_none_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(
-        err.contains("no stored event is named 'round robin of six'; closest: Round robin of five with a forfeit"),
+        err.contains("no stored event is named 'round robin of six' or has it in its name; the closest:\n  'Round robin of five with a forfeit' (2026, 10 games)"),
         "{err}"
     );
     // The name exists, but not in that year: the events of that name are listed.
@@ -453,13 +453,14 @@ fn every_corpus_event_builds_and_its_totals_agree_with_the_player_games_view() {
         *totals.entry(k).or_default() += v;
     }
     let mut players = 0;
-    for (c, t, left) in &events {
+    for b in &events {
+        let (c, t, left) = (&b.event, &b.tournament, &b.left);
         let kind = t.kind();
         let specs =
             tiebreaks::registry::default_list(kind == arbiter::stats::tournament::Kind::RoundRobin);
         let s = standings::compute(t, &specs, tiebreaks::Rules::R2026, kind, Some(1400));
         let sum: u32 = s.rows.iter().map(|r| r.points.0).sum();
-        let games = finished.get(&(c.event_id, c.year)).copied().unwrap_or(0);
+        let games = finished.get(&(c.id, c.year)).copied().unwrap_or(0);
         // A play-off numbered apart (Tata Steel 2021's three games) is no part of the table.
         let games = games - left.other_stage as i64;
         assert_eq!(f64::from(sum) / 2.0, games as f64, "event {c}");
@@ -473,7 +474,7 @@ fn every_corpus_event_builds_and_its_totals_agree_with_the_player_games_view() {
                 continue;
             }
             let expected = totals
-                .get(&(c.event_id, c.year, p.name.clone()))
+                .get(&(c.id, c.year, p.name.clone()))
                 .copied()
                 .unwrap_or(0.0);
             assert_eq!(p.points().as_f64(), expected, "{} in {c}", p.name);
@@ -546,5 +547,270 @@ fn round_board_tags_with_a_play_off_are_a_round_robin() {
         stderr(&out).contains("left out: 2 games numbered apart"),
         "{}",
         stderr(&out)
+    );
+}
+
+/// `testdata/tournaments/events.pgn`: a 12-player round robin with three games not stored
+/// ("Twelve Player Invitational", 2014, titles, federations and FIDE ids in the tags), one
+/// player's eight games from an open ("Moscow Open A 2013") and an event whose two games have
+/// no result ("Aborted Rapid").
+fn events_db(dir: &Path) -> PathBuf {
+    let db = dir.join("events.sqlite");
+    import(&fixture("events.pgn"), &db);
+    db
+}
+
+fn event(db: &Path, name: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["tournament", "--db", db.to_str().unwrap(), "--event", name];
+    args.extend_from_slice(extra);
+    arbiter(&args)
+}
+
+#[test]
+fn an_incomplete_event_says_how_many_games_which_rounds_and_who() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = events_db(dir.path());
+    let out = event(&db, "Twelve Player Invitational", &[]);
+    assert!(stdout(&out).contains("round robin, 12 players, 11 rounds"));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "note: 63 of 66 games of a 12-player round robin are stored; rounds with missing \
+             games are treated as absences\n  rounds with missing games: 2, 5, 11\n  players \
+             lacking games: Star, Sam (10 of 11), Alpha, Ada (10 of 11), Charlie, Cy (10 of 11)"
+        ),
+        "{err}"
+    );
+    // The HTML page says it too.
+    let page = dir.path().join("t.html");
+    stdout(&event(
+        &db,
+        "Twelve Player Invitational",
+        &["--html", page.to_str().unwrap()],
+    ));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<p class=\"note\">note: 63 of 66 games"),
+        "{html}"
+    );
+    // --all-events: the games a complete event has, the rounds and players short, and the
+    // one player of a star.
+    let csv = stdout(&arbiter(&[
+        "tournament",
+        "--db",
+        db.to_str().unwrap(),
+        "--all-events",
+        "--format",
+        "csv",
+        "-q",
+    ]));
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "event,site,year,type,players,rounds,games,points,expected,rounds_short,\
+             players_short,only_player"
+        )
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert!(
+        rows.contains(
+            &"Twelve Player Invitational,Utrecht NED,2014,round robin,12,11,63,63.0,66,3,6,"
+        ),
+        "{csv}"
+    );
+    assert!(
+        rows.contains(&"Moscow Open A 2013,Moscow RUS,2013,Swiss,9,8,8,8.0,32,8,8,\"Star, Sam\""),
+        "{csv}"
+    );
+}
+
+/// Regression (Moscow Open A 2013 in a player's file: "round robin, 9 players, 9 rounds",
+/// the file's owner first): one player's games against eight opponents are a star, shown as
+/// his part of an event.
+#[test]
+fn one_players_games_from_an_open_are_not_a_round_robin() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = events_db(dir.path());
+    let out = event(&db, "Moscow Open A 2013", &[]);
+    let text = stdout(&out);
+    assert!(text.contains("Swiss, 9 players, 8 rounds"), "{text}");
+    assert!(
+        stderr(&out).contains(
+            "note: only one player's games are stored: all 8 games are Star, Sam's; this is \
+             that player's part of an event, not its standings"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_event_without_a_finished_game_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = events_db(dir.path());
+    let out = event(&db, "Aborted Rapid", &[]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        stderr(&out).contains(
+            "'Aborted Rapid' at 'Nowhere', 2000: 2 games, and not one of them finished between \
+             two named players (2 without a result)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_html_crosstable_shows_start_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("t.html");
+    stdout(&arbiter(&[
+        "tournament",
+        "--trf",
+        &fixture("swiss7.trf"),
+        "--html",
+        page.to_str().unwrap(),
+    ]));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let cross = &html[html.find("id=\"crosstable\"").unwrap()..];
+    assert!(
+        cross.contains("<th>Rank</th><th>SNo</th><th>Name</th><th>R1</th>"),
+        "{cross}"
+    );
+    // Rank 1 is start number 1, Alpha; her round 1 opponent is start number 4.
+    assert!(
+        cross.contains(
+            "<tr><td class=\"n\">1</td><td class=\"n\">1</td><td>Alpha, Anna</td><td class=\"n\">4w1</td>"
+        ),
+        "{cross}"
+    );
+}
+
+#[test]
+fn round_robin_headers_stay_readable_past_nine_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = events_db(dir.path());
+    let text = stdout(&event(&db, "Twelve Player Invitational", &[]));
+    let header = text.lines().find(|l| l.contains("Name")).unwrap();
+    assert!(
+        header.contains(" 1  2  3  4  5  6  7  8  9 10 11 12   Pts"),
+        "{header}"
+    );
+    let row = text.lines().find(|l| l.contains("Hotel, Hal")).unwrap();
+    assert!(
+        row.contains(" *  1  1  1  =  0  =  =  1  =  1  =   7.5"),
+        "{row}"
+    );
+}
+
+#[test]
+fn titles_federations_and_fide_ids_are_shown_and_written_to_the_trf() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = events_db(dir.path());
+    let trf = dir.path().join("out.trf");
+    let page = dir.path().join("t.html");
+    let text = stdout(&event(
+        &db,
+        "Twelve Player Invitational",
+        &[
+            "--trf-out",
+            trf.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    ));
+    let header = text.lines().find(|l| l.contains("Name")).unwrap();
+    assert!(
+        header.starts_with(" Rk  SNo Ti  Name         Fed  Rtg   FIDE id"),
+        "{header}"
+    );
+    let star = text.lines().find(|l| l.contains("Star, Sam")).unwrap();
+    assert!(
+        star.starts_with("  9    1 GM  Star, Sam    NED 2600   1000001"),
+        "{star}"
+    );
+    // TRF-16: title in columns 11-13, federation 54-56, FIDE id 58-68.
+    let written = std::fs::read_to_string(&trf).unwrap();
+    let line: Vec<char> = written
+        .lines()
+        .find(|l| l.contains("Star, Sam"))
+        .unwrap()
+        .chars()
+        .collect();
+    let cols = |a: usize, b: usize| line[a - 1..b].iter().collect::<String>();
+    assert_eq!(
+        (cols(11, 13), cols(54, 56), cols(58, 68)),
+        (" GM".to_owned(), "NED".to_owned(), "    1000001".to_owned())
+    );
+    // Read back, the TRF shows them as the tags did.
+    let again = stdout(&arbiter(&["tournament", "--trf", trf.to_str().unwrap()]));
+    assert!(
+        again.contains("GM  Star, Sam    NED 2600   1000001"),
+        "{again}"
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<th>Name</th><th>Title</th><th>Fed</th><th>FIDE ID</th><th>Rating</th>")
+            && html.contains("<td>Star, Sam</td><td>GM</td><td>NED</td><td>1000001</td>"),
+        "{html}"
+    );
+}
+
+#[test]
+fn event_names_resolve_by_one_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = events_db(dir.path());
+    // Case and runs of spaces do not matter.
+    let out = event(&db, "  twelve  PLAYER invitational", &["-q"]);
+    assert!(stdout(&out).contains("Twelve Player Invitational"));
+    // A part of one name is that name.
+    assert!(stdout(&event(&db, "moscow", &["-q"])).contains("Moscow Open A 2013"));
+    // A part of several names lists them with their years and games.
+    let out = event(&db, "a", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("'a' is part of 3 event names; give one of them in full:")
+            && err.contains("'Moscow Open A 2013' (2013, 8 games)")
+            && err.contains("'Twelve Player Invitational' (2014, 63 games)")
+            && err.contains("'Aborted Rapid' (2000, 2 games)"),
+        "{err}"
+    );
+}
+
+/// Regression (defects 7 and 9 of the 2026-11-29 new-user review): `stats player` listed the
+/// events of every game whatever the selection, and its HTML page had no events.
+#[test]
+fn the_dossiers_events_follow_the_selection_and_reach_the_html() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = events_db(dir.path());
+    let page = dir.path().join("star.html");
+    let player = |extra: &[&str]| {
+        let mut args = vec!["stats", "player", "Star, Sam", "--db", db.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        stdout(&arbiter(&args))
+    };
+    let all = player(&[]);
+    assert!(
+        all.contains("Twelve Player Invitational") && all.contains("Moscow Open A 2013"),
+        "{all}"
+    );
+    // The star gives no place; the round robin, 63 of its 66 games stored, does.
+    assert!(all.contains("4.5 / 8   TPR"), "{all}");
+    let text = player(&["--date-from", "2014", "--html", page.to_str().unwrap()]);
+    let events = &text[text.find("\nevents (").expect("an events section")..];
+    assert!(
+        events.contains("Twelve Player Invitational") && !events.contains("Moscow"),
+        "{text}"
+    );
+    assert!(events.contains("place 9 of 12"), "{events}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let section = &html[html.find("<h2>Events</h2>").expect("an events section")..];
+    assert!(
+        section.contains("<td>Twelve Player Invitational</td><td>Utrecht NED</td>")
+            && !section.contains("Moscow"),
+        "{section}"
     );
 }

@@ -3,7 +3,7 @@
 //! Result letters are TRF-16's: `1 = 0` played, `+ -` forfeits, `U` the PAB, `F H Z` byes.
 
 use super::format_value;
-use super::model::{Colour, Kind, RoundOutcome, Tournament};
+use super::model::{Colour, Kind, Player, RoundOutcome, Tournament};
 use super::standings::Standings;
 
 fn header(t: &Tournament, s: &Standings) -> String {
@@ -45,6 +45,63 @@ fn name_cell(name: &str, width: usize) -> String {
     format!("{cut:<width$}")
 }
 
+/// The columns of title, federation and FIDE id, each shown when some player has it (from a
+/// TRF's player lines or the games' tags).
+struct Identity {
+    title: bool,
+    federation: bool,
+    fide_id: bool,
+}
+
+impl Identity {
+    fn of(t: &Tournament) -> Identity {
+        let any = |f: fn(&Player) -> &str| t.players.iter().any(|p| !f(p).is_empty());
+        Identity {
+            title: any(|p| &p.title),
+            federation: any(|p| &p.federation),
+            fide_id: any(|p| &p.fide_id),
+        }
+    }
+
+    /// The start of a row: rank, start number, title, name, federation, rating, FIDE id.
+    fn lead(&self, cells: [&str; 7], names: usize) -> String {
+        let [rank, sno, title, name, federation, rating, fide_id] = cells;
+        let mut out = format!("{rank:>3} {sno:>4} ");
+        if self.title {
+            out.push_str(&format!("{title:<3} "));
+        }
+        out.push_str(&name_cell(name, names));
+        if self.federation {
+            out.push_str(&format!(" {federation:<3}"));
+        }
+        out.push_str(&format!(" {rating:>4}"));
+        if self.fide_id {
+            out.push_str(&format!(" {fide_id:>9}"));
+        }
+        out
+    }
+
+    fn header(&self, names: usize) -> String {
+        self.lead(["Rk", "SNo", "Ti", "Name", "Fed", "Rtg", "FIDE id"], names)
+    }
+
+    fn row(&self, rank: u32, p: &Player, names: usize) -> String {
+        let rating = p.rating.map(|r| r.to_string()).unwrap_or_default();
+        self.lead(
+            [
+                &rank.to_string(),
+                &p.sno.to_string(),
+                &p.title,
+                &p.name,
+                &p.federation,
+                &rating,
+                &p.fide_id,
+            ],
+            names,
+        )
+    }
+}
+
 fn tiebreak_header(s: &Standings) -> String {
     s.specs
         .iter()
@@ -78,15 +135,12 @@ pub fn grid(t: &Tournament, s: &Standings) -> String {
     for (k, row) in s.rows.iter().enumerate() {
         position[row.player] = k;
     }
-    let cell = cycles.max(1) + 1;
+    // Each column holds one result per cycle, and its header the column's number: past 9
+    // players the numbers need the room (`  9 10 11`, not `910 11`).
+    let cell = cycles.max(n.to_string().len()) + 1;
+    let ids = Identity::of(t);
     let mut out = header(t, s);
-    out.push_str(&format!(
-        "{:>3} {:>4} {} {:>4}",
-        "Rk",
-        "SNo",
-        name_cell("Name", w),
-        "Rtg"
-    ));
+    out.push_str(&ids.header(w));
     for k in 1..=n {
         out.push_str(&format!("{k:>cell$}"));
     }
@@ -102,13 +156,7 @@ pub fn grid(t: &Tournament, s: &Standings) -> String {
             }
         }
         cells[k] = "*".repeat(cycles);
-        out.push_str(&format!(
-            "{:>3} {:>4} {} {:>4}",
-            row.rank,
-            p.sno,
-            name_cell(&p.name, w),
-            p.rating.map(|r| r.to_string()).unwrap_or_default()
-        ));
+        out.push_str(&ids.row(row.rank, p, w));
         for c in &cells {
             let c = if c.is_empty() {
                 ".".to_owned()
@@ -150,15 +198,10 @@ pub fn swiss(t: &Tournament, s: &Standings) -> String {
         .unwrap_or(3)
         .max(3)
         + 1;
+    let ids = Identity::of(t);
     let mut out = header(t, s);
-    out.push_str(&format!(
-        "{:>3} {:>4} {} {:>4} {:>5}",
-        "Rk",
-        "SNo",
-        name_cell("Name", w),
-        "Rtg",
-        "Pts"
-    ));
+    out.push_str(&ids.header(w));
+    out.push_str(&format!(" {:>5}", "Pts"));
     for r in 1..=t.rounds {
         out.push_str(&format!("{:>cell$}", format!("R{r}")));
     }
@@ -166,14 +209,8 @@ pub fn swiss(t: &Tournament, s: &Standings) -> String {
     out.push('\n');
     for row in &s.rows {
         let p = &t.players[row.player];
-        out.push_str(&format!(
-            "{:>3} {:>4} {} {:>4} {:>5}",
-            row.rank,
-            p.sno,
-            name_cell(&p.name, w),
-            p.rating.map(|r| r.to_string()).unwrap_or_default(),
-            row.points.to_string()
-        ));
+        out.push_str(&ids.row(row.rank, p, w));
+        out.push_str(&format!(" {:>5}", row.points.to_string()));
         for r in &p.rounds {
             out.push_str(&format!("{:>cell$}", swiss_cell(t, r)));
         }

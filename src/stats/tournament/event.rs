@@ -1,100 +1,48 @@
 //! A tournament built from the stored games of one event (PGN `Event` and `Site`, in one
 //! year). Rounds come from the `Round` tag (`3`, or `3.2` for round 3 board 2; missing rounds
-//! are filled in date order); players are persons as `identity` resolved them; a decisive
-//! result with no moves, or a `Termination` tag that says forfeit, is a forfeit; duplicate
-//! records count once (their group's survivor). Byes are not in PGN: a round without a game
-//! is an absence, so each player's total is the sum of his games, as `stats player` counts it.
+//! are filled in date order); players are persons as `identity` resolved them, with the title,
+//! federation and FIDE id their games' tags carry; a decisive result with no moves, or a
+//! `Termination` tag that says forfeit, is a forfeit; duplicate records count once (their
+//! group's survivor). Byes are not in PGN: a round without a game is an absence, so each
+//! player's total is the sum of his games, as `stats player` counts it; `coverage` says how
+//! much of the event is stored. The rows come from `db::events`, which also resolves names.
 
+use super::coverage::Coverage;
 use super::model::{Colour, Player, Round, RoundOutcome, RoundResult, Tournament};
 use super::model::{Kind, Points};
 use super::standings::Standings;
-use crate::identity::resolve::edit_distance;
-use crate::stats::read::ReadError;
+use crate::db::events::{self as store, Event, EventGame, ResolveError, Side};
 use crate::stats::scan::WhiteResult;
 use crate::table::{Cell, Column, Kind as ColumnKind};
-use rusqlite::{Connection, OptionalExtension, params};
-use std::collections::HashMap;
+use rusqlite::Connection;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
-
-/// One stored event in one year.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
-    pub event_id: i64,
-    pub name: String,
-    pub site: String,
-    pub year: Option<i64>,
-    pub games: i64,
-}
-
-impl fmt::Display for Candidate {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "'{}' at '{}', {}: {} games",
-            self.name,
-            self.site,
-            self.year
-                .map_or("year unknown".to_owned(), |y| y.to_string()),
-            self.games
-        )
-    }
-}
 
 #[derive(Debug)]
 pub enum EventError {
-    Read(ReadError),
     /// The database could not be opened for reading.
     Db(crate::db::DbError),
-    /// Several events match: the caller lists them and asks for `--site`/`--year`.
-    Ambiguous(Vec<Candidate>),
-    /// None matches: the closest event names.
-    NotFound {
-        name: String,
-        suggestions: Vec<String>,
-    },
-    /// Events of that name exist, but none at that site or in that year.
-    Filtered {
-        name: String,
-        events: Vec<Candidate>,
+    Sqlite(rusqlite::Error),
+    /// The name designates no event, or several.
+    Resolve(ResolveError),
+    /// The event has games, but not one finished between two named players.
+    NoFinishedGames {
+        event: Event,
+        left: Left,
     },
 }
 
 impl fmt::Display for EventError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EventError::Read(e) => write!(f, "{e}"),
             EventError::Db(e) => write!(f, "{e}"),
-            EventError::Ambiguous(list) => {
-                writeln!(
-                    f,
-                    "{} events match; narrow with --site, --year or the full name:",
-                    list.len()
-                )?;
-                for c in list.iter().take(30) {
-                    writeln!(f, "  {c}")?;
-                }
-                if list.len() > 30 {
-                    writeln!(f, "  … and {} more", list.len() - 30)?;
-                }
-                Ok(())
-            }
-            EventError::Filtered { name, events } => {
-                writeln!(
-                    f,
-                    "no event '{name}' at that site or in that year; the events of that name:"
-                )?;
-                for c in events.iter().take(30) {
-                    writeln!(f, "  {c}")?;
-                }
-                Ok(())
-            }
-            EventError::NotFound { name, suggestions } => {
-                write!(f, "no stored event is named '{name}'")?;
-                if !suggestions.is_empty() {
-                    write!(f, "; closest: {}", suggestions.join(", "))?;
-                }
-                Ok(())
-            }
+            EventError::Sqlite(e) => write!(f, "{e}"),
+            EventError::Resolve(e) => write!(f, "{e}"),
+            EventError::NoFinishedGames { event, left } => write!(
+                f,
+                "{event}, and not one of them finished between two named players ({left}): \
+                 no tournament to build"
+            ),
         }
     }
 }
@@ -103,99 +51,17 @@ impl std::error::Error for EventError {}
 
 impl From<rusqlite::Error> for EventError {
     fn from(e: rusqlite::Error) -> EventError {
-        EventError::Read(ReadError::Sqlite(e))
+        EventError::Sqlite(e)
     }
 }
 
-impl From<ReadError> for EventError {
-    fn from(e: ReadError) -> EventError {
-        EventError::Read(e)
-    }
-}
-
-fn candidates(
-    conn: &Connection,
-    pattern: &str,
-    site: Option<&str>,
-    year: Option<i64>,
-) -> rusqlite::Result<Vec<Candidate>> {
-    let mut stmt = conn.prepare_cached(include_str!("../../db/sql/event_candidates.sql"))?;
-    let site = site.map(|s| format!("%{s}%"));
-    let rows = stmt.query_map(params![pattern, site, year], |r| {
-        Ok(Candidate {
-            event_id: r.get(0)?,
-            name: r.get(1)?,
-            site: r.get(2)?,
-            year: r.get(3)?,
-            games: r.get(4)?,
-        })
-    })?;
-    rows.collect()
-}
-
-/// The one event (in one year) that `name` (whole, else a part of it), `site` and `year`
-/// designate.
-pub fn find(
-    conn: &Connection,
-    name: &str,
-    site: Option<&str>,
-    year: Option<i64>,
-) -> Result<Candidate, EventError> {
-    let mut found = candidates(conn, name, site, year)?;
-    if found.is_empty() {
-        found = candidates(conn, &format!("%{name}%"), site, year)?;
-    }
-    if found.is_empty() && (site.is_some() || year.is_some()) {
-        let mut any = candidates(conn, name, None, None)?;
-        if any.is_empty() {
-            any = candidates(conn, &format!("%{name}%"), None, None)?;
-        }
-        if !any.is_empty() {
-            return Err(EventError::Filtered {
-                name: name.to_owned(),
-                events: any,
-            });
+impl From<ResolveError> for EventError {
+    fn from(e: ResolveError) -> EventError {
+        match e {
+            ResolveError::Sqlite(e) => EventError::Sqlite(e),
+            e => EventError::Resolve(e),
         }
     }
-    match found.len() {
-        1 => Ok(found.remove(0)),
-        0 => Err(EventError::NotFound {
-            name: name.to_owned(),
-            suggestions: closest_names(conn, name)?,
-        }),
-        _ => Err(EventError::Ambiguous(found)),
-    }
-}
-
-fn closest_names(conn: &Connection, name: &str) -> rusqlite::Result<Vec<String>> {
-    let wanted: Vec<char> = name.to_lowercase().chars().collect();
-    let mut stmt = conn.prepare("SELECT DISTINCT name FROM events")?;
-    let mut scored: Vec<(usize, String)> = stmt
-        .query_map([], |r| r.get::<_, String>(0))?
-        .filter_map(Result::ok)
-        .map(|n| {
-            let c: Vec<char> = n.to_lowercase().chars().collect();
-            (edit_distance(&wanted, &c), n)
-        })
-        .collect();
-    scored.sort();
-    Ok(scored.into_iter().take(5).map(|s| s.1).collect())
-}
-
-/// A stored game as the tournament needs it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EventGame {
-    pub id: i64,
-    pub date: (Option<i64>, Option<i64>, Option<i64>),
-    /// The `Round` tag as (round, board or game), when it holds a number.
-    pub round: Option<(u32, u32)>,
-    pub white: Option<i64>,
-    pub black: Option<i64>,
-    pub white_elo: Option<i64>,
-    pub black_elo: Option<i64>,
-    pub result: Option<WhiteResult>,
-    pub plies: i64,
-    pub forfeit_tag: bool,
 }
 
 /// Counts of what did not go into the crosstable.
@@ -210,50 +76,88 @@ pub struct Left {
     pub other_stage: usize,
 }
 
-/// Reads one event's games and builds its tournament.
-pub fn load(conn: &Connection, event: &Candidate) -> Result<(Tournament, Left), EventError> {
-    let mut stmt = conn.prepare_cached(include_str!("../../db/sql/event_games.sql"))?;
-    let games: Vec<EventGame> = stmt
-        .query_map(params![event.event_id, event.year], |r| {
-            let result: Option<String> = r.get(9)?;
-            Ok(EventGame {
-                id: r.get(0)?,
-                date: (r.get(1)?, r.get(2)?, r.get(3)?),
-                round: r
-                    .get::<_, Option<String>>(4)?
-                    .as_deref()
-                    .and_then(parse_round),
-                white: r.get(5)?,
-                black: r.get(6)?,
-                white_elo: r.get(7)?,
-                black_elo: r.get(8)?,
-                result: result.and_then(|t| WhiteResult::parse(t.as_bytes())),
-                plies: r.get(10)?,
-                forfeit_tag: r.get(11)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
-    let mut names = conn.prepare_cached("SELECT name FROM players WHERE id = ?1")?;
-    let mut name_of = |id: i64| -> String {
-        names
-            .query_row([id], |r| r.get::<_, String>(0))
-            .optional()
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| format!("#{id}"))
-    };
-    Ok(build(event, &games, &mut name_of))
+impl Left {
+    /// The notes for the reader, one line each; none when nothing was left out.
+    pub fn notes(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.unfinished + self.unnamed > 0 {
+            out.push(format!(
+                "left out: {} games without a result, {} without two named players",
+                self.unfinished, self.unnamed
+            ));
+        }
+        if self.other_stage > 0 {
+            out.push(format!(
+                "left out: {} games numbered apart from the event's round.board tags (a play-off)",
+                self.other_stage
+            ));
+        }
+        out
+    }
 }
 
-/// Opens the database read-only (checking it has persons) and finds and loads one event.
+impl fmt::Display for Left {
+    /// `3 without a result, 1 without two named players`: the non-zero counts.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = [
+            (self.unfinished, "without a result"),
+            (self.unnamed, "without two named players"),
+            (self.other_stage, "numbered apart (a play-off)"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        f.write_str(&parts.join(", "))
+    }
+}
+
+/// One event built as a tournament, with what was left out.
+#[derive(Debug, Clone)]
+pub struct Built {
+    pub event: Event,
+    pub tournament: Tournament,
+    pub left: Left,
+}
+
+impl Built {
+    /// What the reader is told beside the standings of kind `kind`: the games left out, and
+    /// how much of the event is stored.
+    pub fn notes(&self, kind: Kind) -> Vec<String> {
+        let mut out = self.left.notes();
+        out.extend(Coverage::of(&self.tournament, kind).notes());
+        out
+    }
+}
+
+/// Reads one event's games and builds its tournament; an event without one finished game
+/// between two named players is an error.
+pub fn load(conn: &Connection, event: &Event) -> Result<Built, EventError> {
+    let games = store::games(conn, event)?;
+    let (tournament, left) = build(event, &games);
+    if tournament.players.is_empty() {
+        return Err(EventError::NoFinishedGames {
+            event: event.clone(),
+            left,
+        });
+    }
+    Ok(Built {
+        event: event.clone(),
+        tournament,
+        left,
+    })
+}
+
+/// Opens the database read-only, resolves the event (`db::events::resolve_one`'s rule) and
+/// loads it.
 pub fn open_and_load(
     path: &std::path::Path,
     name: &str,
     site: Option<&str>,
     year: Option<i64>,
-) -> Result<(Tournament, Left), EventError> {
+) -> Result<Built, EventError> {
     let conn = crate::db::open_read_only(path).map_err(EventError::Db)?;
-    let event = find(&conn, name, site, year)?;
+    let event = store::resolve_one(&conn, name, site, year)?;
     load(&conn, &event)
 }
 
@@ -269,6 +173,18 @@ pub fn parse_round(text: &str) -> Option<(u32, u32)> {
     (major > 0).then_some((major, minor))
 }
 
+/// A game that counts (a result, two distinct named players), as `build` parsed its row.
+struct Counted<'a> {
+    id: i64,
+    date: (Option<i64>, Option<i64>, Option<i64>),
+    round: Option<(u32, u32)>,
+    result: WhiteResult,
+    plies: i64,
+    forfeit_tag: bool,
+    white: &'a Side,
+    black: &'a Side,
+}
+
 /// Round numbers (1-based) for the games, such that no player has two games in one round:
 /// the `Round` tag's whole number if that works; else, when most games are tagged
 /// round.board and those fit by their round, the games with a plain number are a stage
@@ -276,7 +192,7 @@ pub fn parse_round(text: &str) -> Option<(u32, u32)> {
 /// match of several games per round); else, in tag and date order, each game in the
 /// earliest round after both players' previous games. Games without a round number go, in
 /// date order, to the earliest round in which both players are free.
-fn assign_rounds(games: &[(i64, i64, &EventGame)]) -> Vec<Option<usize>> {
+fn assign_rounds(games: &[(i64, i64, Counted<'_>)]) -> Vec<Option<usize>> {
     let parsed: Vec<Option<(u32, u32)>> = games.iter().map(|g| g.2.round).collect();
     let fits = |rounds: &[Option<usize>]| -> bool {
         let mut seen = std::collections::HashSet::new();
@@ -365,65 +281,126 @@ fn date_text(d: (Option<i64>, Option<i64>, Option<i64>)) -> String {
     }
 }
 
-/// Builds the tournament from an event's games; `name_of` gives a person's display name.
-pub fn build(
-    event: &Candidate,
-    games: &[EventGame],
-    name_of: &mut dyn FnMut(i64) -> String,
-) -> (Tournament, Left) {
+/// One person as the event's games show him: the first rating, title, federation and FIDE id
+/// his games' tags give, in game id order.
+struct Seen {
+    person: i64,
+    name: String,
+    rating: Option<i64>,
+    title: Option<String>,
+    federation: Option<String>,
+    fide_id: Option<i64>,
+}
+
+impl Seen {
+    fn new(s: &Side) -> Seen {
+        Seen {
+            person: s.person,
+            name: s.name.clone(),
+            rating: None,
+            title: None,
+            federation: None,
+            fide_id: None,
+        }
+    }
+
+    fn add(&mut self, s: &Side) {
+        if self.rating.is_none() {
+            self.rating = s.elo.filter(|&e| e > 0);
+        }
+        if self.title.is_none() {
+            self.title = s.title.as_deref().and_then(title);
+        }
+        if self.federation.is_none() {
+            self.federation = s.federation.as_deref().and_then(federation);
+        }
+        if self.fide_id.is_none() {
+            self.fide_id = s.fide_id.filter(|&id| id > 0);
+        }
+    }
+}
+
+/// A title as TRF-16 holds it (columns 11-13: `GM`, `WIM`): up to three letters.
+fn title(text: &str) -> Option<String> {
+    let t = text.trim();
+    (!t.is_empty() && t.len() <= 3 && t.bytes().all(|b| b.is_ascii_alphabetic()))
+        .then(|| t.to_ascii_uppercase())
+}
+
+/// A federation as TRF-16 holds it: three capital letters (`NED`). The import keeps
+/// `WhiteTeam` where a game has no `WhiteFed`, and a team's name is no federation.
+fn federation(text: &str) -> Option<String> {
+    let t = text.trim();
+    (t.len() == 3 && t.bytes().all(|b| b.is_ascii_uppercase())).then(|| t.to_owned())
+}
+
+/// Builds the tournament from an event's games.
+pub fn build(event: &Event, games: &[EventGame]) -> (Tournament, Left) {
     let mut left = Left::default();
-    // Persons in order of first appearance, then numbered by rating.
-    let mut index: HashMap<i64, usize> = HashMap::new();
-    let mut persons: Vec<(i64, Option<i64>)> = Vec::new();
     // The games that count, between persons; then their rounds (a play-off stage is left out).
-    let mut counted: Vec<(i64, i64, &EventGame)> = Vec::new();
+    let mut counted: Vec<(i64, i64, Counted<'_>)> = Vec::new();
     for g in games {
-        let (Some(w), Some(b)) = (g.white, g.black) else {
+        let (Some(w), Some(b)) = (&g.white, &g.black) else {
             left.unnamed += 1;
             continue;
         };
-        if w == b {
+        if w.person == b.person {
             left.unnamed += 1;
             continue;
         }
-        if g.result.is_none() {
+        let Some(result) = g
+            .result
+            .as_deref()
+            .and_then(|t| WhiteResult::parse(t.as_bytes()))
+        else {
             left.unfinished += 1;
             continue;
-        }
-        counted.push((w, b, g));
+        };
+        counted.push((
+            w.person,
+            b.person,
+            Counted {
+                id: g.id,
+                date: (g.year, g.month, g.day),
+                round: g.round.as_deref().and_then(parse_round),
+                result,
+                plies: g.plies,
+                forfeit_tag: g.forfeit_tag,
+                white: w,
+                black: b,
+            },
+        ));
     }
     let assigned = assign_rounds(&counted);
     left.other_stage = assigned.iter().filter(|r| r.is_none()).count();
-    let mut kept: Vec<(usize, usize, &EventGame)> = Vec::new();
-    let mut rounds: Vec<usize> = Vec::new();
-    for ((w, b, g), r) in counted.into_iter().zip(assigned) {
+    // Persons in order of first appearance, then numbered by rating.
+    let mut index: HashMap<i64, usize> = HashMap::new();
+    let mut persons: Vec<Seen> = Vec::new();
+    let mut kept: Vec<(usize, usize, &Counted<'_>, usize)> = Vec::new();
+    for ((_, _, g), r) in counted.iter().zip(assigned) {
         let Some(r) = r else { continue };
-        let mut slot = |id: i64, elo: Option<i64>| -> usize {
-            let k = *index.entry(id).or_insert_with(|| {
-                persons.push((id, None));
+        let mut slot = |s: &Side| -> usize {
+            let k = *index.entry(s.person).or_insert_with(|| {
+                persons.push(Seen::new(s));
                 persons.len() - 1
             });
-            if persons[k].1.is_none() {
-                persons[k].1 = elo.filter(|&e| e > 0);
-            }
+            persons[k].add(s);
             k
         };
-        let wi = slot(w, g.white_elo);
-        let bi = slot(b, g.black_elo);
-        kept.push((wi, bi, g));
-        rounds.push(r);
+        let wi = slot(g.white);
+        let bi = slot(g.black);
+        kept.push((wi, bi, g, r));
     }
-    let n_rounds = rounds.iter().copied().max().unwrap_or(0);
+    let n_rounds = kept.iter().map(|k| k.3).max().unwrap_or(0);
     // Start numbers: rating (unrated last), then name.
-    let names: Vec<String> = persons.iter().map(|p| name_of(p.0)).collect();
     let mut order: Vec<usize> = (0..persons.len()).collect();
     order.sort_by(|&a, &b| {
-        persons[b]
-            .1
+        let (pa, pb) = (&persons[a], &persons[b]);
+        pb.rating
             .unwrap_or(-1)
-            .cmp(&persons[a].1.unwrap_or(-1))
-            .then_with(|| names[a].cmp(&names[b]))
-            .then(persons[a].0.cmp(&persons[b].0))
+            .cmp(&pa.rating.unwrap_or(-1))
+            .then_with(|| pa.name.cmp(&pb.name))
+            .then(pa.person.cmp(&pb.person))
     });
     let mut position = vec![0usize; persons.len()];
     for (pos, &k) in order.iter().enumerate() {
@@ -433,22 +410,25 @@ pub fn build(
         .iter()
         .enumerate()
         .map(|(pos, &k)| {
-            let mut p = Player::new(pos as u32 + 1, &names[k]);
-            p.rating = persons[k]
-                .1
+            let seen = &persons[k];
+            let mut p = Player::new(pos as u32 + 1, &seen.name);
+            p.rating = seen
+                .rating
                 .and_then(|r| u16::try_from(r).ok())
                 .filter(|&r| r > 0);
+            p.title = seen.title.clone().unwrap_or_default();
+            p.federation = seen.federation.clone().unwrap_or_default();
+            p.fide_id = seen.fide_id.map(|id| id.to_string()).unwrap_or_default();
             p.rounds = vec![Round::ABSENT; n_rounds];
-            p.person = Some(persons[k].0);
+            p.person = Some(seen.person);
             p
         })
         .collect();
     let mut first = (Some(i64::MAX), Some(12), Some(31));
     let mut last = (None, None, None);
-    for ((wi, bi, g), r) in kept.iter().zip(&rounds) {
-        let (w, b) = (position[*wi], position[*bi]);
-        let result = g.result.expect("kept games have a result");
-        let white_result = match result {
+    for &(wi, bi, g, r) in &kept {
+        let (w, b) = (position[wi], position[bi]);
+        let white_result = match g.result {
             WhiteResult::WhiteWins => RoundResult::Win,
             WhiteResult::Draw => RoundResult::Draw,
             WhiteResult::BlackWins => RoundResult::Loss,
@@ -503,13 +483,29 @@ pub fn build(
 
 /// Every event (in each of its years) of the database, built and collected (for tests and
 /// small databases; `for_each_event` holds one tournament at a time).
-pub fn load_all(conn: &Connection) -> Result<Vec<(Candidate, Tournament, Left)>, EventError> {
+pub fn load_all(conn: &Connection) -> Result<Vec<Built>, EventError> {
     let mut out = Vec::new();
-    for_each_event(conn, |c, t, left| out.push((c, t, left)))?;
+    for_each_event(conn, |b| out.push(b))?;
     Ok(out)
 }
 
-/// One event's line of `tournament --all-events`: what was built and ranked.
+/// Builds every event (in each of its years) of the database and hands each to `f`, in event
+/// id and year order: the fast path for `--all-events` (one scan of `games`, each event's
+/// games dropped once it is built). Events without a finished game come too, with no players.
+pub fn for_each_event(conn: &Connection, mut f: impl FnMut(Built)) -> Result<(), EventError> {
+    store::for_each_event(conn, |event, games| {
+        let (tournament, left) = build(&event, &games);
+        f(Built {
+            event,
+            tournament,
+            left,
+        });
+    })?;
+    Ok(())
+}
+
+/// One event's line of `tournament --all-events`: what was built and ranked, and how much of
+/// the event is stored.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
     pub name: String,
@@ -522,31 +518,39 @@ pub struct Summary {
     pub games: usize,
     /// Every player's points added up.
     pub points: Points,
+    /// The games a complete event of its kind, players and rounds has.
+    pub expected: usize,
+    /// Rounds with missing games.
+    pub rounds_short: usize,
+    /// Players lacking games.
+    pub players_short: usize,
+    /// The one player all its games are of (one player's part of an event), if so.
+    pub only_player: Option<String>,
 }
 
 impl Summary {
-    /// The summary of the event `c`, built as `t` and ranked as `s` under `kind`.
-    pub fn new(c: &Candidate, t: &Tournament, s: &Standings, kind: Kind) -> Summary {
-        let games = t
-            .players
-            .iter()
-            .map(|p| p.rounds.iter().filter(|x| x.opponent.is_some()).count())
-            .sum::<usize>()
-            / 2;
+    /// The summary of the event `b`, ranked as `s` under `kind`.
+    pub fn new(b: &Built, s: &Standings, kind: Kind) -> Summary {
+        let t = &b.tournament;
+        let c = Coverage::of(t, kind);
         Summary {
-            name: c.name.clone(),
-            site: c.site.clone(),
-            year: c.year,
+            name: b.event.name.clone(),
+            site: b.event.site.clone(),
+            year: b.event.year,
             kind,
             players: t.players.len(),
             rounds: t.rounds,
-            games,
+            games: c.games,
             points: Points(s.rows.iter().map(|row| row.points.0).sum()),
+            expected: c.expected,
+            rounds_short: c.rounds_short.len(),
+            players_short: c.players_short.len(),
+            only_player: c.star,
         }
     }
 
     /// One row in [`SUMMARY_COLUMNS`]' order.
-    pub fn cells(&self) -> [Cell<'_>; 8] {
+    pub fn cells(&self) -> [Cell<'_>; 12] {
         [
             Cell::text(&self.name),
             Cell::text(&self.site),
@@ -556,17 +560,27 @@ impl Summary {
             Cell::Int(self.rounds as i64),
             Cell::Int(self.games as i64),
             Cell::Fixed(self.points.as_f64(), 1),
+            Cell::Int(self.expected as i64),
+            Cell::Int(self.rounds_short as i64),
+            Cell::Int(self.players_short as i64),
+            Cell::opt_text(self.only_player.as_deref()),
         ]
     }
 }
 
 impl fmt::Display for Summary {
-    /// The text line: `name | site | year | type | N players | N rounds | N games | N points`.
+    /// The text line: `name | site | year | type | N players | N rounds | N games | N points |
+    /// complete` (or `63 of 91 games stored`, or `one player's games: NAME`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let year = self.year.map(|y| y.to_string()).unwrap_or_default();
+        let whole = match &self.only_player {
+            Some(name) => format!("one player's games: {name}"),
+            None if self.games >= self.expected => "complete".to_owned(),
+            None => format!("{} of {} games stored", self.games, self.expected),
+        };
         write!(
             f,
-            "{} | {} | {} | {} | {} players | {} rounds | {} games | {} points",
+            "{} | {} | {} | {} | {} players | {} rounds | {} games | {} points | {whole}",
             self.name,
             self.site,
             year,
@@ -580,7 +594,7 @@ impl fmt::Display for Summary {
 }
 
 /// The columns of `tournament --all-events` as a table.
-pub const SUMMARY_COLUMNS: [Column; 8] = [
+pub const SUMMARY_COLUMNS: [Column; 12] = [
     Column::new("event", ColumnKind::Text, "the event's name"),
     Column::new("site", ColumnKind::Text, "the event's site"),
     Column::new("year", ColumnKind::Int, "the year of its games"),
@@ -593,102 +607,19 @@ pub const SUMMARY_COLUMNS: [Column; 8] = [
         ColumnKind::Float,
         "every player's points added up",
     ),
+    Column::new(
+        "expected",
+        ColumnKind::Int,
+        "the games a complete event of its type, players and rounds has",
+    ),
+    Column::new("rounds_short", ColumnKind::Int, "rounds with missing games"),
+    Column::new("players_short", ColumnKind::Int, "players lacking games"),
+    Column::new(
+        "only_player",
+        ColumnKind::Text,
+        "the one player every stored game has (one player's part of an event), else empty",
+    ),
 ];
-
-/// Builds every event (in each of its years) of the database and hands each to `f`, in event
-/// id and year order: the fast path for `--all-events` (one scan of `games`, the maps read
-/// once, each event's games dropped once it is built).
-pub fn for_each_event(
-    conn: &Connection,
-    mut f: impl FnMut(Candidate, Tournament, Left),
-) -> Result<(), EventError> {
-    let mut person_of: HashMap<i64, i64> = HashMap::new();
-    {
-        let mut stmt = conn.prepare("SELECT id, person_id FROM player_names")?;
-        for row in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
-            let (a, b) = row?;
-            person_of.insert(a, b);
-        }
-    }
-    let mut names: HashMap<i64, String> = HashMap::new();
-    {
-        let mut stmt = conn.prepare("SELECT id, name FROM players")?;
-        for row in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))? {
-            let (a, b) = row?;
-            names.insert(a, b);
-        }
-    }
-    let mut events: HashMap<i64, (String, String)> = HashMap::new();
-    {
-        let mut stmt = conn.prepare("SELECT id, name, site FROM events")?;
-        for row in stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-            ))
-        })? {
-            let (a, b, c) = row?;
-            events.insert(a, (b, c));
-        }
-    }
-    let duplicates: std::collections::HashSet<i64> = conn
-        .prepare("SELECT game_id FROM duplicate_members WHERE survivor = 0")?
-        .query_map([], |r| r.get::<_, i64>(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    let forfeits: std::collections::HashSet<i64> = conn
-        .prepare(include_str!("../../db/sql/forfeit_terminations.sql"))?
-        .query_map([], |r| r.get::<_, i64>(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    let mut by_event: HashMap<(i64, Option<i64>), Vec<EventGame>> = HashMap::new();
-    {
-        let mut stmt = conn.prepare(include_str!("../../db/sql/all_event_games.sql"))?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            let id: i64 = r.get(0)?;
-            if duplicates.contains(&id) {
-                continue;
-            }
-            let event: i64 = r.get(1)?;
-            let year: Option<i64> = r.get(2)?;
-            let result: Option<String> = r.get(10)?;
-            let white: Option<i64> = r.get(6)?;
-            let black: Option<i64> = r.get(7)?;
-            by_event.entry((event, year)).or_default().push(EventGame {
-                id,
-                date: (year, r.get(3)?, r.get(4)?),
-                round: r
-                    .get::<_, Option<String>>(5)?
-                    .as_deref()
-                    .and_then(parse_round),
-                white: white.and_then(|w| person_of.get(&w).copied()),
-                black: black.and_then(|b| person_of.get(&b).copied()),
-                white_elo: r.get(8)?,
-                black_elo: r.get(9)?,
-                result: result.and_then(|t| WhiteResult::parse(t.as_bytes())),
-                plies: r.get(11)?,
-                forfeit_tag: forfeits.contains(&id),
-            });
-        }
-    }
-    let mut keys: Vec<(i64, Option<i64>)> = by_event.keys().copied().collect();
-    keys.sort_unstable();
-    for key in keys {
-        let games = by_event.remove(&key).unwrap_or_default();
-        let (name, site) = events.get(&key.0).cloned().unwrap_or_default();
-        let candidate = Candidate {
-            event_id: key.0,
-            name,
-            site,
-            year: key.1,
-            games: games.len() as i64,
-        };
-        let mut name_of = |id: i64| names.get(&id).cloned().unwrap_or_else(|| format!("#{id}"));
-        let (t, left) = build(&candidate, &games, &mut name_of);
-        f(candidate, t, left);
-    }
-    Ok(())
-}
 
 /// One of a person's events, for `stats player`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -704,29 +635,29 @@ pub struct PlayerEvent {
     /// Tournament performance rating (C.07 Art. 10.2) over the games against rated opponents.
     pub tpr: Option<i32>,
     /// Rank with the default tie-breaks, given only when the stored games cover at least three
-    /// quarters of the pairings the event could have had (a file of one player's games gives
-    /// only his part of the event).
+    /// quarters of the pairings the event could have had and are not one player's games alone
+    /// (a file of one player's games gives only his part of the event).
     pub place: Option<u32>,
 }
 
-/// The events of a person, each built as a tournament: score, TPR and place.
-pub fn player_events(conn: &Connection, person: i64) -> Result<Vec<PlayerEvent>, EventError> {
-    let mut stmt =
-        conn.prepare_cached(include_str!("../../db/sql/person_tournament_events.sql"))?;
-    let found: Vec<Candidate> = stmt
-        .query_map([person], |r| {
-            Ok(Candidate {
-                event_id: r.get(0)?,
-                name: r.get(1)?,
-                site: r.get(2)?,
-                year: r.get(3)?,
-                games: r.get(4)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+/// The events of a person, each built as a tournament: score, TPR and place. With `only`, the
+/// events (event id, year) of a selection of his games, as the dossier counts them.
+pub fn player_events(
+    conn: &Connection,
+    person: i64,
+    only: Option<&BTreeSet<(i64, Option<i64>)>>,
+) -> Result<Vec<PlayerEvent>, EventError> {
+    let found = store::person_events(conn, person)?;
     let mut out = Vec::with_capacity(found.len());
-    for c in &found {
-        let (t, _) = load(conn, c)?;
+    for c in found
+        .iter()
+        .filter(|e| only.is_none_or(|set| set.contains(&(e.id, e.year))))
+    {
+        let t = match load(conn, c) {
+            Ok(b) => b.tournament,
+            Err(EventError::NoFinishedGames { .. }) => continue,
+            Err(e) => return Err(e),
+        };
         let Some(i) = t.players.iter().position(|p| p.person == Some(person)) else {
             continue;
         };
@@ -742,22 +673,13 @@ pub fn player_events(conn: &Connection, person: i64) -> Result<Vec<PlayerEvent>,
             .collect();
         let ratings: Vec<i32> = rated.iter().map(|x| x.0).collect();
         let tpr = super::tiebreaks::rating::tpr(&ratings, rated.iter().map(|x| x.1).sum());
-        let pairings: usize = t
-            .players
-            .iter()
-            .map(|q| q.rounds.iter().filter(|r| r.opponent.is_some()).count())
-            .sum::<usize>()
-            / 2;
-        let possible = t.players.len() / 2 * t.rounds;
-        let place =
-            (t.players.len() >= 2 && possible > 0 && pairings * 4 >= possible * 3).then(|| {
-                let kind = t.kind();
-                let specs =
-                    super::tiebreaks::registry::default_list(kind == super::Kind::RoundRobin);
-                let rules = super::Rules::for_date(t.end());
-                let s = super::standings::compute(&t, &specs, rules, kind, None);
-                s.ranks()[i]
-            });
+        let kind = t.kind();
+        let place = Coverage::of(&t, kind).gives_places().then(|| {
+            let specs = super::tiebreaks::registry::default_list(kind == Kind::RoundRobin);
+            let rules = super::Rules::for_date(t.end());
+            let s = super::standings::compute(&t, &specs, rules, kind, None);
+            s.ranks()[i]
+        });
         out.push(PlayerEvent {
             event: c.name.clone(),
             site: c.site.clone(),
@@ -799,39 +721,54 @@ events (score, TPR over rated opponents, place with the default tie-breaks when 
 mod tests {
     use super::*;
 
-    fn game(id: i64, round: &str, w: i64, b: i64, result: WhiteResult, plies: i64) -> EventGame {
+    fn side(person: i64) -> Side {
+        Side {
+            person,
+            name: format!("P{person}"),
+            elo: Some(2000 + person),
+            title: None,
+            federation: None,
+            fide_id: None,
+        }
+    }
+
+    fn game(id: i64, round: &str, w: i64, b: i64, result: &str, plies: i64) -> EventGame {
         EventGame {
             id,
-            date: (Some(2024), Some(1), Some(id)),
-            round: parse_round(round),
-            white: Some(w),
-            black: Some(b),
-            white_elo: Some(2000 + w),
-            black_elo: Some(2000 + b),
-            result: Some(result),
+            event_id: 1,
+            year: Some(2024),
+            month: Some(1),
+            day: Some(id),
+            round: Some(round.to_owned()),
+            white: Some(side(w)),
+            black: Some(side(b)),
+            result: Some(result.to_owned()),
             plies,
             forfeit_tag: false,
         }
     }
 
-    #[test]
-    fn rounds_from_tags_boards_and_matches() {
-        let e = Candidate {
-            event_id: 1,
+    fn event() -> Event {
+        Event {
+            id: 1,
             name: "E".into(),
             site: "S".into(),
             year: Some(2024),
             games: 0,
-        };
-        use WhiteResult::*;
+        }
+    }
+
+    #[test]
+    fn rounds_from_tags_boards_and_matches() {
+        let e = event();
         // Round 1 board 1 and 2, round 2 board 1 and 2.
         let games = vec![
-            game(1, "1.1", 1, 2, WhiteWins, 40),
-            game(2, "1.2", 3, 4, Draw, 40),
-            game(3, "2.1", 2, 3, BlackWins, 40),
-            game(4, "2.2", 4, 1, WhiteWins, 0),
+            game(1, "1.1", 1, 2, "1-0", 40),
+            game(2, "1.2", 3, 4, "1/2-1/2", 40),
+            game(3, "2.1", 2, 3, "0-1", 40),
+            game(4, "2.2", 4, 1, "1-0", 0),
         ];
-        let (t, left) = build(&e, &games, &mut |id| format!("P{id}"));
+        let (t, left) = build(&e, &games);
         assert_eq!(left, Left::default());
         assert_eq!(t.rounds, 2);
         // Start numbers by rating: P4 (2004) first.
@@ -841,18 +778,49 @@ mod tests {
         assert_eq!(t.players[3].rounds[1].outcome, RoundOutcome::ForfeitLoss);
         // A two-game match per round ("1.1", "1.2" between the same players).
         let games = vec![
-            game(1, "1.1", 1, 2, WhiteWins, 40),
-            game(2, "1.2", 2, 1, Draw, 40),
+            game(1, "1.1", 1, 2, "1-0", 40),
+            game(2, "1.2", 2, 1, "1/2-1/2", 40),
         ];
-        let (t, _) = build(&e, &games, &mut |id| format!("P{id}"));
+        let (t, _) = build(&e, &games);
         assert_eq!(t.rounds, 2);
         // No round tags: the earliest round in which both are free.
         let games = vec![
-            game(1, "", 1, 2, WhiteWins, 40),
-            game(2, "", 3, 4, Draw, 40),
-            game(3, "?", 1, 3, Draw, 40),
+            game(1, "", 1, 2, "1-0", 40),
+            game(2, "", 3, 4, "1/2-1/2", 40),
+            game(3, "?", 1, 3, "1/2-1/2", 40),
         ];
-        let (t, _) = build(&e, &games, &mut |id| format!("P{id}"));
+        let (t, _) = build(&e, &games);
         assert_eq!(t.rounds, 2);
+    }
+
+    #[test]
+    fn titles_federations_and_fide_ids_come_from_the_tags() {
+        let mut g = game(1, "1", 1, 2, "1-0", 40);
+        let w = g.white.as_mut().unwrap();
+        w.title = Some("gm".into());
+        w.federation = Some("NED".into());
+        w.fide_id = Some(1_503_014);
+        // A team kept where there is no federation tag is no federation.
+        g.black.as_mut().unwrap().federation = Some("Chess Club Utrecht".into());
+        let (t, _) = build(&event(), &[g]);
+        let p2 = t.players.iter().find(|p| p.name == "P1").unwrap();
+        assert_eq!(
+            (
+                p2.title.as_str(),
+                p2.federation.as_str(),
+                p2.fide_id.as_str()
+            ),
+            ("GM", "NED", "1503014")
+        );
+        let p1 = t.players.iter().find(|p| p.name == "P2").unwrap();
+        assert_eq!(p1.federation, "");
+    }
+
+    #[test]
+    fn an_event_without_a_finished_game_builds_nobody() {
+        let games = vec![game(1, "1", 1, 2, "*", 10), game(2, "1", 3, 4, "*", 0)];
+        let (t, left) = build(&event(), &games);
+        assert!(t.players.is_empty());
+        assert_eq!(left.to_string(), "2 without a result");
     }
 }

@@ -3,7 +3,7 @@
 //! fetched, so the page works offline and without a server.
 
 use super::format_value;
-use super::model::{Kind, Tournament};
+use super::model::{Kind, Player, Tournament};
 use super::standings::Standings;
 use crate::stats::html::escape;
 
@@ -12,7 +12,7 @@ max-width:1200px;color:#1d2330;background:#fafafa;padding:0 1em}h1{margin-bottom
 .sub{color:#5a6375}table{border-collapse:collapse;background:#fff;margin:.8em 0}\
 th,td{border:1px solid #d8dce6;padding:.25em .5em}td.n{text-align:right;font-variant-numeric:tabular-nums}\
 th{background:#eef1f6}#standings th{cursor:pointer}#standings th:hover{background:#dde3ee}\
-td.self{background:#d8dce6}";
+td.self{background:#d8dce6}.note{background:#fff6d6;border:1px solid #e6d28a;padding:.4em .7em}";
 
 /// Sorting by a clicked header: numbers numerically (empty cells last), text alphabetically;
 /// a second click reverses.
@@ -25,7 +25,8 @@ if(x===''&&y!=='')return 1;if(y===''&&x!=='')return -1;var nx=parseFloat(x),ny=p
 var c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);return asc?c:-c;});\
 rows.forEach(function(r){tb.appendChild(r)});});});";
 
-pub fn page(t: &Tournament, s: &Standings) -> String {
+/// The page; `notes` (what was left out, how much of the event is stored) go under the title.
+pub fn page(t: &Tournament, s: &Standings, notes: &[String]) -> String {
     let title = if t.name.is_empty() {
         "Tournament".to_owned()
     } else {
@@ -45,15 +46,34 @@ pub fn page(t: &Tournament, s: &Standings) -> String {
         t.rounds,
         s.rules.year()
     ));
+    for note in notes {
+        out.push_str(&format!("<p class=\"note\">{}</p>", escape(note.trim())));
+    }
     standings_table(t, s, &mut out);
     crosstable(t, s, &mut out);
     out.push_str(&format!("<script>{SCRIPT}</script></body></html>\n"));
     out
 }
 
-/// The standings: rank, start number, name, rating, points and each tie-break, sortable.
+/// The standings: rank, start number, name, (title, federation, FIDE id when some player has
+/// them,) rating, points and each tie-break, sortable.
 fn standings_table(t: &Tournament, s: &Standings, out: &mut String) {
-    out.push_str("<h2>Standings</h2><table id=\"standings\"><thead><tr><th>Rank</th><th>SNo</th><th>Name</th><th>Rating</th><th>Pts</th>");
+    let extra: Vec<(&str, fn(&Player) -> &str)> = [
+        (
+            "Title",
+            (|p: &Player| p.title.as_str()) as fn(&Player) -> &str,
+        ),
+        ("Fed", |p| p.federation.as_str()),
+        ("FIDE ID", |p| p.fide_id.as_str()),
+    ]
+    .into_iter()
+    .filter(|(_, f)| t.players.iter().any(|p| !f(p).is_empty()))
+    .collect();
+    out.push_str("<h2>Standings</h2><table id=\"standings\"><thead><tr><th>Rank</th><th>SNo</th><th>Name</th>");
+    for (head, _) in &extra {
+        out.push_str(&format!("<th>{head}</th>"));
+    }
+    out.push_str("<th>Rating</th><th>Pts</th>");
     for spec in &s.specs {
         out.push_str(&format!("<th>{}</th>", escape(&spec.text)));
     }
@@ -61,10 +81,16 @@ fn standings_table(t: &Tournament, s: &Standings, out: &mut String) {
     for row in &s.rows {
         let p = &t.players[row.player];
         out.push_str(&format!(
-            "<tr><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
+            "<tr><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>",
             row.rank,
             p.sno,
-            escape(&p.name),
+            escape(&p.name)
+        ));
+        for (_, f) in &extra {
+            out.push_str(&format!("<td>{}</td>", escape(f(p))));
+        }
+        out.push_str(&format!(
+            "<td class=\"n\">{}</td><td class=\"n\">{}</td>",
             p.rating.map(|r| r.to_string()).unwrap_or_default(),
             row.points
         ));
@@ -79,10 +105,11 @@ fn standings_table(t: &Tournament, s: &Standings, out: &mut String) {
     out.push_str("</tbody></table>");
 }
 
-/// The crosstable: a grid in rank order for a round robin, the rounds for a Swiss.
+/// The crosstable: a grid in rank order for a round robin, the rounds for a Swiss (opponents
+/// by start number, which the SNo column gives, as chess-results does).
 fn crosstable(t: &Tournament, s: &Standings, out: &mut String) {
     out.push_str(
-        "<h2>Crosstable</h2><table id=\"crosstable\"><thead><tr><th>Rank</th><th>Name</th>",
+        "<h2>Crosstable</h2><table id=\"crosstable\"><thead><tr><th>Rank</th><th>SNo</th><th>Name</th>",
     );
     let n = t.players.len();
     match s.kind {
@@ -105,8 +132,9 @@ fn crosstable(t: &Tournament, s: &Standings, out: &mut String) {
     for (k, row) in s.rows.iter().enumerate() {
         let p = &t.players[row.player];
         out.push_str(&format!(
-            "<tr><td class=\"n\">{}</td><td>{}</td>",
+            "<tr><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>",
             row.rank,
+            p.sno,
             escape(&p.name)
         ));
         match s.kind {

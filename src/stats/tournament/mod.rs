@@ -3,8 +3,10 @@
 //! kinds of unplayed round of C.07 Art. 16), `trf` reads and writes TRF-16, `tiebreaks` holds
 //! one file per tie-break family and the acronym registry, `standings` ranks, `crosstable`
 //! prints the text tables, `html` the self-contained page, `event` builds a tournament from
-//! the games of one stored event.
+//! the games of one stored event (read through `db::events`), `coverage` says how much of the
+//! event those games are.
 
+pub mod coverage;
 pub mod crosstable;
 pub mod event;
 pub mod html;

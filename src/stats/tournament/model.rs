@@ -375,7 +375,12 @@ impl Tournament {
                 }
                 (0..n).all(|j| j == i || seen[j] == cycles)
             });
-            if met_all {
+            // One player's games alone (a star: every pairing has him, as in a file of his
+            // games from an open) meet the shape too, and are not a round robin.
+            let pairings = |p: &Player| p.rounds.iter().filter(|x| x.opponent.is_some()).count();
+            let games = self.players.iter().map(pairings).sum::<usize>() / 2;
+            let star = n >= 3 && self.players.iter().any(|p| pairings(p) == games);
+            if met_all && !star {
                 return Kind::RoundRobin;
             }
         }

@@ -1,0 +1,2 @@
+-- Every stored event's id, name and site.
+SELECT id, name, site FROM events
