@@ -200,22 +200,25 @@ pub fn run_index(args: &IndexArgs) -> Result {
     let conn = open_existing(&args.db)?;
     let start = std::time::Instant::now();
     let quiet = args.quiet;
-    // Progress is redrawn in place on a terminal only; a log gets the closing lines.
+    // Progress is redrawn in place on a terminal; a log or a pipe gets each step as a line.
     let live = !quiet && std::io::IsTerminal::is_terminal(&io::stderr());
+    let say = |text: String| {
+        if live {
+            eprint!("\r{text}");
+        } else if !quiet {
+            eprintln!("{text}");
+        }
+    };
     let step = crate::db::positions::BUILD_STEP;
     let n = crate::db::positions::build(&conn, step, |done, total| {
-        if live {
-            eprint!("\rindexed {done} of {total} games");
-        }
+        say(format!("indexed {done} of {total} games"));
     })?;
     // Key rows written before schema version 10 are re-encoded (no replay), resumably.
     let converted = crate::db::positions::convert_keys(
         &conn,
         crate::db::positions::CONVERT_STEP,
         |done, total| {
-            if live {
-                eprint!("\rkey index rows re-encoded: {done} of {total}");
-            }
+            say(format!("key index rows re-encoded: {done} of {total}"));
         },
     )?;
     if converted > 0 && live {
@@ -231,27 +234,21 @@ pub fn run_index(args: &IndexArgs) -> Result {
     }
     // Games indexed before schema version 7 get their trees' facts and material spans.
     let f = crate::db::positions::build_games(&conn, step, |done, total| {
-        if live {
-            eprint!("\rtree facts and material spans: {done} of {total} games");
-        }
+        say(format!("tree facts and material spans: {done} of {total} games"));
     })?;
     if f > 0 && live {
         eprintln!();
     }
     // Ranges indexed before schema version 8 get the home-pawn index.
     let p = crate::db::positions::build_pawns(&conn, |done, total| {
-        if live {
-            eprint!("\rhome-pawn index: {done} of {total} games");
-        }
+        say(format!("home-pawn index: {done} of {total} games"));
     })?;
     if p > 0 && live {
         eprintln!();
     }
     // Ranges indexed before schema version 9 get the material index, from their spans.
     let m = crate::db::positions::build_material(&conn, |done, total| {
-        if live {
-            eprint!("\rmaterial index: {done} of {total} games");
-        }
+        say(format!("material index: {done} of {total} games"));
     })?;
     if m > 0 && live {
         eprintln!();
