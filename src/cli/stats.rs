@@ -16,9 +16,9 @@ use crate::stats::read;
 use crate::stats::report::{
     CsvRecord, LEADER_COLUMNS, OpeningLine, RECORD_COLUMNS, Report, SortBy, table,
 };
+use crate::stats::tournament::event::EventKeys;
 use clap::{Args, Subcommand, ValueEnum};
 use rusqlite::Connection;
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -381,7 +381,7 @@ fn person_report_and_events(
     common: &Common,
     name: &str,
     opponents: usize,
-) -> Result<(Report, BTreeSet<(i64, Option<i64>)>)> {
+) -> Result<(Report, EventKeys)> {
     let (conn, dir) = open(common)?;
     let id = dir.resolve(&conn, name)?;
     let stats = collect(&conn, common, Some(id), None)?;

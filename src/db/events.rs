@@ -9,7 +9,7 @@
 
 use crate::identity::resolve::edit_distance;
 use rusqlite::{Connection, Row, params};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
 /// One stored event (a name at a site) in one year.
@@ -429,6 +429,10 @@ pub fn for_each_event(
         .prepare_cached(include_str!("sql/event_list.sql"))?
         .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
         .collect::<rusqlite::Result<_>>()?;
+    let forfeits: HashSet<i64> = conn
+        .prepare_cached(include_str!("sql/forfeit_terminations.sql"))?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
     let mut stmt = conn.prepare_cached(include_str!("sql/all_event_games.sql"))?;
     let mut rows = stmt.query([])?;
     let mut current: Vec<EventGame> = Vec::new();
@@ -445,7 +449,8 @@ pub fn for_each_event(
         f(event, games);
     };
     while let Some(r) = rows.next()? {
-        let game = row_to_game(r)?;
+        let mut game = row_to_game(r)?;
+        game.forfeit_tag = forfeits.contains(&game.id);
         if current
             .first()
             .is_some_and(|g| (g.event_id, g.year) != (game.event_id, game.year))

@@ -64,6 +64,9 @@ impl From<ResolveError> for EventError {
     }
 }
 
+/// Events as (stored event id, year): the keys a selection of games names its events by.
+pub type EventKeys = BTreeSet<(i64, Option<i64>)>;
+
 /// Counts of what did not go into the crosstable.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Left {
@@ -645,7 +648,7 @@ pub struct PlayerEvent {
 pub fn player_events(
     conn: &Connection,
     person: i64,
-    only: Option<&BTreeSet<(i64, Option<i64>)>>,
+    only: Option<&EventKeys>,
 ) -> Result<Vec<PlayerEvent>, EventError> {
     let found = store::person_events(conn, person)?;
     let mut out = Vec::with_capacity(found.len());

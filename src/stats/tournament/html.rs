@@ -55,20 +55,23 @@ pub fn page(t: &Tournament, s: &Standings, notes: &[String]) -> String {
     out
 }
 
+/// A player's field, read for a column.
+type Field = fn(&Player) -> &str;
+
+/// The columns the standings show when some player has them.
+const IDENTITY: [(&str, Field); 3] = [
+    ("Title", |p| p.title.as_str()),
+    ("Fed", |p| p.federation.as_str()),
+    ("FIDE ID", |p| p.fide_id.as_str()),
+];
+
 /// The standings: rank, start number, name, (title, federation, FIDE id when some player has
 /// them,) rating, points and each tie-break, sortable.
 fn standings_table(t: &Tournament, s: &Standings, out: &mut String) {
-    let extra: Vec<(&str, fn(&Player) -> &str)> = [
-        (
-            "Title",
-            (|p: &Player| p.title.as_str()) as fn(&Player) -> &str,
-        ),
-        ("Fed", |p| p.federation.as_str()),
-        ("FIDE ID", |p| p.fide_id.as_str()),
-    ]
-    .into_iter()
-    .filter(|(_, f)| t.players.iter().any(|p| !f(p).is_empty()))
-    .collect();
+    let extra: Vec<(&str, Field)> = IDENTITY
+        .into_iter()
+        .filter(|(_, f)| t.players.iter().any(|p| !f(p).is_empty()))
+        .collect();
     out.push_str("<h2>Standings</h2><table id=\"standings\"><thead><tr><th>Rank</th><th>SNo</th><th>Name</th>");
     for (head, _) in &extra {
         out.push_str(&format!("<th>{head}</th>"));
