@@ -563,7 +563,7 @@ def main():
         db = os.path.join(tmp, f"set{i}.sqlite")
         subprocess.run([args.arbiter, "import", "--db", db, "-q", "--jobs", str(args.jobs), pgn], check=True, capture_output=True)
         if not args.no_own:
-            cpu, _ = run_timed([args.arbiter, "analyse", "--db", db, "-q", "--jobs", str(args.jobs)])
+            cpu, _ = run_timed([args.arbiter, "analyse", "--db", db, "-q", "--engine", "none", "--jobs", str(args.jobs)])
             measure(db, refs_by_number, cpu, f"{title}, tier 1 (arbiter alone)", args.engine_nodes)
             if with_best and args.simulate:
                 simulate(db, refs_by_number, args.mark_drop, None, uci_by_number, args.engine_nodes)

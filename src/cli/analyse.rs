@@ -53,7 +53,8 @@ pub struct AnalyseArgs {
     #[arg(required_unless_present = "db", conflicts_with = "db")]
     pub fen: Option<String>,
     /// Analyse the games stored in this database (those the selection flags choose) that
-    /// are not yet analysed under the same settings. --nodes is then the deep-search budget
+    /// have no analysis at least as strong (an engine's beats arbiter's own search, a higher
+    /// budget a lower one). --nodes is then the deep-search budget
     /// of each critical position (default 20000).
     #[arg(long, value_name = "DB")]
     pub db: Option<PathBuf>,
@@ -64,7 +65,8 @@ pub struct AnalyseArgs {
     pub hash: usize,
     #[command(flatten)]
     pub engine: EngineArgs,
-    /// With --db: analyse again games already analysed under the same settings.
+    /// With --db: analyse again games already analysed at least as strongly (the game's
+    /// strongest analysis stays the one read).
     #[arg(long, requires = "db")]
     pub redo: bool,
     /// With --db: worker threads (default: all cores).
@@ -170,11 +172,9 @@ pub fn stage_options(
     redo: bool,
     jobs: usize,
 ) -> Result<StageOptions> {
-    analysis.engine = engine.spec();
-    let engine_name = match analysis.engine {
-        Some(spec) => Some(EngineArgs::check(spec)?),
-        None => None,
-    };
+    let started = engine.start()?;
+    analysis.engine = started.as_ref().map(|e| e.0);
+    let engine_name = started.map(|e| e.1);
     Ok(StageOptions {
         analysis,
         engine_name,
@@ -235,14 +235,32 @@ pub fn progress_line(p: &Progress) -> String {
     )
 }
 
+/// Why the skipped games were skipped: `  (already analysed at least as strongly: 2 under the
+/// same settings, 18 by Stockfish 16 at 1000000 nodes a position; --redo analyses them again)`.
+fn skipped_why(s: &StageSummary) -> String {
+    if s.skipped == 0 {
+        return String::new();
+    }
+    let mut why = Vec::new();
+    if s.skipped_same_settings > 0 {
+        why.push(format!(
+            "{} under the same settings",
+            s.skipped_same_settings
+        ));
+    }
+    for (strength, n) in &s.skipped_stronger {
+        why.push(format!("{n} by {strength}"));
+    }
+    format!(
+        "  (already analysed at least as strongly: {}; --redo analyses them again)",
+        why.join(", ")
+    )
+}
+
 fn print_summary(s: &StageSummary) -> Result<()> {
     let mut out = io::stdout().lock();
     writeln!(out, "selected   {:>12}", s.selected)?;
-    writeln!(
-        out,
-        "skipped    {:>12}  (already analysed under the same settings)",
-        s.skipped
-    )?;
+    writeln!(out, "skipped    {:>12}{}", s.skipped, skipped_why(s))?;
     writeln!(
         out,
         "analysed   {:>12}  ({} plies in {:.1} s, {:.2} games/s)",
@@ -264,6 +282,13 @@ fn print_summary(s: &StageSummary) -> Result<()> {
             s.positions,
             100.0 * s.engine_positions as f64 / s.positions as f64,
             s.engine_nodes
+        )?;
+    }
+    if s.not_read > 0 {
+        writeln!(
+            out,
+            "not read   {:>12}  (stored, but each game's stronger analysis stays the one read)",
+            s.not_read
         )?;
     }
     if s.engine_failed > 0 {

@@ -71,55 +71,85 @@ pub struct InputArgs {
 /// The second tier of the analysis: a UCI engine run as a separate program.
 #[derive(Args, Debug, Clone, Default)]
 pub struct EngineArgs {
-    /// Let this UCI engine (e.g. /usr/games/stockfish) judge the positions arbiter's own
-    /// search marks as critical, and the ply before and after each: one process per worker,
-    /// `ucinewgame` per game. Implies --analyse. For instance:
+    /// The UCI engine that judges the positions arbiter's own search marks as critical, one
+    /// process per worker, `ucinewgame` per game; `none`: arbiter's own search alone (it
+    /// labels blunders only). Without it the analysis uses `stockfish` on PATH, else
+    /// /usr/games/stockfish (Debian's package), else arbiter's own search. Given, it implies
+    /// --analyse. For instance:
     ///   --engine /usr/games/stockfish
     ///   --engine stockfish --engine-nodes 1000000 --engine-threads 1
     ///   --engine ./myengine --engine-depth 18 --engine-option Hash=64
-    #[arg(long, value_name = "PATH", verbatim_doc_comment)]
+    ///   --engine none
+    #[arg(long, value_name = "PATH|none", verbatim_doc_comment)]
     pub engine: Option<PathBuf>,
     /// The engine's node limit per position (default 1000000, lichess's budget).
-    #[arg(
-        long,
-        value_name = "N",
-        requires = "engine",
-        conflicts_with = "engine_depth"
-    )]
+    #[arg(long, value_name = "N", conflicts_with = "engine_depth")]
     pub engine_nodes: Option<u64>,
     /// The engine's depth limit per position, instead of nodes.
-    #[arg(long, value_name = "D", requires = "engine")]
+    #[arg(long, value_name = "D")]
     pub engine_depth: Option<u32>,
     /// The engine's Threads option (1 keeps a node-limited analysis reproducible).
-    #[arg(long, value_name = "T", default_value_t = 1, requires = "engine")]
+    #[arg(long, value_name = "T", default_value_t = 1)]
     pub engine_threads: u32,
     /// An engine option, NAME=VALUE (repeatable), e.g. Hash=64.
-    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_engine_option, requires = "engine")]
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_engine_option)]
     pub engine_option: Vec<(String, String)>,
     /// Seconds the engine may take for one position before it is killed, restarted and the
     /// game retried once.
-    #[arg(long, value_name = "SECS", default_value_t = 60, requires = "engine")]
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
     pub engine_timeout: u64,
     /// Nodes of the engine's sweep: a quick search of every position whose curve marks the
     /// positions the engine then searches at its budget (0: arbiter's own search marks them).
-    #[arg(long, value_name = "N", default_value_t = ENGINE_SWEEP_NODES, requires = "engine")]
+    #[arg(long, value_name = "N", default_value_t = ENGINE_SWEEP_NODES)]
     pub engine_sweep_nodes: u64,
     /// Nodes of a second look at the moves the sweep puts just under its mark (4 to 5 Win%
     /// points down); those it puts 5 points down get the budget too (0: no second look).
-    #[arg(long, value_name = "N", default_value_t = ENGINE_REFINE_NODES, requires = "engine")]
+    #[arg(long, value_name = "N", default_value_t = ENGINE_REFINE_NODES)]
     pub engine_refine_nodes: u64,
 }
 
+/// Which engine an analysis runs with, and how it came to be chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineChoice {
+    /// `--engine PATH`.
+    Given(PathBuf),
+    /// No `--engine`: Stockfish, found here.
+    Found(PathBuf),
+    /// No `--engine`, and no Stockfish found: arbiter's own search.
+    NotFound,
+    /// `--engine none`: arbiter's own search, as asked.
+    Own,
+}
+
+/// An engine that answered `uci` and `isready`, with its `id name`.
+pub type StartedEngine = (&'static EngineSpec, String);
+
 impl EngineArgs {
-    /// The engine asked for, as one spec leaked for the whole run (shared by every worker).
+    /// Where the engine comes from: `--engine`, or a search for Stockfish without it.
+    pub fn choice(&self) -> EngineChoice {
+        match &self.engine {
+            Some(p) if p.as_os_str() == "none" => EngineChoice::Own,
+            Some(p) => EngineChoice::Given(p.clone()),
+            None => match crate::search::discover::find_stockfish() {
+                Some(p) => EngineChoice::Found(p),
+                None => EngineChoice::NotFound,
+            },
+        }
+    }
+
+    /// The engine the analysis runs with, as one spec leaked for the whole run (shared by
+    /// every worker); `None`: arbiter's own search alone.
     pub fn spec(&self) -> Option<&'static EngineSpec> {
-        let path = self.engine.as_ref()?;
+        let path = match self.choice() {
+            EngineChoice::Given(p) | EngineChoice::Found(p) => p,
+            EngineChoice::NotFound | EngineChoice::Own => return None,
+        };
         let limit = match (self.engine_nodes, self.engine_depth) {
             (_, Some(d)) => EngineLimit::Depth(d),
             (n, None) => EngineLimit::Nodes(n.unwrap_or(ENGINE_DEFAULT_NODES)),
         };
         Some(Box::leak(Box::new(EngineSpec {
-            path: path.clone(),
+            path,
             limit,
             threads: self.engine_threads.max(1),
             options: self.engine_option.clone(),
@@ -129,14 +159,70 @@ impl EngineArgs {
         })))
     }
 
-    /// Starts the engine once, before anything is stored: a path that does not exist, a
-    /// program that is not a UCI engine or fails `isready`, is a usage error (exit 2). Gives
-    /// the engine's name, part of the analysis settings.
+    /// The engine of an analysis about to run, started once before anything is stored: a
+    /// path that does not exist, a program that is not a UCI engine or fails `isready`, is a
+    /// usage error (exit 2), as are engine settings without an engine. Says on stderr which
+    /// engine judges, from where and at what budget, or that arbiter's own search does.
+    pub fn start(&self) -> Result<Option<StartedEngine>> {
+        let choice = self.choice();
+        let Some(spec) = self.spec() else {
+            if self.engine_nodes.is_some()
+                || self.engine_depth.is_some()
+                || !self.engine_option.is_empty()
+            {
+                return Err(AppError::Usage(format!(
+                    "--engine-nodes, --engine-depth and --engine-option set a UCI engine, and {}",
+                    if choice == EngineChoice::Own {
+                        "--engine none runs arbiter's own search alone".to_string()
+                    } else {
+                        no_stockfish()
+                    }
+                )));
+            }
+            if choice == EngineChoice::NotFound {
+                eprintln!(
+                    "analysis: {}; arbiter's own search labels blunders only. Install \
+                     Stockfish (`apt-get install stockfish`) or give --engine PATH for \
+                     inaccuracies, mistakes and blunders judged by an engine",
+                    no_stockfish()
+                );
+            }
+            return Ok(None);
+        };
+        let name = Self::check(spec)?;
+        let budget = match spec.limit {
+            EngineLimit::Nodes(n) => format!("{n} nodes a position"),
+            EngineLimit::Depth(d) => format!("depth {d} a position"),
+        };
+        eprintln!(
+            "analysis: {name} ({}{}), {budget}, sweep {} nodes, second look {} nodes",
+            spec.path.display(),
+            if matches!(choice, EngineChoice::Found(_)) {
+                ", found; --engine none for arbiter's own search"
+            } else {
+                ""
+            },
+            spec.sweep_nodes,
+            spec.refine_nodes
+        );
+        Ok(Some((spec, name)))
+    }
+
+    /// Starts the engine once: gives its name (`id name`), part of the analysis settings.
     pub fn check(spec: &EngineSpec) -> Result<String> {
         crate::search::engine::UciEngine::start(spec)
             .map(|e| e.name.clone())
             .map_err(|e| AppError::Usage(format!("--engine: {e}")))
     }
+}
+
+/// Why there is no engine when none was given.
+fn no_stockfish() -> String {
+    format!(
+        "no `{}` on PATH nor at {}",
+        crate::search::discover::STOCKFISH,
+        crate::search::discover::DEBIAN_STOCKFISH
+    )
 }
 
 /// Default node limit of `--engine`: near lichess's server analysis.
@@ -157,7 +243,8 @@ fn parse_engine_option(text: &str) -> std::result::Result<(String, String), Stri
 }
 
 impl InputArgs {
-    /// The analysis asked for: `--analyse`, or `--engine` (which implies it).
+    /// The analysis asked for: `--analyse`, or `--engine` (which implies it), with the
+    /// engine of `EngineArgs::spec`.
     pub fn analysis_options(&self) -> Option<AnalysisOptions> {
         if self.analyse.is_none() && self.engine.engine.is_none() {
             return None;
@@ -251,8 +338,8 @@ pub struct CheckArgs {
 
 pub fn run_check(args: &CheckArgs) -> Result {
     let start = Instant::now();
-    if let Some(spec) = args.input.engine.spec() {
-        EngineArgs::check(spec)?;
+    if args.input.analysis_options().is_some() {
+        args.input.engine.start()?;
     }
     let (findings, quarantine) = args.input.open_outputs()?;
     let mut sink = CheckSink {

@@ -1,10 +1,13 @@
-//! Storage of the analysis stage: which selected games still need an analysis under the
-//! settings of this run (an analysis records its settings; one made under others, or none, is
-//! pending), and one game's analysis written in place of any earlier one.
+//! Storage of the analysis stage: which selected games a run would analyse (a game is done
+//! when its analysis read is at least as strong as the run's: `search::strength`), and each
+//! analysis kept beside the game's others, one per settings, with the strongest flagged as
+//! the one read (migration 011: `analyses` and `evaluations` are views of it).
 
 use super::record::AnalysisRecord;
+use crate::search::strength::Strength;
 use rusqlite::types::Value;
-use rusqlite::{Connection, params, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
+use std::collections::{BTreeMap, HashMap};
 
 /// A stored game the stage will analyse: what replaying it needs and where its findings point.
 #[derive(Debug, Clone)]
@@ -23,18 +26,22 @@ pub struct PendingGame {
     pub byte: u64,
 }
 
-/// The games a selection holds, split by whether they are analysed under these settings.
+/// The games a selection holds, split by whether this run would add anything to them.
 #[derive(Debug, Default)]
 pub struct Selection {
     pub selected: u64,
-    /// Already analysed under the same settings: skipped (unless `redo`).
+    /// Skipped (unless `redo`): the game's analysis is at least as strong as this run's.
     pub done: u64,
+    /// Of `done`, analysed under the very same settings.
+    pub same_settings: u64,
+    /// The rest of `done`, by the analysis they keep (`Strength`'s text).
+    pub stronger: BTreeMap<String, u64>,
     pub pending: Vec<PendingGame>,
 }
 
 /// The games of `from` (the joins of the shared selection, `games g` among them) that
-/// `clause` selects, with `values` for its parameters. A game whose stored analysis has
-/// `settings` is done, unless `redo`.
+/// `clause` selects, with `values` for its parameters. A game whose analysis read is at least
+/// as strong as one made under `settings` is done, unless `redo`.
 pub fn select(
     conn: &Connection,
     from: &str,
@@ -45,18 +52,32 @@ pub fn select(
 ) -> rusqlite::Result<Selection> {
     let sql = format!(
         "SELECT g.id, g.start_fen, g.variant, g.moves, g.result, g.termination, g.line, \
-         g.byte_offset, an.settings FROM {from} LEFT JOIN analyses an ON an.game_id = g.id \
-         WHERE {clause} ORDER BY g.id"
+         g.byte_offset, an.settings FROM {from} LEFT JOIN analysis_runs an ON an.game_id = g.id \
+         AND an.current = 1 WHERE {clause} ORDER BY g.id"
     );
+    let wanted = Strength::of_settings(settings);
+    // Most games share a few settings: each is read once.
+    let mut strengths: HashMap<String, Strength> = HashMap::new();
     let mut stmt = conn.prepare(&sql)?;
     let mut rows = stmt.query(params_from_iter(values))?;
     let mut sel = Selection::default();
     while let Some(r) = rows.next()? {
         sel.selected += 1;
         let stored: Option<String> = r.get(8)?;
-        if !redo && stored.as_deref() == Some(settings) {
-            sel.done += 1;
-            continue;
+        if let (false, Some(stored)) = (redo, stored) {
+            if stored == settings {
+                sel.done += 1;
+                sel.same_settings += 1;
+                continue;
+            }
+            let strength = strengths
+                .entry(stored)
+                .or_insert_with_key(|s| Strength::of_settings(s));
+            if *strength >= wanted {
+                sel.done += 1;
+                *sel.stronger.entry(strength.to_string()).or_default() += 1;
+                continue;
+            }
         }
         let variant: String = r.get(2)?;
         let termination: Option<String> = r.get(5)?;
@@ -83,25 +104,60 @@ pub struct AnalysisFindingRecord {
     pub detail: String,
 }
 
-/// Replaces game `game`'s analysis, evaluations and `analysis.*` findings with these (no
-/// analysis: only the findings, e.g. `analysis.engine-failed`). Inside the caller's
-/// transaction.
-pub fn replace(
+/// Stores game `game`'s analysis made under `a.settings`, in place of an earlier one under the
+/// same settings and beside those under others; it becomes the one read unless the game has a
+/// stronger one, and then its `analysis.*` findings replace the game's. No analysis (the
+/// engine failed twice): the game's analyses stay as they are, and `findings` are added in
+/// place of an earlier `analysis.engine-failed`. Inside the caller's transaction. Returns
+/// whether the analysis stored is the one read.
+pub fn store(
     conn: &Connection,
     game: &PendingGame,
     analysis: Option<&AnalysisRecord>,
     findings: &[AnalysisFindingRecord],
-) -> rusqlite::Result<()> {
+) -> rusqlite::Result<bool> {
+    let Some(a) = analysis else {
+        conn.prepare_cached(include_str!("sql/delete_engine_failed.sql"))?
+            .execute(params![game.id])?;
+        insert_findings(conn, game, findings)?;
+        return Ok(false);
+    };
     for sql in [
-        include_str!("sql/delete_analysis.sql"),
-        include_str!("sql/delete_evaluations.sql"),
-        include_str!("sql/delete_analysis_findings.sql"),
+        include_str!("sql/delete_run_evaluations.sql"),
+        include_str!("sql/delete_analysis_run.sql"),
     ] {
-        conn.prepare_cached(sql)?.execute(params![game.id])?;
+        conn.prepare_cached(sql)?
+            .execute(params![game.id, a.settings])?;
     }
-    if let Some(a) = analysis {
-        insert(conn, game.id, a)?;
+    let read: Option<(i64, String)> = conn
+        .prepare_cached(include_str!("sql/current_analysis.sql"))?
+        .query_row(params![game.id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    // The newer of two as strong is read: `--redo` under the same strength replaces it.
+    let current = match &read {
+        None => true,
+        Some((_, settings)) => {
+            Strength::of_settings(&a.settings) >= Strength::of_settings(settings)
+        }
+    };
+    if let (true, Some((id, _))) = (current, &read) {
+        conn.prepare_cached(include_str!("sql/retire_analysis.sql"))?
+            .execute(params![id])?;
     }
+    insert_run(conn, game.id, a, current)?;
+    if current {
+        conn.prepare_cached(include_str!("sql/delete_analysis_findings.sql"))?
+            .execute(params![game.id])?;
+        insert_findings(conn, game, findings)?;
+    }
+    Ok(current)
+}
+
+fn insert_findings(
+    conn: &Connection,
+    game: &PendingGame,
+    findings: &[AnalysisFindingRecord],
+) -> rusqlite::Result<()> {
     let mut stmt = conn.prepare_cached(include_str!("sql/insert_finding.sql"))?;
     for f in findings {
         stmt.execute(params![
@@ -119,27 +175,24 @@ pub fn replace(
     Ok(())
 }
 
-/// Inserts a game's evaluations and its `analyses` row.
+/// Inserts the first analysis of a game just stored (the import's), as the one read.
 pub fn insert(conn: &Connection, game_id: i64, a: &AnalysisRecord) -> rusqlite::Result<()> {
-    let mut stmt = conn.prepare_cached(include_str!("sql/insert_evaluation.sql"))?;
-    for e in &a.evals {
-        stmt.execute(params![
-            game_id,
-            e.ply,
-            e.score_cp,
-            e.mate,
-            e.depth,
-            e.nodes as i64,
-            e.best_move.map(|m| m.to_u16()),
-            e.deep,
-            e.engine
-        ])?;
-    }
+    insert_run(conn, game_id, a, true)
+}
+
+/// Inserts an `analysis_runs` row and its evaluations.
+fn insert_run(
+    conn: &Connection,
+    game_id: i64,
+    a: &AnalysisRecord,
+    current: bool,
+) -> rusqlite::Result<()> {
     let [w, b] = a.counts;
     let [positions, nodes, searchable] = a.engine.map(|v| v as i64);
     conn.prepare_cached(include_str!("sql/insert_analysis.sql"))?
         .execute(params![
             game_id,
+            current,
             a.accuracy[0],
             a.accuracy[1],
             w[0],
@@ -153,6 +206,21 @@ pub fn insert(conn: &Connection, game_id: i64, a: &AnalysisRecord) -> rusqlite::
             nodes,
             searchable
         ])?;
+    let run = conn.last_insert_rowid();
+    let mut stmt = conn.prepare_cached(include_str!("sql/insert_evaluation.sql"))?;
+    for e in &a.evals {
+        stmt.execute(params![
+            run,
+            e.ply,
+            e.score_cp,
+            e.mate,
+            e.depth,
+            e.nodes as i64,
+            e.best_move.map(|m| m.to_u16()),
+            e.deep,
+            e.engine
+        ])?;
+    }
     Ok(())
 }
 

@@ -12,7 +12,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 10;
+pub const SCHEMA_VERSION: i64 = 11;
 
 /// The oldest schema version the readers (export, stats, openings, ratings) read without a
 /// migration: version 4 packs the moves as they expect. An older file is refused by
@@ -34,6 +34,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/008_position_pawns.sql"),
     include_str!("migrations/009_position_material.sql"),
     include_str!("migrations/010_position_postings.sql"),
+    include_str!("migrations/011_analysis_runs.sql"),
 ];
 
 /// What a migration needs beyond SQL, run in its transaction after its SQL (by index).
@@ -41,6 +42,7 @@ type Upgrade = fn(&Connection) -> rusqlite::Result<()>;
 const UPGRADES: &[Option<Upgrade>] = &[
     None,
     Some(super::upgrade::after_v2),
+    None,
     None,
     None,
     None,
@@ -574,5 +576,76 @@ mod tests {
         let e = open(&path).unwrap_err();
         assert!(matches!(e, DbError::TooNew { found: 99, .. }), "{e}");
         assert!(e.to_string().contains("newer arbiter"));
+    }
+
+    #[test]
+    fn a_version_10_analysis_becomes_the_one_read_and_a_version_10_file_still_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v10.sqlite");
+        let conn = Connection::open(&path).unwrap();
+        for (i, migration) in MIGRATIONS[..10].iter().enumerate() {
+            conn.execute_batch(migration).unwrap();
+            if let Some(Some(upgrade)) = UPGRADES.get(i) {
+                upgrade(&conn).unwrap();
+            }
+        }
+        conn.execute_batch(
+            "INSERT INTO imports (id, path, head_hash, compression, started_at, settings)
+               VALUES (1, 'a.pgn', x'00', 'none', 0, '{}');
+             INSERT INTO games (id, import_id, game_number, byte_offset, line, variant,
+               ply_count, moves) VALUES (7, 1, 1, 0, 1, 'standard', 1, x'');
+             INSERT INTO analyses VALUES (7, 91.5, 80.25, 0, 1, 2, 3, 4, 5,
+               '{\"uci_engine\":{\"name\":\"Stockfish 16\",\"nodes\":1000000}}', 3, 900, 2);
+             INSERT INTO evaluations VALUES (7, 0, 20, NULL, 9, 100, NULL, 0, 1),
+               (7, 1, NULL, -2, 9, 100, NULL, 1, 1);",
+        )
+        .unwrap();
+        drop(conn);
+        // Read-only, a version-10 file is read as it is: nothing migrated.
+        let ro = open_read_only(&path).unwrap();
+        let old: (f64, String) = ro
+            .query_row("SELECT white_accuracy, settings FROM analyses", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!(old.0, 91.5);
+        drop(ro);
+        let conn = open_existing(&path).unwrap();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, 11);
+        let run: (i64, i64, f64, i64, String) = conn
+            .query_row(
+                "SELECT game_id, current, black_accuracy, black_blunders, settings FROM analysis_runs",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .unwrap();
+        assert_eq!((run.0, run.1, run.2, run.3), (7, 1, 80.25, 5));
+        assert!(run.4.contains("Stockfish 16"));
+        // The views give the columns version 10 had, with its values.
+        let read: (i64, f64, i64, i64) = conn
+            .query_row(
+                "SELECT game_id, white_accuracy, white_blunders, positions FROM analyses",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .unwrap();
+        assert_eq!(read, (7, 91.5, 2, 2));
+        type Eval = (i64, i64, Option<i64>, Option<i64>, i64);
+        let evals: Vec<Eval> = conn
+            .prepare("SELECT game_id, ply, score_cp, mate, deep FROM evaluations ORDER BY ply")
+            .unwrap()
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(
+            evals,
+            [(7, 0, Some(20), None, 0), (7, 1, None, Some(-2), 1)]
+        );
     }
 }

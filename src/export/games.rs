@@ -73,6 +73,9 @@ pub struct ExportRow {
     /// White, Black accuracy; per side inaccuracies, mistakes, blunders.
     pub accuracy: [Option<f64>; 2],
     pub judgements: Option<[[u32; 3]; 2]>,
+    /// The engine behind the labels of an analysed game: the UCI engine's name, or `arbiter`
+    /// for its own search (`search::strength`).
+    pub analysis_engine: Option<String>,
     /// With a position query (`export --position` …): the first ply at which it matches.
     pub match_ply: Option<u32>,
 }
@@ -179,6 +182,7 @@ impl ExportRow {
             }),
             accuracy: analysis.map_or([None, None], |a| a.accuracy),
             judgements: analysis.map(|a| a.counts),
+            analysis_engine: analysis.map(|a| engine_of(&a.settings)),
             match_ply: None,
             tags,
         })
@@ -368,8 +372,9 @@ fn read_game(
         finding_codes: notes.finding_codes,
         finding_plies: notes.finding_plies,
         evals: notes.evals,
-        accuracy: notes.analysis.map_or([None, None], |a| a.0),
-        judgements: notes.analysis.map(|a| a.1),
+        accuracy: notes.analysis.as_ref().map_or([None, None], |a| a.0),
+        judgements: notes.analysis.as_ref().map(|a| a.1),
+        analysis_engine: notes.analysis.map(|a| a.2),
         match_ply: None,
     };
     if version >= 2 {
@@ -469,8 +474,16 @@ fn read_tags(
     Ok(tags)
 }
 
-/// Accuracy of White and Black, and each side's inaccuracies, mistakes and blunders.
-type Analysis = ([Option<f64>; 2], [[u32; 3]; 2]);
+/// Accuracy of White and Black, each side's inaccuracies, mistakes and blunders, and the
+/// engine behind them.
+type Analysis = ([Option<f64>; 2], [[u32; 3]; 2], String);
+
+/// The name of the engine an analysis stored with `settings` was made by.
+fn engine_of(settings: &str) -> String {
+    crate::search::strength::Strength::of_settings(settings)
+        .engine_name()
+        .to_owned()
+}
 
 /// What the side tables add to a game: main-line comments, findings, evaluations and the
 /// analysis.
@@ -512,6 +525,7 @@ impl Annotations {
                     [t.get(3)?, t.get(4)?, t.get(5)?],
                     [t.get(6)?, t.get(7)?, t.get(8)?],
                 ],
+                engine_of(&t.get::<_, String>(9)?),
             ));
             Ok(())
         })?;

@@ -22,7 +22,8 @@ const TABLES: [(&str, &str); 5] = [
     ),
     (
         "SELECT game_id, white_accuracy, black_accuracy, white_inaccuracies, white_mistakes, \
-         white_blunders, black_inaccuracies, black_mistakes, black_blunders FROM analyses",
+         white_blunders, black_inaccuracies, black_mistakes, black_blunders, settings \
+         FROM analyses",
         "game_id",
     ),
 ];
@@ -159,7 +160,7 @@ mod tests {
              CREATE TABLE evaluations (game_id, ply, score_cp, mate, depth);
              CREATE TABLE analyses (game_id INTEGER PRIMARY KEY, white_accuracy,
                black_accuracy, white_inaccuracies, white_mistakes, white_blunders,
-               black_inaccuracies, black_mistakes, black_blunders);
+               black_inaccuracies, black_mistakes, black_blunders, settings);
              INSERT INTO games VALUES (1, 1990), (2, 2000), (3, 1990), (4, 1990);
              INSERT INTO tags VALUES (3, 1, 'B', 'b3'), (1, 0, 'A', 'a1'), (3, 0, 'A', 'a3'),
                (2, 0, 'A', 'a2');
@@ -167,7 +168,7 @@ mod tests {
                (4, 1, 0, 'first');
              INSERT INTO findings VALUES (7, 3, 'x.two', 2), (5, 3, 'x.one', 1), (9, 2, 'y', NULL);
              INSERT INTO evaluations VALUES (1, 3, 20, NULL, 9);
-             INSERT INTO analyses VALUES (4, 90.5, 80.0, 1, 2, 3, 4, 5, 6);",
+             INSERT INTO analyses VALUES (4, 90.5, 80.0, 1, 2, 3, 4, 5, 6, '{}');",
         )
         .unwrap();
         let values = [Value::Integer(1990)];

@@ -308,6 +308,12 @@ static GAME_COLUMNS: &[GameColumn] = &[
         judgement(r, 1, 2)
     }),
     col!(
+        "analysis_engine",
+        Text,
+        "--analyse: the engine behind the labels (its UCI name, or arbiter for its own search)",
+        |r| { Cell::opt_text(r.analysis_engine.as_deref()) }
+    ),
+    col!(
         "moves",
         Text,
         "the main line in canonical SAN with move numbers",

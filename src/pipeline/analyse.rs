@@ -1,5 +1,6 @@
 //! The analysis stage over a database (`arbiter analyse --db`, and `import --analyse` on what
-//! it imported): the selected games not yet analysed under this run's settings are analysed
+//! it imported): the selected games without an analysis at least as strong as this run's
+//! (`search::strength`) are analysed
 //! on the workers (`search::analysis`) and written by one thread, committed every few
 //! seconds, so an interrupted run loses seconds of work and the same command goes on from
 //! there. Ctrl-C (`interrupt`) stops it cleanly after a commit.
@@ -25,7 +26,7 @@ pub struct StageOptions {
     pub analysis: AnalysisOptions,
     /// The engine's name (`id name`), when `analysis.engine` is set: part of the settings.
     pub engine_name: Option<String>,
-    /// Analyse again games already analysed under the same settings.
+    /// Analyse again games already analysed at least as strongly.
     pub redo: bool,
     /// Worker threads (0: all cores).
     pub jobs: usize,
@@ -69,8 +70,14 @@ impl Progress {
 pub struct StageSummary {
     /// Games the selection holds.
     pub selected: u64,
-    /// Already analysed under the same settings: skipped.
+    /// Already analysed at least as strongly: skipped.
     pub skipped: u64,
+    /// Of `skipped`, analysed under the very same settings.
+    pub skipped_same_settings: u64,
+    /// The rest of `skipped`, by the stronger (or as strong) analysis they keep.
+    pub skipped_stronger: std::collections::BTreeMap<String, u64>,
+    /// Of the games analysed (`--redo`), those whose stronger analysis stays the one read.
+    pub not_read: u64,
     /// Analysed and committed in this run.
     pub analysed: u64,
     /// Of those, games whose engine failed (`analysis.engine-failed`): stored without an
@@ -163,6 +170,8 @@ pub fn run(
     let mut summary = StageSummary {
         selected: selection.selected,
         skipped: selection.done,
+        skipped_same_settings: selection.same_settings,
+        skipped_stronger: selection.stronger,
         ..StageSummary::default()
     };
     let mut state = Progress {
@@ -245,9 +254,9 @@ fn write(conn: &Connection, done: Done, summary: &mut StageSummary) -> rusqlite:
             let f = finding(
                 code::ENGINE_FAILED,
                 e.ply.unwrap_or(0),
-                format!("{e}; the game was tried twice and is left unanalysed"),
+                format!("{e}; the game was tried twice and this engine's analysis is not stored"),
             );
-            analyses::replace(conn, &done.game, None, &[f])?;
+            analyses::store(conn, &done.game, None, &[f])?;
         }
         Outcome::Analysed(a, plies) => {
             summary.plies += plies;
@@ -275,7 +284,9 @@ fn write(conn: &Connection, done: Done, summary: &mut StageSummary) -> rusqlite:
                     ),
                 ));
             }
-            analyses::replace(conn, &done.game, Some(&analysis_record(&a)), &findings)?;
+            if !analyses::store(conn, &done.game, Some(&analysis_record(&a)), &findings)? {
+                summary.not_read += 1;
+            }
         }
     }
     Ok(())

@@ -3,6 +3,7 @@
 //! gives the same result on every run and with any number of worker threads.
 
 pub mod analysis;
+pub mod discover;
 pub mod engine;
 pub mod epd;
 pub mod eval;
@@ -12,6 +13,7 @@ pub mod ordering;
 pub mod score;
 #[allow(clippy::module_inception)]
 pub mod search;
+pub mod strength;
 pub mod tt;
 pub mod weights;
 

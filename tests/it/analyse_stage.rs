@@ -39,7 +39,10 @@ fn count(db: &Path, sql: &str) -> i64 {
 /// running after its first commit.
 fn slow_run(db: &Path) -> Child {
     Command::new(BIN)
-        .args(["analyse", "-q", "--jobs", "1", "--nodes", "2000000", "--db"])
+        .args([
+            "analyse", "-q", "--engine", "none", "--jobs", "1", "--nodes", "2000000",
+        ])
+        .arg("--db")
         .arg(db)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -81,7 +84,10 @@ fn a_killed_run_keeps_what_it_committed_and_the_same_command_does_the_rest() {
             .collect()
     };
     let out = Command::new(BIN)
-        .args(["analyse", "-q", "--jobs", "1", "--nodes", "2000000", "--db"])
+        .args([
+            "analyse", "-q", "--engine", "none", "--jobs", "1", "--nodes", "2000000",
+        ])
+        .arg("--db")
         .arg(&db)
         .output()
         .unwrap();
@@ -111,7 +117,8 @@ fn a_killed_run_keeps_what_it_committed_and_the_same_command_does_the_rest() {
     // --redo analyses everything again under the same settings.
     let out = Command::new(BIN)
         .args([
-            "analyse", "-q", "--redo", "--jobs", "2", "--nodes", "2000000", "--db",
+            "analyse", "-q", "--engine", "none", "--redo", "--jobs", "2", "--nodes", "2000000",
+            "--db",
         ])
         .arg(&db)
         .output()
@@ -145,4 +152,155 @@ fn ctrl_c_commits_and_says_how_to_go_on() {
         )),
         "{stderr}"
     );
+}
+
+/// `arbiter uci` as a UCI engine (deterministic at fixed nodes), named `name` in `dir`.
+fn uci_wrapper(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\nexec {BIN} uci\n")).unwrap();
+    let mut perm = std::fs::metadata(&path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o755);
+    std::fs::set_permissions(&path, perm).unwrap();
+    path
+}
+
+/// The engine name `arbiter uci` reports.
+const UCI_NAME: &str = concat!("arbiter ", env!("CARGO_PKG_VERSION"));
+
+/// `testdata/analysis/blunders.pgn` (two short games with a blunder each), not analysed.
+fn blunders_db(dir: &Path) -> PathBuf {
+    let db = dir.join("b.sqlite");
+    let out = Command::new(BIN)
+        .args(["import", "-q", "testdata/analysis/blunders.pgn", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    db
+}
+
+fn analyse(db: &Path, extra: &[&str]) -> String {
+    let out = Command::new(BIN)
+        .args(["analyse", "-q", "--jobs", "1", "--db"])
+        .arg(db)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Per game: the export's accuracy, label counts and engine columns, as CSV lines.
+fn labels(db: &Path) -> Vec<String> {
+    let out = Command::new(BIN)
+        .args(["export", "--format", "csv", "--columns"])
+        .arg("id,white_accuracy,black_accuracy,white_blunders,black_blunders,black_mistakes,analysis_engine")
+        .arg("--db")
+        .arg(db)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn a_weaker_analysis_never_replaces_a_stronger_one() {
+    // Defect 1 of the newcomer review: `analyse --db` without an engine, after an engine's
+    // run, replaced every engine analysis with arbiter's own, without a word.
+    let dir = tempfile::tempdir().unwrap();
+    let db = blunders_db(dir.path());
+    let engine = uci_wrapper(dir.path(), "engine");
+    let engine = engine.to_str().unwrap();
+    let at = |nodes: &'static str| {
+        [
+            "--engine",
+            engine,
+            "--engine-nodes",
+            nodes,
+            "--engine-sweep-nodes",
+            "1000",
+            "--engine-refine-nodes",
+            "0",
+        ]
+    };
+    let out = analyse(&db, &at("5000"));
+    assert!(out.contains(&format!("analysed   {:>12}", 2)), "{out}");
+    let by_engine = labels(&db);
+    assert_eq!(by_engine.len(), 2);
+    assert!(
+        by_engine
+            .iter()
+            .all(|l| l.ends_with(&format!(",{UCI_NAME}"))),
+        "{by_engine:?}"
+    );
+    let findings = "SELECT group_concat(code || ':' || ply || ':' || detail, '|') FROM \
+                    (SELECT * FROM findings WHERE code LIKE 'analysis.%' ORDER BY id)";
+    let engine_findings: String = one(&db, findings);
+    assert!(
+        engine_findings.contains(&format!("[{UCI_NAME}]")),
+        "{engine_findings}"
+    );
+
+    // arbiter's own search is weaker: skipped, and the summary says why.
+    let out = analyse(&db, &["--engine", "none"]);
+    assert!(
+        out.contains(&format!(
+            "skipped    {:>12}  (already analysed at least as strongly: 2 by {UCI_NAME} at \
+             5000 nodes a position; --redo analyses them again)",
+            2
+        )),
+        "{out}"
+    );
+    assert!(out.contains(&format!("analysed   {:>12}", 0)), "{out}");
+    assert_eq!(labels(&db), by_engine);
+
+    // --redo stores the own analysis beside the engine's; the engine's stays the one read.
+    let out = analyse(&db, &["--engine", "none", "--redo"]);
+    assert!(out.contains(&format!("not read   {:>12}", 2)), "{out}");
+    assert_eq!(labels(&db), by_engine);
+    assert_eq!(one::<String>(&db, findings), engine_findings);
+    assert_eq!(count(&db, "SELECT count(*) FROM analysis_runs"), 4);
+    assert_eq!(count(&db, "SELECT count(*) FROM analyses"), 2);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM analyses WHERE engine_positions > 0"
+        ),
+        2
+    );
+    // The evaluations read are the engine run's alone, one per position.
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM evaluations"),
+        count(&db, "SELECT sum(ply_count + 1) FROM games")
+    );
+
+    // A higher budget is stronger: analysed, and read from now on.
+    let out = analyse(&db, &at("8000"));
+    assert!(out.contains(&format!("analysed   {:>12}", 2)), "{out}");
+    assert!(!out.contains("not read"), "{out}");
+    assert_eq!(count(&db, "SELECT count(*) FROM analysis_runs"), 6);
+    let settings: String = one(&db, "SELECT group_concat(settings) FROM analyses");
+    assert!(
+        settings.matches("\"nodes\":8000").count() == 2,
+        "{settings}"
+    );
+    // The lower budget again is weaker now.
+    let out = analyse(&db, &at("5000"));
+    assert!(
+        out.contains(&format!(
+            "skipped    {:>12}  (already analysed at least as strongly: 2 by {UCI_NAME} at 8000",
+            2
+        )),
+        "{out}"
+    );
+}
+
+fn one<T: rusqlite::types::FromSql>(db: &Path, sql: &str) -> T {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }

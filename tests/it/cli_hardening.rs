@@ -237,6 +237,8 @@ fn import_analyse_followed_by_a_file_does_not_read_the_file_as_the_node_count() 
         "-q",
         "--db",
         db.to_str().unwrap(),
+        "--engine",
+        "none",
         "--analyse",
         sample.to_str().unwrap(),
     ]);

@@ -624,6 +624,8 @@ fn analysed_games_get_our_evaluations_and_judgement_nags() {
         "--db",
         s(&db),
         "--quiet",
+        "--engine",
+        "none",
         "--analyse=2000",
     ]);
     let conn = Connection::open(&db).unwrap();

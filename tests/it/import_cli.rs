@@ -539,6 +539,8 @@ fn analysis_is_stored_and_exported() {
         "--db",
         db.to_str().unwrap(),
         "--quiet",
+        "--engine",
+        "none",
         "--analyse",
     ]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");

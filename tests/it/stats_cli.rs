@@ -454,7 +454,16 @@ fn stats_player_says_how_many_games_were_analysed() {
     );
 
     // Only the game of January 2020 (Alpha, Ann with White, 1-0).
-    let out = arbiter(&["analyse", "--db", db, "--to", "2020-01-31", "-q"]);
+    let out = arbiter(&[
+        "analyse",
+        "--db",
+        db,
+        "--to",
+        "2020-01-31",
+        "-q",
+        "--engine",
+        "none",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let v = json(&[
         "stats",

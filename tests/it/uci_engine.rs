@@ -700,3 +700,126 @@ fn a_move_the_sweep_found_best_is_not_marked() {
     assert_eq!(a.moves[2].judgement, None, "{a:#?}");
     assert_eq!(logged(&path).len(), 7);
 }
+
+#[test]
+fn without_engine_the_stockfish_on_path_is_used_and_named_and_none_means_the_own_search() {
+    // A `stockfish` first on PATH (`arbiter uci` under that name, so that the run is short
+    // and exact) is found without --engine, by `analyse`, `import --analyse` and
+    // `check --analyse`; stderr names it, its path and its budget.
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let fake = bin.join("stockfish");
+    write_script(&fake, &format!("#!/bin/sh\nexec {BIN} uci\n"));
+    let path = std::env::join_paths(
+        std::iter::once(bin.clone())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let small = [
+        "--engine-nodes",
+        "3000",
+        "--engine-sweep-nodes",
+        "500",
+        "--engine-refine-nodes",
+        "0",
+    ];
+    let db = blunders_db(dir.path());
+    let run = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .env("PATH", &path)
+            .output()
+            .unwrap()
+    };
+    let name = concat!("arbiter ", env!("CARGO_PKG_VERSION"));
+    let said = format!(
+        "analysis: {name} ({}, found; --engine none for arbiter's own search), 3000 nodes a \
+         position, sweep 500 nodes, second look 0 nodes",
+        fake.display()
+    );
+    let db_arg = db.to_str().unwrap();
+    let mut analyse = vec!["analyse", "--quiet", "--jobs", "1", "--db", db_arg];
+    analyse.extend(small);
+    let out = run(&analyse);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(&said),
+        "{out:?}"
+    );
+    let settings: String = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT min(settings) FROM analyses", [], |r| r.get(0))
+        .unwrap();
+    assert!(
+        settings.contains(&format!("\"path\":\"{}\"", fake.display()))
+            && settings.contains("\"nodes\":3000"),
+        "{settings}"
+    );
+
+    let other = dir.path().join("imported.sqlite");
+    let mut import = vec![
+        "import",
+        "-q",
+        "--analyse",
+        "testdata/analysis/blunders.pgn",
+    ];
+    import.extend(small);
+    import.extend(["--db", other.to_str().unwrap()]);
+    let out = run(&import);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(&said),
+        "{out:?}"
+    );
+    assert_eq!(
+        count(
+            &other,
+            "SELECT count(*) FROM analyses WHERE engine_positions > 0"
+        ),
+        2
+    );
+
+    let mut check = vec!["check", "-q", "--analyse", "testdata/analysis/blunders.pgn"];
+    check.extend(small);
+    let out = run(&check);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(&said),
+        "{out:?}"
+    );
+
+    // `--engine none`: arbiter's own search, and nothing said about engines.
+    let own = dir.path().join("own.sqlite");
+    let out = run(&[
+        "import",
+        "-q",
+        "--engine",
+        "none",
+        "testdata/analysis/blunders.pgn",
+        "--db",
+        own.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("analysis:"),
+        "{out:?}"
+    );
+    assert_eq!(
+        count(
+            &own,
+            "SELECT count(*) FROM analyses WHERE settings NOT LIKE '%uci_engine%'"
+        ),
+        2
+    );
+    // Engine settings with no engine are a usage error, not ignored.
+    let mut none = vec!["analyse", "-q", "--db", db_arg, "--engine", "none"];
+    none.extend(small);
+    let out = run(&none);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--engine none runs arbiter's own search alone"),
+        "{out:?}"
+    );
+}

@@ -1,1 +1,0 @@
-DELETE FROM analyses WHERE game_id = ?1

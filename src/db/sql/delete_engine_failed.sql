@@ -1,0 +1,1 @@
+DELETE FROM findings WHERE game_id = ?1 AND code = 'analysis.engine-failed'

@@ -1,1 +1,0 @@
-DELETE FROM evaluations WHERE game_id = ?1

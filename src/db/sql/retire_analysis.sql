@@ -1,0 +1,1 @@
+UPDATE analysis_runs SET current = 0 WHERE id = ?1
