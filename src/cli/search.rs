@@ -234,7 +234,9 @@ pub fn run_index(args: &IndexArgs) -> Result {
     }
     // Games indexed before schema version 7 get their trees' facts and material spans.
     let f = crate::db::positions::build_games(&conn, step, |done, total| {
-        say(format!("tree facts and material spans: {done} of {total} games"));
+        say(format!(
+            "tree facts and material spans: {done} of {total} games"
+        ));
     })?;
     if f > 0 && live {
         eprintln!();

@@ -106,6 +106,9 @@ fn corpus_finals(corpus: &Path) -> Vec<Position> {
 
 #[test]
 fn alive_classes_agree_with_the_full_analysis_on_every_corpus_final() {
+    if !crate::common::long() {
+        return;
+    }
     let Some(corpus) = common::corpus() else {
         return;
     };

@@ -65,6 +65,9 @@ fn wait_for_a_commit(db: &Path) -> i64 {
 
 #[test]
 fn a_killed_run_keeps_what_it_committed_and_the_same_command_does_the_rest() {
+    if !crate::common::long() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let (db, total) = stored_games(dir.path());
     let mut child = slow_run(&db);

@@ -300,6 +300,9 @@ const THROUGHPUT_GAMES: usize = 60;
 
 #[test]
 fn throughput_on_master_games_at_the_default_budget() {
+    if !crate::common::long() {
+        return;
+    }
     let count = std::env::var("ARBITER_ANALYSIS_GAMES")
         .ok()
         .and_then(|s| s.parse().ok())

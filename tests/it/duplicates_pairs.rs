@@ -75,6 +75,9 @@ fn pair_by_pair_finds_the_groups_of_testdata_duplicates() {
 
 #[test]
 fn pair_by_pair_finds_the_groups_of_the_master_games() {
+    if !crate::common::long() {
+        return;
+    }
     let Some(corpus) = crate::common::corpus() else {
         return;
     };

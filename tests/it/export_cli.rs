@@ -211,6 +211,9 @@ fn pgn_extract() -> Option<&'static str> {
 /// the original files.
 #[test]
 fn python_chess_and_pgn_extract_read_every_exported_game() {
+    if !crate::common::long() {
+        return;
+    }
     let Some(corpus) = corpus() else { return };
     let dir = tempfile::tempdir().unwrap();
     let mut files: Vec<PathBuf> = ["annotated", "lichess", "chess960"]

@@ -39,6 +39,9 @@ const NOT_RUN: [(&str, &str); 2] = [
 
 #[test]
 fn every_database_example_in_help_runs_on_real_spellings() {
+    if !crate::common::long() {
+        return;
+    }
     let Some(corpus) = corpus() else { return };
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path();

@@ -24,6 +24,7 @@ mod laws_costs;
 mod laws_editions_cli;
 mod laws_games;
 mod laws_verdict;
+mod long_tests;
 mod moves_codec;
 mod names_cli;
 mod oneway_cli;

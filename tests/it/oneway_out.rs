@@ -131,7 +131,16 @@ fn search_writes_parquet_and_json_lines_with_the_same_columns() {
     let dir = tempfile::tempdir().unwrap();
     let db = database(dir.path());
     let pq = dir.path().join("hits.parquet");
-    ok(&["search", "--db", s(&db), AFTER_E4, "-o", s(&pq), "--columns", FEW]);
+    ok(&[
+        "search",
+        "--db",
+        s(&db),
+        AFTER_E4,
+        "-o",
+        s(&pq),
+        "--columns",
+        FEW,
+    ]);
     let rows = parquet_rows(&pq);
     assert_eq!(rows.len(), 3);
     let names: Vec<&str> = rows[0].iter().map(|(n, _)| n.as_str()).collect();
@@ -139,7 +148,10 @@ fn search_writes_parquet_and_json_lines_with_the_same_columns() {
     assert_eq!(rows[1][0].1, "2");
     assert_eq!(rows[1][1].1, "\"Plain, Paul\"");
     assert_eq!(rows[1][5].1, "1");
-    let out = search(&db, &["--format", "jsonl", "--limit", "1", "--columns", FEW]);
+    let out = search(
+        &db,
+        &["--format", "jsonl", "--limit", "1", "--columns", FEW],
+    );
     assert_eq!(
         text(&out.stdout),
         "{\"id\":1,\"white\":\"=cmd|' /C calc'!A0\",\"black\":\"@SUM(A1)\",\"date\":\"2024.01.02\",\"result\":\"1-0\",\"ply\":1}\n"

@@ -510,6 +510,9 @@ fn third_occurrences(db: &Path, n: usize) -> Vec<String> {
 
 #[test]
 fn master_games_laws_oracle() {
+    if !crate::common::long() {
+        return;
+    }
     let Some(corpus) = corpus() else { return };
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("m.sqlite");

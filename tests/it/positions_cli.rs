@@ -492,6 +492,9 @@ fn positions_at(conn: &Connection, picks: &[(i64, usize)]) -> Vec<String> {
 
 #[test]
 fn master_games_oracle() {
+    if !crate::common::long() {
+        return;
+    }
     let Ok(corpus) = std::env::var("ARBITER_CORPUS") else {
         eprintln!("ARBITER_CORPUS not set: skipped");
         return;

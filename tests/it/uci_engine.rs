@@ -531,6 +531,9 @@ fn arbiter_passes_as_its_own_engine() {
 
 #[test]
 fn stockfish_end_to_end_labels_the_blunders_with_a_fraction_of_the_positions() {
+    if !crate::common::long() {
+        return;
+    }
     let Some(sf) = stockfish() else { return };
     let dir = tempfile::tempdir().unwrap();
     let db = blunders_db(dir.path());

@@ -101,6 +101,9 @@ fn report(name: &str, t: &Tally) {
 
 #[test]
 fn d3chess_test_vector() {
+    if !crate::common::long() {
+        return;
+    }
     let Some(dir) = corpus() else { return };
     let text = std::fs::read_to_string(dir.join("unwinnability/d3chess-test-vector.txt")).unwrap();
     let entries: Vec<(String, bool, bool)> = text

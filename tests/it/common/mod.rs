@@ -33,6 +33,26 @@ pub fn corpus() -> Option<PathBuf> {
     Some(dir)
 }
 
+/// Whether the long tests run: the corpus-scale oracles and the engine runs that take a
+/// minute or more each. README's test command leaves them out (with a `SKIPPED` line each, as
+/// for the corpus), and `.ci/run` runs them by name in a step of its own with
+/// `ARBITER_LONG_TESTS=1`; `ci_run_names_every_long_test` keeps that list whole.
+pub fn long() -> bool {
+    if std::env::var_os("ARBITER_LONG_TESTS").is_some() {
+        return true;
+    }
+    use std::io::Write;
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a long test")
+        .to_owned();
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: {test}: a long test (.ci/run runs it; ARBITER_LONG_TESTS=1 runs it here)"
+    );
+    false
+}
+
 /// Stockfish on `PATH` or at Debian's `/usr/games/stockfish`, or `None` after a loud note:
 /// the tests that run it skip without it (`.ci/run` installs it).
 pub fn stockfish() -> Option<PathBuf> {
