@@ -85,6 +85,13 @@ pub enum EngineErrorKind {
     NotUci,
     /// It does not know an option we set (`No such option` or no `option name` line).
     Option(String),
+    /// An option it knows, given a value its `option` line does not allow (`takes` says
+    /// what it allows).
+    OptionValue {
+        name: String,
+        value: String,
+        takes: String,
+    },
     /// No answer within the timeout; the process was killed.
     Timeout(Duration),
     /// Its output ended (it crashed or quit) or could not be written to.
@@ -103,6 +110,10 @@ impl fmt::Display for EngineError {
                 write!(f, "no `uciok` in answer to `uci`: not a UCI engine")?
             }
             EngineErrorKind::Option(name) => write!(f, "it has no option {name:?}")?,
+            EngineErrorKind::OptionValue { name, value, takes } => write!(
+                f,
+                "--engine-option {name}={value}: the engine's option {name} takes {takes}"
+            )?,
             EngineErrorKind::Timeout(t) => write!(f, "no answer within {} s", t.as_secs_f64())?,
             EngineErrorKind::Died => write!(f, "it stopped answering (crashed or quit)")?,
             EngineErrorKind::BadMove { answer, asked } => write!(
@@ -140,6 +151,50 @@ pub struct UciEngine {
     lines: Receiver<String>,
     /// From `id name`, else the file name.
     pub name: String,
+}
+
+/// Whether an option whose `option` line reads `kind` after `type ` (`spin default 16 min 1
+/// max 33554432`, `check default false`, `combo default A var A var B`, `string …`) takes
+/// `value`; Err says what it takes.
+fn option_takes(kind: &str, value: &str) -> Result<(), String> {
+    let words: Vec<&str> = kind.split_whitespace().collect();
+    let after = |key: &str| {
+        words
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|i| words.get(i + 1))
+            .and_then(|w| w.parse::<i64>().ok())
+    };
+    match words.first().copied() {
+        Some("spin") => {
+            let (min, max) = (after("min"), after("max"));
+            let range = match (min, max) {
+                (Some(a), Some(b)) => format!("a whole number from {a} to {b}"),
+                _ => "a whole number".to_owned(),
+            };
+            match value.trim().parse::<i64>() {
+                Ok(v) if min.is_none_or(|a| v >= a) && max.is_none_or(|b| v <= b) => Ok(()),
+                _ => Err(range),
+            }
+        }
+        Some("check") => match value.trim() {
+            "true" | "false" => Ok(()),
+            _ => Err("true or false".to_owned()),
+        },
+        Some("combo") => {
+            let vars: Vec<&str> = words
+                .windows(2)
+                .filter(|w| w[0] == "var")
+                .map(|w| w[1])
+                .collect();
+            if vars.is_empty() || vars.iter().any(|v| v.eq_ignore_ascii_case(value.trim())) {
+                Ok(())
+            } else {
+                Err(format!("one of {}", vars.join(", ")))
+            }
+        }
+        _ => Ok(()),
+    }
 }
 
 impl UciEngine {
@@ -182,14 +237,15 @@ impl UciEngine {
         engine
             .send("uci", None)
             .map_err(|_| err(EngineErrorKind::NotUci))?;
-        let mut known = Vec::new();
+        // Each option by its name in lower case, with the rest of its line (type, bounds).
+        let mut known: Vec<(String, String)> = Vec::new();
         loop {
             let line = engine.read_line(HANDSHAKE_TIMEOUT, None, EngineErrorKind::NotUci)?;
             if let Some(name) = line.strip_prefix("id name ") {
                 engine.name = name.trim().to_string();
             } else if let Some(rest) = line.strip_prefix("option name ") {
-                let name = rest.split(" type ").next().unwrap_or(rest).trim();
-                known.push(name.to_ascii_lowercase());
+                let (name, kind) = rest.split_once(" type ").unwrap_or((rest, ""));
+                known.push((name.trim().to_ascii_lowercase(), kind.to_string()));
             } else if line.trim() == "uciok" {
                 break;
             }
@@ -198,11 +254,21 @@ impl UciEngine {
         let options = std::iter::once(("Threads", threads.as_str()))
             .chain(spec.options.iter().map(|(k, v)| (k.as_str(), v.as_str())));
         for (name, value) in options {
-            if !known.contains(&name.to_ascii_lowercase()) {
+            let lower = name.to_ascii_lowercase();
+            let Some((_, kind)) = known.iter().find(|(n, _)| *n == lower) else {
                 if name == "Threads" && spec.threads == 1 {
                     continue;
                 }
                 return Err(err(EngineErrorKind::Option(name.to_string())));
+            };
+            // A value the option's line does not allow is refused here: engines crash on
+            // some (Stockfish on `Hash=notanumber`), which would read as a dead engine.
+            if let Err(takes) = option_takes(kind, value) {
+                return Err(err(EngineErrorKind::OptionValue {
+                    name: name.to_string(),
+                    value: value.to_string(),
+                    takes,
+                }));
             }
             engine.send(&format!("setoption name {name} value {value}"), None)?;
         }
@@ -475,6 +541,30 @@ pub fn with_engine<R>(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn option_values_are_checked_against_the_engines_option_lines() {
+        use super::option_takes;
+        let spin = "spin default 16 min 1 max 33554432";
+        assert_eq!(option_takes(spin, "64"), Ok(()));
+        assert_eq!(
+            option_takes(spin, "notanumber"),
+            Err("a whole number from 1 to 33554432".to_owned())
+        );
+        assert!(option_takes(spin, "0").is_err());
+        assert_eq!(option_takes("check default true", "false"), Ok(()));
+        assert_eq!(
+            option_takes("check default true", "yes"),
+            Err("true or false".to_owned())
+        );
+        let combo = "combo default Both var Off var White var Black var Both";
+        assert_eq!(option_takes(combo, "white"), Ok(()));
+        assert_eq!(
+            option_takes(combo, "Red"),
+            Err("one of Off, White, Black, Both".to_owned())
+        );
+        assert_eq!(option_takes("string default <empty>", "x.nnue"), Ok(()));
+    }
+
     use super::*;
 
     #[test]

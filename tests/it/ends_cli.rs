@@ -87,3 +87,29 @@ fn ctrl_c_is_exit_130_with_one_line_in_a_command_that_polls_nothing() {
         "arbiter: interrupted (Ctrl-C)\n"
     );
 }
+
+#[test]
+fn a_bad_engine_option_value_names_the_option_and_what_it_takes() {
+    let Some(sf) = crate::common::stockfish() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    let ok = Command::new(BIN)
+        .args(["import", "-q", "--db", s(&db), SAMPLE])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let out = Command::new(BIN)
+        .args(["analyse", "--db", s(&db), "--engine", s(&sf)])
+        .args(["--engine-option", "Hash=notanumber"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--engine-option Hash=notanumber: the engine's option Hash takes a whole number from 1 to"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("stopped answering"), "{stderr}");
+}

@@ -115,7 +115,16 @@ fn search_csv_by_extension_gets_the_formula_guard_and_csv_raw_does_not() {
     );
     // Under a compression suffix: CSV, compressed.
     let gz = out_dir.join("hits.csv.gz");
-    ok(&["search", "--db", s(&db), AFTER_E4, "-o", s(&gz)]);
+    ok(&[
+        "search",
+        "--db",
+        s(&db),
+        AFTER_E4,
+        "-o",
+        s(&gz),
+        "--columns",
+        FEW,
+    ]);
     let mut unpacked = String::new();
     std::io::Read::read_to_string(
         &mut flate2::read::GzDecoder::new(std::fs::File::open(&gz).unwrap()),

@@ -24,6 +24,21 @@ fn arbiter(args: &[&str]) -> Output {
     Command::new(BIN).args(args).output().expect("run arbiter")
 }
 
+/// A database of this build taken back to before schema version 11 (the analyses as one
+/// table a game), for the tests that make an older file to be brought up to date.
+const BEFORE_11: &str = "DROP VIEW analyses; DROP VIEW evaluations; \
+    DROP TABLE run_evaluations; DROP TABLE analysis_runs; \
+    CREATE TABLE evaluations (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE, \
+        ply INTEGER NOT NULL, score_cp INTEGER, mate INTEGER, depth INTEGER NOT NULL, \
+        nodes INTEGER NOT NULL, best_move INTEGER, deep INTEGER NOT NULL, \
+        engine INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, ply)) WITHOUT ROWID; \
+    CREATE TABLE analyses (game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE, \
+        white_accuracy REAL, black_accuracy REAL, white_inaccuracies INTEGER NOT NULL, \
+        white_mistakes INTEGER NOT NULL, white_blunders INTEGER NOT NULL, \
+        black_inaccuracies INTEGER NOT NULL, black_mistakes INTEGER NOT NULL, \
+        black_blunders INTEGER NOT NULL, settings TEXT NOT NULL, engine_positions INTEGER, \
+        engine_nodes INTEGER, positions INTEGER);";
+
 fn import(db: &Path, files: &[&str], extra: &[&str]) {
     let mut args = vec!["import", "-q", "--db", db.to_str().unwrap()];
     args.extend_from_slice(extra);
@@ -796,10 +811,10 @@ fn a_version_7_index_is_read_and_upgraded_to_the_home_pawn_index() {
     let db = dir.path().join("v7.sqlite");
     import(&db, &[GAMES], &["--no-position-index"]);
     let conn = Connection::open(&db).unwrap();
-    conn.execute_batch(
-        "DROP TABLE position_pawns; DROP TABLE position_material; DROP TABLE position_postings; \
-         PRAGMA user_version = 7;",
-    )
+    conn.execute_batch(&format!(
+        "{BEFORE_11} DROP TABLE position_pawns; DROP TABLE position_material; \
+             DROP TABLE position_postings; PRAGMA user_version = 7;"
+    ))
     .unwrap();
     // Indexed as version 7 did: ranges of 4 games with their tail records.
     arbiter::db::positions::build(&conn, 4, |_, _| {}).unwrap();
@@ -891,8 +906,10 @@ fn a_version_9_key_index_is_re_encoded_and_answers_the_same() {
     let db = dir.path().join("v9.sqlite");
     import(&db, &[GAMES], &["--no-position-index"]);
     let conn = Connection::open(&db).unwrap();
-    conn.execute_batch("DROP TABLE position_postings; PRAGMA user_version = 9;")
-        .unwrap();
+    conn.execute_batch(&format!(
+        "{BEFORE_11} DROP TABLE position_postings; PRAGMA user_version = 9;"
+    ))
+    .unwrap();
     // Indexed as version 9 did: ranges of 4 games, key rows in `position_keys`.
     build(&conn, 4, |_, _| {}).unwrap();
     let count = |conn: &Connection, table: &str| -> i64 {
@@ -967,8 +984,10 @@ fn a_version_9_index_is_appended_by_an_import_in_the_new_layout() {
     let db = dir.path().join("v9.sqlite");
     import(&db, &[a.to_str().unwrap()], &["--no-position-index"]);
     let conn = Connection::open(&db).unwrap();
-    conn.execute_batch("DROP TABLE position_postings; PRAGMA user_version = 9;")
-        .unwrap();
+    conn.execute_batch(&format!(
+        "{BEFORE_11} DROP TABLE position_postings; PRAGMA user_version = 9;"
+    ))
+    .unwrap();
     arbiter::db::positions::build(&conn, 100, |_, _| {}).unwrap();
     drop(conn);
     import(&db, &[b.to_str().unwrap()], &[]);
