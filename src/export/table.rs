@@ -51,7 +51,7 @@ fn tag<'r>(row: &'r ExportRow, name: &str) -> Cell<'r> {
 }
 
 fn judgement(row: &ExportRow, side: usize, kind: usize) -> Cell<'_> {
-    Cell::opt_int(row.judgements.map(|j| i64::from(j[side][kind])))
+    Cell::opt_int(row.judgements.and_then(|j| j[side][kind]).map(i64::from))
 }
 
 fn accuracy(row: &ExportRow, side: usize) -> Cell<'_> {
@@ -286,24 +286,30 @@ static GAME_COLUMNS: &[GameColumn] = &[
     col!(
         "white_inaccuracies",
         Int,
-        "--analyse: White's inaccuracies",
+        "--analyse: White's inaccuracies (blank: not judged, arbiter's own search gives blunders only)",
         |r| { judgement(r, 0, 0) }
     ),
-    col!("white_mistakes", Int, "--analyse: White's mistakes", |r| {
-        judgement(r, 0, 1)
-    }),
+    col!(
+        "white_mistakes",
+        Int,
+        "--analyse: White's mistakes (blank: not judged, arbiter's own search gives blunders only)",
+        |r| { judgement(r, 0, 1) }
+    ),
     col!("white_blunders", Int, "--analyse: White's blunders", |r| {
         judgement(r, 0, 2)
     }),
     col!(
         "black_inaccuracies",
         Int,
-        "--analyse: Black's inaccuracies",
+        "--analyse: Black's inaccuracies (blank: not judged, arbiter's own search gives blunders only)",
         |r| { judgement(r, 1, 0) }
     ),
-    col!("black_mistakes", Int, "--analyse: Black's mistakes", |r| {
-        judgement(r, 1, 1)
-    }),
+    col!(
+        "black_mistakes",
+        Int,
+        "--analyse: Black's mistakes (blank: not judged, arbiter's own search gives blunders only)",
+        |r| { judgement(r, 1, 1) }
+    ),
     col!("black_blunders", Int, "--analyse: Black's blunders", |r| {
         judgement(r, 1, 2)
     }),
