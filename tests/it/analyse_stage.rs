@@ -376,3 +376,57 @@ fn progress_goes_to_a_log_every_few_seconds() {
         "no terminal codes in a log: {line:?}"
     );
 }
+
+#[test]
+fn export_gives_each_sides_average_centipawn_loss_from_the_stored_evaluations() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = blunders_db(dir.path());
+    analyse(&db, &["--engine", "none"]);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "export",
+            "--format",
+            "csv",
+            "--columns",
+            "id,white_acpl,black_acpl",
+            "--db",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in text.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let id: i64 = cells[0].parse().unwrap();
+        // lichess's rule by hand: White's centipawns, ±1000 at most (a mate ±1000), the
+        // start at +15; each move's loss for its mover, at least 0, averaged and rounded.
+        let mut curve: Vec<i64> = conn
+            .prepare("SELECT score_cp, mate FROM evaluations WHERE game_id = ?1 ORDER BY ply")
+            .unwrap()
+            .query_map([id], |r| {
+                let (cp, mate): (Option<i64>, Option<i64>) = (r.get(0)?, r.get(1)?);
+                Ok(match mate {
+                    Some(m) => 1000 * m.signum(),
+                    None => cp.unwrap().clamp(-1000, 1000),
+                })
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        curve[0] = 15;
+        let mut losses = [Vec::new(), Vec::new()];
+        for (i, pair) in curve.windows(2).enumerate() {
+            let loss = if i % 2 == 0 {
+                pair[0] - pair[1]
+            } else {
+                pair[1] - pair[0]
+            };
+            losses[i % 2].push(loss.max(0) as f64);
+        }
+        let mean = |l: &Vec<f64>| (l.iter().sum::<f64>() / l.len() as f64).round().to_string();
+        assert_eq!(cells[1], mean(&losses[0]), "{line} {curve:?}");
+        assert_eq!(cells[2], mean(&losses[1]), "{line} {curve:?}");
+    }
+    assert_eq!(text.lines().count(), 3, "{text}");
+}
