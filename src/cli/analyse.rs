@@ -81,6 +81,9 @@ pub struct AnalyseArgs {
 
 pub const DEFAULT_NODES: u64 = 1_000_000;
 
+/// How often `analyse --db` writes its progress line when stderr is not a terminal.
+pub const LOG_EVERY: Duration = Duration::from_secs(5);
+
 pub fn run(args: &AnalyseArgs) -> Result {
     let Some(fen) = &args.fen else {
         return run_db(args);
@@ -194,12 +197,19 @@ pub fn run_stage(
     quiet: bool,
 ) -> Result {
     crate::interrupt::install();
-    let draw = !quiet && io::stderr().is_terminal();
+    // On a terminal the line is redrawn in place; to a log or a pipe a line is written
+    // every `LOG_EVERY`.
+    let terminal = io::stderr().is_terminal();
+    let draw = !quiet && terminal;
+    let log = !quiet && !terminal;
     let mut last_draw = Instant::now();
     let summary = crate::pipeline::analyse::run(conn, from, clause, values, options, |p| {
         if draw && last_draw.elapsed() >= Duration::from_millis(500) {
             last_draw = Instant::now();
             eprint!("\r\x1b[2K{}", progress_line(p));
+        } else if log && last_draw.elapsed() >= LOG_EVERY {
+            last_draw = Instant::now();
+            eprintln!("{}", progress_line(p));
         }
     })
     .map_err(|e| AppError::Other(e.to_string()))?;
@@ -257,6 +267,30 @@ fn skipped_why(s: &StageSummary) -> String {
     )
 }
 
+/// `labels 3 inaccuracies, 1 mistakes, 2 blunders`; a kind this run never gives is said to
+/// need an engine rather than counted as 0.
+fn labels_line(s: &StageSummary) -> String {
+    const KINDS: [&str; 3] = ["inaccuracies", "mistakes", "blunders"];
+    let mut given = (0..3)
+        .filter(|&k| s.judged[k])
+        .map(|k| (s.labels[k], KINDS[k]));
+    let mut line = match given.next() {
+        Some((n, kind)) => format!("labels     {n:>12}  {kind}"),
+        None => format!("labels     {:>12}", 0),
+    };
+    for (n, kind) in given {
+        line.push_str(&format!(", {n} {kind}"));
+    }
+    let unjudged: Vec<&str> = (0..3).filter(|&k| !s.judged[k]).map(|k| KINDS[k]).collect();
+    if !unjudged.is_empty() {
+        line.push_str(&format!(
+            "; {} need an engine (Stockfish on PATH, or --engine PATH)",
+            unjudged.join(" and ")
+        ));
+    }
+    line
+}
+
 fn print_summary(s: &StageSummary) -> Result<()> {
     let mut out = io::stdout().lock();
     writeln!(out, "selected   {:>12}", s.selected)?;
@@ -269,11 +303,7 @@ fn print_summary(s: &StageSummary) -> Result<()> {
         s.seconds,
         s.analysed as f64 / s.seconds.max(1e-9)
     )?;
-    writeln!(
-        out,
-        "labels     {:>12}  inaccuracies, {} mistakes, {} blunders",
-        s.labels[0], s.labels[1], s.labels[2]
-    )?;
+    writeln!(out, "{}", labels_line(s))?;
     if s.positions > 0 && s.engine_positions > 0 {
         writeln!(
             out,

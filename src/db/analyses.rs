@@ -187,7 +187,14 @@ fn insert_run(
     a: &AnalysisRecord,
     current: bool,
 ) -> rusqlite::Result<()> {
-    let [w, b] = a.counts;
+    let judged = Strength::judged_kinds(&a.settings);
+    let [w, b] = a.counts.map(|side| {
+        let mut counts = [None; 3];
+        for (k, n) in counts.iter_mut().enumerate() {
+            *n = judged[k].then_some(side[k]);
+        }
+        counts
+    });
     let [positions, nodes, searchable] = a.engine.map(|v| v as i64);
     conn.prepare_cached(include_str!("sql/insert_analysis.sql"))?
         .execute(params![
@@ -220,6 +227,25 @@ fn insert_run(
             e.deep,
             e.engine
         ])?;
+    }
+    Ok(())
+}
+
+/// Migration 011's step beyond SQL: the inaccuracy and mistake counts of the analyses it
+/// copied become NULL where the analysis never gives that label (`Strength::judged_kinds`).
+pub fn after_v11(conn: &Connection) -> rusqlite::Result<()> {
+    let settings: Vec<String> = conn
+        .prepare(include_str!("sql/analysis_settings.sql"))?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for s in settings {
+        let [inaccuracies, mistakes, _] = Strength::judged_kinds(&s);
+        if !inaccuracies || !mistakes {
+            conn.execute(
+                include_str!("sql/null_unjudged_counts.sql"),
+                params![s, inaccuracies, mistakes],
+            )?;
+        }
     }
     Ok(())
 }

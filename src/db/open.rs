@@ -50,7 +50,7 @@ const UPGRADES: &[Option<Upgrade>] = &[
     None,
     None,
     None,
-    None,
+    Some(super::analyses::after_v11),
 ];
 
 #[derive(Debug)]
@@ -580,6 +580,7 @@ mod tests {
 
     #[test]
     fn a_version_10_analysis_becomes_the_one_read_and_a_version_10_file_still_reads() {
+        // (and the own search's counts of labels it never gives become NULL)
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v10.sqlite");
         let conn = Connection::open(&path).unwrap();
@@ -593,9 +594,12 @@ mod tests {
             "INSERT INTO imports (id, path, head_hash, compression, started_at, settings)
                VALUES (1, 'a.pgn', x'00', 'none', 0, '{}');
              INSERT INTO games (id, import_id, game_number, byte_offset, line, variant,
-               ply_count, moves) VALUES (7, 1, 1, 0, 1, 'standard', 1, x'');
+               ply_count, moves) VALUES (7, 1, 1, 0, 1, 'standard', 1, x''),
+               (8, 1, 2, 0, 9, 'standard', 0, x'');
              INSERT INTO analyses VALUES (7, 91.5, 80.25, 0, 1, 2, 3, 4, 5,
-               '{\"uci_engine\":{\"name\":\"Stockfish 16\",\"nodes\":1000000}}', 3, 900, 2);
+               '{\"uci_engine\":{\"name\":\"Stockfish 16\",\"nodes\":1000000}}', 3, 900, 2),
+               (8, 50.0, 50.0, 0, 0, 1, 0, 0, 0,
+               '{\"deep_nodes\":20000,\"own_tier_labels\":[false,false,true]}', 0, 0, 0);
              INSERT INTO evaluations VALUES (7, 0, 20, NULL, 9, 100, NULL, 0, 1),
                (7, 1, NULL, -2, 9, 100, NULL, 1, 1);",
         )
@@ -617,7 +621,8 @@ mod tests {
         assert_eq!(version, 11);
         let run: (i64, i64, f64, i64, String) = conn
             .query_row(
-                "SELECT game_id, current, black_accuracy, black_blunders, settings FROM analysis_runs",
+                "SELECT game_id, current, black_accuracy, black_blunders, settings FROM analysis_runs \
+                 WHERE game_id = 7",
                 [],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
             )
@@ -627,12 +632,23 @@ mod tests {
         // The views give the columns version 10 had, with its values.
         let read: (i64, f64, i64, i64) = conn
             .query_row(
-                "SELECT game_id, white_accuracy, white_blunders, positions FROM analyses",
+                "SELECT game_id, white_accuracy, white_blunders, positions FROM analyses \
+                 WHERE game_id = 7",
                 [],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
             .unwrap();
         assert_eq!(read, (7, 91.5, 2, 2));
+        // arbiter's own search never gave inaccuracies or mistakes: unknown, not 0.
+        let own: [Option<i64>; 5] = conn
+            .query_row(
+                "SELECT white_inaccuracies, white_mistakes, black_inaccuracies, black_mistakes, \
+                 white_blunders FROM analyses WHERE game_id = 8",
+                [],
+                |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?]),
+            )
+            .unwrap();
+        assert_eq!(own, [None, None, None, None, Some(1)]);
         type Eval = (i64, i64, Option<i64>, Option<i64>, i64);
         let evals: Vec<Eval> = conn
             .prepare("SELECT game_id, ply, score_cp, mate, deep FROM evaluations ORDER BY ply")

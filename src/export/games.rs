@@ -72,7 +72,8 @@ pub struct ExportRow {
     pub evals: Vec<(u32, Score, u32)>,
     /// White, Black accuracy; per side inaccuracies, mistakes, blunders.
     pub accuracy: [Option<f64>; 2],
-    pub judgements: Option<[[u32; 3]; 2]>,
+    /// `None` for a kind the analysis never gives (arbiter's own search: blunders only).
+    pub judgements: Option<[[Option<u32>; 3]; 2]>,
     /// The engine behind the labels of an analysed game: the UCI engine's name, or `arbiter`
     /// for its own search (`search::strength`).
     pub analysis_engine: Option<String>,
@@ -181,7 +182,11 @@ impl ExportRow {
                     .collect()
             }),
             accuracy: analysis.map_or([None, None], |a| a.accuracy),
-            judgements: analysis.map(|a| a.counts),
+            judgements: analysis.map(|a| {
+                let judged = crate::search::strength::Strength::judged_kinds(&a.settings);
+                a.counts
+                    .map(|side| [0, 1, 2].map(|k| judged[k].then_some(side[k])))
+            }),
             analysis_engine: analysis.map(|a| engine_of(&a.settings)),
             match_ply: None,
             tags,
@@ -476,7 +481,7 @@ fn read_tags(
 
 /// Accuracy of White and Black, each side's inaccuracies, mistakes and blunders, and the
 /// engine behind them.
-type Analysis = ([Option<f64>; 2], [[u32; 3]; 2], String);
+type Analysis = ([Option<f64>; 2], [[Option<u32>; 3]; 2], String);
 
 /// The name of the engine an analysis stored with `settings` was made by.
 fn engine_of(settings: &str) -> String {

@@ -51,7 +51,36 @@ fn tag<'r>(row: &'r ExportRow, name: &str) -> Cell<'r> {
 }
 
 fn judgement(row: &ExportRow, side: usize, kind: usize) -> Cell<'_> {
-    Cell::opt_int(row.judgements.map(|j| i64::from(j[side][kind])))
+    Cell::opt_int(row.judgements.and_then(|j| j[side][kind]).map(i64::from))
+}
+
+/// The side's average centipawn loss on the game's evaluations (`lichess::acpl`): a mate is
+/// ±`CP_CEILING` (`Mate(0)`, a checkmate on the board, against the side to move), and a
+/// game from the standard start begins at lichess's `INITIAL_CP`.
+fn acpl(row: &ExportRow, side: usize) -> Cell<'_> {
+    use crate::search::Score;
+    use crate::search::lichess::{CP_CEILING, INITIAL_CP, acpl};
+    if row.evals.is_empty() {
+        return Cell::Null;
+    }
+    let mut curve = vec![None; row.moves.len() + 1];
+    let white_first = row.start.turn() == crate::chess::Color::White;
+    for &(ply, score, _) in &row.evals {
+        let white_to_move = (ply % 2 == 0) == white_first;
+        let cp = match score {
+            Score::Cp(cp) => cp,
+            Score::Mate(0) if white_to_move => -CP_CEILING,
+            Score::Mate(n) if n < 0 => -CP_CEILING,
+            Score::Mate(_) => CP_CEILING,
+        };
+        if let Some(slot) = curve.get_mut(ply as usize) {
+            *slot = Some(cp);
+        }
+    }
+    if row.start_fen.is_none() && curve[0].is_some() {
+        curve[0] = Some(INITIAL_CP);
+    }
+    Cell::opt_int(acpl(&curve, white_first)[side].map(i64::from))
 }
 
 fn accuracy(row: &ExportRow, side: usize) -> Cell<'_> {
@@ -284,26 +313,44 @@ static GAME_COLUMNS: &[GameColumn] = &[
         |r| { accuracy(r, 1) }
     ),
     col!(
+        "white_acpl",
+        Int,
+        "--analyse: White's average centipawn loss (lichess's: evaluations ceiled at ±1000)",
+        |r| { acpl(r, 0) }
+    ),
+    col!(
+        "black_acpl",
+        Int,
+        "--analyse: Black's average centipawn loss (lichess's: evaluations ceiled at ±1000)",
+        |r| { acpl(r, 1) }
+    ),
+    col!(
         "white_inaccuracies",
         Int,
-        "--analyse: White's inaccuracies",
+        "--analyse: White's inaccuracies (blank: not judged, arbiter's own search gives blunders only)",
         |r| { judgement(r, 0, 0) }
     ),
-    col!("white_mistakes", Int, "--analyse: White's mistakes", |r| {
-        judgement(r, 0, 1)
-    }),
+    col!(
+        "white_mistakes",
+        Int,
+        "--analyse: White's mistakes (blank: not judged, arbiter's own search gives blunders only)",
+        |r| { judgement(r, 0, 1) }
+    ),
     col!("white_blunders", Int, "--analyse: White's blunders", |r| {
         judgement(r, 0, 2)
     }),
     col!(
         "black_inaccuracies",
         Int,
-        "--analyse: Black's inaccuracies",
+        "--analyse: Black's inaccuracies (blank: not judged, arbiter's own search gives blunders only)",
         |r| { judgement(r, 1, 0) }
     ),
-    col!("black_mistakes", Int, "--analyse: Black's mistakes", |r| {
-        judgement(r, 1, 1)
-    }),
+    col!(
+        "black_mistakes",
+        Int,
+        "--analyse: Black's mistakes (blank: not judged, arbiter's own search gives blunders only)",
+        |r| { judgement(r, 1, 1) }
+    ),
     col!("black_blunders", Int, "--analyse: Black's blunders", |r| {
         judgement(r, 1, 2)
     }),

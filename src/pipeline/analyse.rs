@@ -90,6 +90,9 @@ pub struct StageSummary {
     pub plies: u64,
     /// Per judgement (inaccuracy, mistake, blunder): labels given.
     pub labels: [u64; 3],
+    /// Per judgement: whether this run gives that label at all (arbiter's own search gives
+    /// blunders only); a count of a kind not judged means nothing.
+    pub judged: [bool; 3],
     /// Positions the UCI engine searched, the nodes it reported, and the positions with a
     /// legal move in the games analysed (what evaluating every position would search).
     pub engine_positions: u64,
@@ -172,6 +175,7 @@ pub fn run(
         skipped: selection.done,
         skipped_same_settings: selection.same_settings,
         skipped_stronger: selection.stronger,
+        judged: crate::search::strength::Strength::judged_kinds(&settings),
         ..StageSummary::default()
     };
     let mut state = Progress {

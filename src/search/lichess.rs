@@ -191,6 +191,31 @@ pub fn game_accuracy(white_cp: &[i32], white_first: bool) -> [Option<f64>; 2] {
     })
 }
 
+/// Average centipawn loss of White and Black, as lila's `AccuracyCP` computes it: per move of
+/// the side, how far its centipawns fell (both positions ceiled to ±`CP_CEILING`, a mate
+/// counted as ±`CP_CEILING`), at least 0; the mean over the side's moves whose two positions
+/// are evaluated, rounded. `white_cp` holds White's centipawns of every position, start first
+/// (`None`: not evaluated); `white_first` says who made the first move. `None` for a side
+/// without an evaluated move.
+pub fn acpl(white_cp: &[Option<i32>], white_first: bool) -> [Option<u32>; 2] {
+    let mut sums = [(0i64, 0i64); 2];
+    for (i, pair) in white_cp.windows(2).enumerate() {
+        let (Some(before), Some(after)) = (pair[0], pair[1]) else {
+            continue;
+        };
+        let [before, after] = [before, after].map(|cp| cp.clamp(-CP_CEILING, CP_CEILING));
+        let white_moves = (i % 2 == 0) == white_first;
+        let (side, loss) = if white_moves {
+            (0, before - after)
+        } else {
+            (1, after - before)
+        };
+        sums[side].0 += i64::from(loss.max(0));
+        sums[side].1 += 1;
+    }
+    sums.map(|(loss, moves)| (moves > 0).then(|| (loss as f64 / moves as f64).round() as u32))
+}
+
 fn std_dev(xs: &[f64]) -> f64 {
     let n = xs.len() as f64;
     let mean = xs.iter().sum::<f64>() / n;
@@ -352,5 +377,23 @@ mod tests {
         assert!(close(w, (weighted + harmonic) / 2.0), "{w}");
         assert_eq!(game_accuracy(&[15], true), [None, None]);
         assert!(game_accuracy(&[15, 15], false)[0].is_none());
+    }
+
+    #[test]
+    fn average_centipawn_loss_of_a_hand_computed_game() {
+        // +15 (lichess's start), 1. e4 → +30, 1... e5 → +80 (Black loses 50), 2. Nf3 → −1200
+        // (White loses 80 + 1000, ceiled: 1080), 2... Qxe4 → −1100 (Black gains: 0), 3. d4,
+        // not evaluated after: not counted.
+        let curve = [Some(15), Some(30), Some(80), Some(-1200), Some(-1100), None];
+        // White: losses 0 (15 → 30) and 1080: mean 540. Black: 50 and 0: mean 25.
+        assert_eq!(acpl(&curve, true), [Some(540), Some(25)]);
+        // Black moving first: the first move is Black's.
+        assert_eq!(acpl(&curve[..2], false), [None, Some(15)]);
+        assert_eq!(acpl(&[Some(0)], true), [None, None]);
+        // Rounded: White loses 1 and 2 → 1.5 → 2.
+        assert_eq!(
+            acpl(&[Some(0), Some(-1), Some(-1), Some(-3)], true),
+            [Some(2), Some(0)]
+        );
     }
 }

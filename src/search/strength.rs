@@ -47,6 +47,18 @@ impl Strength {
         }
     }
 
+    /// Which labels (inaccuracy, mistake, blunder) an analysis stored with `settings` gives
+    /// at all: an engine judges all three; arbiter's own search those its settings name
+    /// (`analysis::OWN_TIER_LABELS`; all three before that rule was recorded). A kind it
+    /// never gives is unknown, not zero.
+    pub fn judged_kinds(settings: &str) -> [bool; 3] {
+        let s: Settings = serde_json::from_str(settings).unwrap_or_default();
+        match (s.uci_engine, s.own_tier_labels) {
+            (None, Some(kinds)) => kinds,
+            _ => [true; 3],
+        }
+    }
+
     /// The name of the engine behind the labels: the UCI engine's, or `arbiter`.
     pub fn engine_name(&self) -> &str {
         self.engine.as_deref().unwrap_or("arbiter")
@@ -91,6 +103,7 @@ struct Settings {
     #[serde(default)]
     deep_nodes: u64,
     uci_engine: Option<EngineSettings>,
+    own_tier_labels: Option<[bool; 3]>,
 }
 
 #[derive(Deserialize)]
@@ -157,6 +170,23 @@ mod tests {
             "arbiter's own search at 20000 nodes a position"
         );
         assert_eq!(own.engine_name(), "arbiter");
+    }
+
+    #[test]
+    fn the_own_search_judges_blunders_only_and_an_engine_every_kind() {
+        let own = settings_json(&AnalysisOptions::default(), None);
+        assert_eq!(Strength::judged_kinds(&own), [false, false, true]);
+        let with = AnalysisOptions {
+            engine: Some(engine(EngineLimit::Nodes(5_000))),
+            ..AnalysisOptions::default()
+        };
+        assert_eq!(
+            Strength::judged_kinds(&settings_json(&with, Some("Stockfish 16"))),
+            [true; 3]
+        );
+        // Before `own_tier_labels` was recorded, the own search gave all three.
+        let old = r#"{"analysis_version": 3, "deep_nodes": 20000}"#;
+        assert_eq!(Strength::judged_kinds(old), [true; 3]);
     }
 
     #[test]

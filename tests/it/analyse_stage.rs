@@ -307,3 +307,129 @@ fn one<T: rusqlite::types::FromSql>(db: &Path, sql: &str) -> T {
     let conn = rusqlite::Connection::open(db).unwrap();
     conn.query_row(sql, [], |r| r.get(0)).unwrap()
 }
+
+#[test]
+fn the_own_search_counts_only_the_labels_it_gives_and_leaves_the_others_blank() {
+    // Defect 10: "0 inaccuracies, 0 mistakes" although the own search never judges them.
+    let dir = tempfile::tempdir().unwrap();
+    let db = blunders_db(dir.path());
+    let out = analyse(&db, &["--engine", "none"]);
+    let line = out.lines().find(|l| l.starts_with("labels")).unwrap();
+    let blunders = count(
+        &db,
+        "SELECT sum(white_blunders) + sum(black_blunders) FROM analyses",
+    );
+    assert!(blunders > 0);
+    assert_eq!(
+        line,
+        format!(
+            "labels     {blunders:>12}  blunders; inaccuracies and mistakes need an engine \
+             (Stockfish on PATH, or --engine PATH)"
+        )
+    );
+    // Stored and exported as unknown, not 0; the blunders and accuracy are there.
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM analyses WHERE white_inaccuracies IS NULL \
+             AND black_mistakes IS NULL AND white_blunders IS NOT NULL"
+        ),
+        2
+    );
+    for row in labels(&db) {
+        let cells: Vec<&str> = row.split(',').collect();
+        assert_eq!(cells[5], "", "black_mistakes blank: {row}");
+        assert!(!cells[1].is_empty() && !cells[3].is_empty(), "{row}");
+        assert_eq!(cells[6], "arbiter", "{row}");
+    }
+}
+
+#[test]
+fn progress_goes_to_a_log_every_few_seconds() {
+    // stderr a pipe: a progress line every 5 s, not only on a terminal.
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let (db, total) = stored_games(dir.path());
+    let mut child = Command::new(BIN)
+        .args([
+            "analyse", "--engine", "none", "--jobs", "1", "--nodes", "2000000",
+        ])
+        .arg("--db")
+        .arg(&db)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let line = stderr
+        .lines()
+        .map(Result::unwrap)
+        .find(|l| l.starts_with("analysed "))
+        .expect("a progress line");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(start.elapsed() >= Duration::from_secs(4), "{line}");
+    assert!(
+        line.contains(&format!("/{total} games, ")) && line.contains("games/s, ETA "),
+        "{line}"
+    );
+    assert!(
+        !line.contains('\x1b'),
+        "no terminal codes in a log: {line:?}"
+    );
+}
+
+#[test]
+fn export_gives_each_sides_average_centipawn_loss_from_the_stored_evaluations() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = blunders_db(dir.path());
+    analyse(&db, &["--engine", "none"]);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "export",
+            "--format",
+            "csv",
+            "--columns",
+            "id,white_acpl,black_acpl",
+            "--db",
+        ])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in text.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let id: i64 = cells[0].parse().unwrap();
+        // lichess's rule by hand: White's centipawns, ±1000 at most (a mate ±1000), the
+        // start at +15; each move's loss for its mover, at least 0, averaged and rounded.
+        let mut curve: Vec<i64> = conn
+            .prepare("SELECT score_cp, mate FROM evaluations WHERE game_id = ?1 ORDER BY ply")
+            .unwrap()
+            .query_map([id], |r| {
+                let (cp, mate): (Option<i64>, Option<i64>) = (r.get(0)?, r.get(1)?);
+                Ok(match mate {
+                    Some(m) => 1000 * m.signum(),
+                    None => cp.unwrap().clamp(-1000, 1000),
+                })
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        curve[0] = 15;
+        let mut losses = [Vec::new(), Vec::new()];
+        for (i, pair) in curve.windows(2).enumerate() {
+            let loss = if i % 2 == 0 {
+                pair[0] - pair[1]
+            } else {
+                pair[1] - pair[0]
+            };
+            losses[i % 2].push(loss.max(0) as f64);
+        }
+        let mean = |l: &Vec<f64>| (l.iter().sum::<f64>() / l.len() as f64).round().to_string();
+        assert_eq!(cells[1], mean(&losses[0]), "{line} {curve:?}");
+        assert_eq!(cells[2], mean(&losses[1]), "{line} {curve:?}");
+    }
+    assert_eq!(text.lines().count(), 3, "{text}");
+}

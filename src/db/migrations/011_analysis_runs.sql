@@ -14,11 +14,13 @@ CREATE TABLE analysis_runs (
     current            INTEGER NOT NULL,  -- 1: the game's strongest analysis, the one read
     white_accuracy     REAL,
     black_accuracy     REAL,
-    white_inaccuracies INTEGER NOT NULL,
-    white_mistakes     INTEGER NOT NULL,
+    -- NULL: a label this analysis never gives (arbiter's own search gives blunders only), so
+    -- the count is unknown, not 0; `db::analyses::after_v11` nulls the copied ones.
+    white_inaccuracies INTEGER,
+    white_mistakes     INTEGER,
     white_blunders     INTEGER NOT NULL,
-    black_inaccuracies INTEGER NOT NULL,
-    black_mistakes     INTEGER NOT NULL,
+    black_inaccuracies INTEGER,
+    black_mistakes     INTEGER,
     black_blunders     INTEGER NOT NULL,
     settings           TEXT    NOT NULL,  -- JSON: engine, budgets; one run per game and settings
     engine_positions   INTEGER,

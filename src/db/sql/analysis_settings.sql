@@ -1,0 +1,1 @@
+SELECT DISTINCT settings FROM analysis_runs
