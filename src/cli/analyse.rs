@@ -218,11 +218,11 @@ pub fn run_stage(
     }
     print_summary(&summary)?;
     if summary.interrupted {
-        eprintln!(
+        // Exit 130 with the one line, as every command ends on Ctrl-C.
+        return Err(AppError::Interrupted(format!(
             "interrupted: {} games analysed; run the same command to go on",
             summary.analysed
-        );
-        return Ok(Outcome::Errored);
+        )));
     }
     Ok(Outcome::Success)
 }

@@ -145,7 +145,7 @@ fn ctrl_c_commits_and_says_how_to_go_on() {
         .unwrap();
     assert!(status.success());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(out.status.code(), Some(130), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     let kept = count(&db, "SELECT count(*) FROM analyses");
     assert!(kept < total, "{kept} of {total}");
