@@ -195,6 +195,9 @@ pub struct Filter {
     pub white: Option<String>,
     pub black: Option<String>,
     pub event: Option<String>,
+    /// The events `event` names (`db::events::resolve`, the one rule `tournament` uses too),
+    /// once the names are resolved.
+    pub event_ids: Vec<i64>,
     /// The Site tag, exactly as written.
     pub site: Option<String>,
     /// ECO codes or prefixes of arbiter's classification (`B`, `B9`, `B90`); any of them.
@@ -398,7 +401,15 @@ impl Filter {
     /// ratings, length.
     fn games_sql(&self, c: &mut Conds, version: i64) {
         let v2 = version >= 2;
-        if let Some(e) = &self.event {
+        if !self.event_ids.is_empty() {
+            let marks = vec!["?"; self.event_ids.len()].join(", ");
+            let vals = self
+                .event_ids
+                .iter()
+                .map(|&id| Value::Integer(id))
+                .collect();
+            c.push(&format!("g.event_id IN ({marks})"), vals);
+        } else if let Some(e) = &self.event {
             c.push("e.name = ?", vec![text(e)]);
         }
         if let Some(s) = &self.site {
@@ -542,11 +553,8 @@ pub enum SelectError {
         name: String,
         closest: Vec<String>,
     },
-    /// `--event`: no event is called exactly this.
-    NoEvent {
-        name: String,
-        closest: Vec<String>,
-    },
+    /// `--event`: the name designates no event, or several names.
+    Event(crate::db::events::ResolveError),
     Sqlite(rusqlite::Error),
 }
 
@@ -565,10 +573,7 @@ impl std::fmt::Display for SelectError {
                 write!(f, "no player's name is written exactly {name:?}")?;
                 list(f, "players", closest)
             }
-            SelectError::NoEvent { name, closest } => {
-                write!(f, "no event is called {name:?}")?;
-                list(f, "events", closest)
-            }
+            SelectError::Event(e) => write!(f, "--event: {e}"),
             SelectError::Sqlite(e) => write!(f, "database: {e}"),
         }
     }
@@ -632,42 +637,14 @@ impl Filter {
             }
         }
         if let Some(event) = &self.event {
-            let found: bool = conn.query_row(
-                "SELECT EXISTS (SELECT 1 FROM events WHERE name = ?1)",
-                [event],
-                |r| r.get(0),
-            )?;
-            if !found {
-                let mut stmt = conn.prepare("SELECT name FROM events")?;
-                let all: Vec<String> = stmt
-                    .query_map([], |r| r.get(0))?
-                    .collect::<rusqlite::Result<_>>()?;
-                let spelled: Vec<Spelled<'_>> =
-                    all.iter().map(|name| Spelled { person: 0, name }).collect();
-                return Err(SelectError::NoEvent {
-                    name: event.clone(),
-                    closest: closest_events(&spelled, event, 8),
-                });
+            match crate::db::events::resolve(conn, event) {
+                Ok(named) => self.event_ids = named.event_ids(),
+                Err(crate::db::events::ResolveError::Sqlite(e)) => return Err(e.into()),
+                Err(e) => return Err(SelectError::Event(e)),
             }
         }
         Ok(())
     }
-}
-
-/// Event names closest to `name`: by edit distance over the whole name, ignoring case.
-fn closest_events(events: &[Spelled<'_>], name: &str, n: usize) -> Vec<String> {
-    let lower = |s: &str| -> Vec<char> { s.to_lowercase().chars().collect() };
-    let want = lower(name);
-    let mut scored: Vec<(usize, &str)> = events
-        .iter()
-        .map(|e| (edit_distance(&want, &lower(e.name)), e.name))
-        .collect();
-    scored.sort_unstable();
-    scored
-        .into_iter()
-        .take(n)
-        .map(|(_, s)| s.to_owned())
-        .collect()
 }
 
 /// Games with their players, event and import, under the aliases the filters use: `g`

@@ -182,7 +182,7 @@ fn names_resolve_one_way_in_every_command() {
     fails(
         &["export", "--db", d, "--event", "Klub"],
         2,
-        "no event is called \"Klub\"; the closest:\n  Club",
+        "--event: no stored event is named 'Klub' or has it in its name; the closest:\n  'Club' (",
     );
 }
 

@@ -357,3 +357,25 @@ fn on_a_terminal_text_shows_twenty_rows_and_counts_the_rest() {
     ]);
     assert_eq!(String::from_utf8(piped.stdout).unwrap().lines().count(), 27);
 }
+
+#[test]
+fn event_filters_name_events_by_the_tournament_rule() {
+    let (_dir, db) = database();
+    // Case and spaces folded; a part of one name is that name.
+    let rows = table(
+        &db,
+        &[
+            "--sequence",
+            "c5",
+            "--event",
+            "query  FORMS 3",
+            "--columns",
+            "id",
+        ],
+    );
+    assert_eq!(rows, [["3"]]);
+    // A part of several names is a usage error listing them with their years and games.
+    let e = refused(&db, &["--sequence", "c5", "--event", "forms"]);
+    assert!(e.contains("'forms' is part of 4 event names"), "{e}");
+    assert!(e.contains("'Query forms 2' (2019, 1 games)"), "{e}");
+}
