@@ -11,7 +11,7 @@ use crate::db::hits::{HitOrder, HitRow, hit_rows, order_hits};
 use crate::db::{open_existing, open_read_only};
 use crate::export::format::{self, Format};
 use crate::export::output::Output;
-use crate::export::positions::{explore, search, trees};
+use crate::export::positions::{explore_ordered, search, trees};
 use crate::export::search_tables::{
     HIT_COLUMNS, ORDER_COLUMNS, START, TREE_COLUMNS, branch_cells, hit_cells, order_cells,
     pick_hit_columns,
@@ -386,21 +386,12 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs, limit: usize) -> Resul
     };
     // An exact position from the key index (count, first rows, tree); the move orders of
     // `--reverse-tree` and the other forms replay the games.
-    // The order is decided over every match, so the index hands them all over unless they
-    // are wanted as stored.
-    let wanted = if args.tree {
-        0
-    } else if args.sort == HitOrder::Stored {
-        limit
-    } else {
-        usize::MAX
-    };
-    let rows_of = |hits: Vec<(i64, u32)>| -> Result<Vec<HitRow>> {
-        let shown = order_hits(conn, &hits, args.sort, limit)?;
-        Ok(hit_rows(conn, &shown)?)
-    };
+    // The order is decided over every match: the index path orders the ids it finds and
+    // replays only the games shown; a replay of every game orders what it found.
+    let wanted = if args.tree { 0 } else { limit };
     if !args.reverse_tree
-        && let Some(e) = explore(conn, &query, &filter, wanted, args.tree).map_err(other)?
+        && let Some(e) =
+            explore_ordered(conn, &query, &filter, wanted, args.tree, args.sort).map_err(other)?
     {
         unindexed_note(e.unindexed);
         if let Some(trees) = e.trees {
@@ -409,7 +400,8 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs, limit: usize) -> Resul
                 trees,
             });
         }
-        let rows = rows_of(e.hits.iter().map(|h| (h.id, h.ply)).collect())?;
+        let shown: Vec<(i64, u32)> = e.hits.iter().map(|h| (h.id, h.ply)).collect();
+        let rows = hit_rows(conn, &shown)?;
         return Ok(Answer::Rows {
             total: e.total,
             rows,
@@ -422,7 +414,8 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs, limit: usize) -> Resul
         let trees = trees(conn, &found.hits, args.reverse_tree).map_err(other)?;
         return Ok(Answer::Trees { total, trees });
     }
-    let rows = rows_of(found.hits.iter().map(|h| (h.id, h.ply)).collect())?;
+    let hits: Vec<(i64, u32)> = found.hits.iter().map(|h| (h.id, h.ply)).collect();
+    let rows = hit_rows(conn, &order_hits(conn, &hits, args.sort, limit)?)?;
     Ok(Answer::Rows { total, rows })
 }
 

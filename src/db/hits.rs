@@ -73,10 +73,24 @@ pub fn order_hits(
             v.truncate(limit);
             Ok(v)
         }
-        HitOrder::Date => by_date(conn, hits, limit),
-        HitOrder::Elo => by_rating(conn, hits, limit),
+        HitOrder::Date => {
+            // Few hits among many games: their dates looked up and sorted; else the date
+            // index walked (it finds the first rows of a common position in a few entries,
+            // where looking up each hit's date would read them all).
+            let games: i64 =
+                conn.query_row("SELECT coalesce(max(id), 0) FROM games", [], |r| r.get(0))?;
+            if (hits.len() as i64).saturating_mul(SPARSE) < games {
+                by_key(conn, hits, limit, false)
+            } else {
+                by_date(conn, hits, limit)
+            }
+        }
+        HitOrder::Elo => by_key(conn, hits, limit, true),
     }
 }
+
+/// Hits rarer than one game in this many are ordered by looking up each one's date.
+const SPARSE: i64 = 32;
 
 fn by_date(
     conn: &Connection,
@@ -105,10 +119,12 @@ fn by_date(
     Ok(out)
 }
 
-fn by_rating(
+/// Each hit's date and ratings looked up, then sorted: by rating first (`rating`), or by date.
+fn by_key(
     conn: &Connection,
     hits: &[(i64, u32)],
     limit: usize,
+    rating: bool,
 ) -> rusqlite::Result<Vec<(i64, u32)>> {
     let mut stmt = conn
         .prepare_cached("SELECT year, month, day, white_elo, black_elo FROM games WHERE id = ?1")?;
@@ -144,7 +160,12 @@ fn by_rating(
         }
     }
     keyed.sort_by(|(a, _), (b, _)| {
-        none_last(a.0, b.0, |x, y| y.total_cmp(&x))
+        let by_rating = if rating {
+            none_last(a.0, b.0, |x, y| y.total_cmp(&x))
+        } else {
+            Ordering::Equal
+        };
+        by_rating
             .then_with(|| none_last(a.1, b.1, |x, y| x.cmp(&y)))
             .then(a.2.cmp(&b.2))
     });

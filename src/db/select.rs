@@ -7,7 +7,7 @@
 //! match nothing (`--result 1:0`, `--severity fatal`) is a usage error listing the valid ones.
 
 use crate::db::directory::{Directory, ResolveError};
-use crate::identity::resolve::{Spelled, closest, edit_distance};
+use crate::identity::resolve::{Spelled, closest};
 use rusqlite::Connection;
 use rusqlite::types::Value;
 

@@ -9,6 +9,7 @@ use super::ExportError;
 use super::games::schema_version;
 use crate::chess::Position;
 use crate::db::encode::{decode_moves, decode_visit, start_position};
+use crate::db::hits::{HitOrder, order_hits};
 use crate::db::lean::lean_visit;
 use crate::db::positions::{
     Facts, TailProbe, each_spans, for_each_tail, games_ranges, games_with_key, has_games_table,
@@ -661,6 +662,20 @@ pub fn explore(
     limit: usize,
     tree: bool,
 ) -> Result<Option<Explored>, ExportError> {
+    explore_ordered(conn, query, filter, limit, tree, HitOrder::Stored)
+}
+
+/// `explore`, its first `limit` rows the first in `order` (`db::hits::order_hits`) among
+/// every match: the order is decided on the ids the index gives, and only the games shown
+/// are replayed for their ply.
+pub fn explore_ordered(
+    conn: &Connection,
+    query: &Query,
+    filter: &Filter,
+    limit: usize,
+    tree: bool,
+    order: HitOrder,
+) -> Result<Option<Explored>, ExportError> {
     let Some(pos) = &query.position else {
         return Ok(None);
     };
@@ -711,26 +726,34 @@ pub fn explore(
     let mut checked = Found::default();
     verify(conn, &matcher, &others, &mut checked)?;
     out.total = keyed.len() + checked.hits.len();
-    // The first rows: keyed games (replayed for their ply) and checked ones, by id.
-    let mut first: Vec<i64> = keyed.iter().take(limit).map(|&g| i64::from(g)).collect();
-    first.extend(checked.hits.iter().take(limit).map(|h| h.id));
-    first.sort_unstable();
-    first.truncate(limit);
+    // The first rows in the order asked for, among every match: keyed games (replayed for
+    // their ply once chosen; 0 stands for it until then) and checked ones.
+    let mut all: Vec<(i64, u32)> = keyed.iter().map(|&g| (i64::from(g), 0)).collect();
+    all.extend(checked.hits.iter().map(|h| (h.id, h.ply)));
+    all.sort_unstable();
+    let first = if limit == 0 {
+        Vec::new()
+    } else {
+        order_hits(conn, &all, order, limit)?
+    };
     let mut rows = Found::default();
-    let keyed_first: Vec<i64> = first
+    let mut keyed_first: Vec<i64> = first
         .iter()
-        .copied()
+        .map(|&(id, _)| id)
         .filter(|&id| keyed.binary_search(&(id as u32)).is_ok())
         .collect();
+    keyed_first.sort_unstable();
     verify(conn, &matcher, &keyed_first, &mut rows)?;
-    rows.hits.extend(
-        checked
-            .hits
-            .iter()
-            .filter(|h| first.binary_search(&h.id).is_ok()),
-    );
-    rows.hits.sort_by_key(|h| h.id);
-    out.hits = rows.hits;
+    let plies: std::collections::HashMap<i64, u32> = rows
+        .hits
+        .iter()
+        .chain(&checked.hits)
+        .map(|h| (h.id, h.ply))
+        .collect();
+    out.hits = first
+        .iter()
+        .filter_map(|&(id, _)| plies.get(&id).map(|&ply| Hit { id, ply }))
+        .collect();
     out.replayed = checked.replayed + rows.replayed;
     if tree {
         let mut t = Trees::default();
