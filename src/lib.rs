@@ -13,11 +13,14 @@ pub mod game;
 pub mod identity;
 pub mod interrupt;
 pub mod laws;
+#[cfg(test)]
+mod layering;
 pub mod pgn;
 pub mod pipeline;
 pub mod positions;
 pub mod search;
 pub mod stats;
 pub mod table;
+pub mod tags;
 pub mod tune;
 pub mod uci;

@@ -56,7 +56,7 @@ pub fn parse_result(text: &str) -> Result<ResultValue, String> {
 }
 
 /// `--severity`: error, warning or info.
-pub fn parse_severity(text: &str) -> Result<crate::pgn::Severity, String> {
+pub fn parse_severity(text: &str) -> Result<crate::findings::Severity, String> {
     one_of(text, &crate::findings::Severity::ALL, |s| {
         s.as_str().to_owned()
     })
@@ -217,7 +217,7 @@ pub struct Filter {
     /// Games without a finding of this code.
     pub lacks_finding: Vec<String>,
     /// Games with at least one finding of this severity.
-    pub severity: Option<crate::pgn::Severity>,
+    pub severity: Option<crate::findings::Severity>,
     pub edition: Option<crate::laws::Edition>,
     /// Leave out duplicates that are not their group's survivor (schema version 2).
     pub unique: bool,
