@@ -3,7 +3,6 @@
 //! pending), and one game's analysis written in place of any earlier one.
 
 use super::record::AnalysisRecord;
-use rusqlite::types::Value;
 use rusqlite::{Connection, params, params_from_iter};
 
 /// A stored game the stage will analyse: what replaying it needs and where its findings point.
@@ -32,17 +31,15 @@ pub struct Selection {
     pub pending: Vec<PendingGame>,
 }
 
-/// The games of `from` (the joins of the shared selection, `games g` among them) that
-/// `clause` selects, with `values` for its parameters. A game whose stored analysis has
-/// `settings` is done, unless `redo`.
+/// The games `games` selects. A game whose stored analysis has `settings` is done, unless
+/// `redo`.
 pub fn select(
     conn: &Connection,
-    from: &str,
-    clause: &str,
-    values: Vec<Value>,
+    games: &super::query::Selection,
     settings: &str,
     redo: bool,
 ) -> rusqlite::Result<Selection> {
+    let (from, clause, values) = games.sql();
     let sql = format!(
         "SELECT g.id, g.start_fen, g.variant, g.moves, g.result, g.termination, g.line, \
          g.byte_offset, an.settings FROM {from} LEFT JOIN analyses an ON an.game_id = g.id \

@@ -3,7 +3,7 @@
 //! orders that reached the position (`--reverse-tree`), each as columns and typed cells, so
 //! that CSV (with its formula guard), JSON lines and Parquet all come from one description.
 
-use super::positions::HitRow;
+use crate::db::query::positions::HitRow;
 use crate::positions::tree::Branch;
 use crate::table::{Cell, Column, Kind};
 
