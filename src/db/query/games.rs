@@ -518,3 +518,22 @@ pub struct FindingRow<'a> {
     pub token: Option<&'a str>,
     pub message: &'a str,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_name_only_games_columns_the_version_has() {
+        assert_eq!(Order::Id.sql(3), "g.id");
+        let by = Order::Columns(vec!["eco", "g.id; DROP TABLE games", "year"]);
+        assert_eq!(by.sql(3), "g.eco, g.year, g.id");
+        assert_eq!(by.sql(1), "g.year, g.id", "version 1 has no eco");
+        assert!(Order::Columns(vec!["tc_class"]).by_id(1));
+        assert!(!by.by_id(3));
+        assert_eq!(
+            Order::DuplicateGroups.sql(3),
+            "dm.group_id, dm.survivor DESC, g.id"
+        );
+    }
+}
