@@ -160,11 +160,8 @@ fn run_db(args: &AnalyseArgs) -> Result {
     let options = stage_options(analysis, &args.engine, args.redo, args.jobs)?;
     let mut conn = crate::db::open_existing(db)?;
     let filter = args.filter.select(&conn, false)?;
-    let version =
-        crate::export::games::schema_version(&conn).map_err(|e| AppError::Other(e.to_string()))?;
-    let (clause, values) = filter.to_sql(version);
-    let from = crate::db::select::games_from(version);
-    run_stage(&mut conn, from, &clause, values, &options, args.quiet)
+    let games = crate::db::query::Selection::compile(&conn, &filter)?;
+    run_stage(&mut conn, &games, &options, args.quiet)
 }
 
 /// The stage's options, with the engine checked first: one that cannot start is a usage
@@ -190,9 +187,7 @@ pub fn stage_options(
 /// its summary; Ctrl-C commits and says how to go on.
 pub fn run_stage(
     conn: &mut rusqlite::Connection,
-    from: &str,
-    clause: &str,
-    values: Vec<rusqlite::types::Value>,
+    games: &crate::db::query::Selection,
     options: &StageOptions,
     quiet: bool,
 ) -> Result {
@@ -203,7 +198,7 @@ pub fn run_stage(
     let draw = !quiet && terminal;
     let log = !quiet && !terminal;
     let mut last_draw = Instant::now();
-    let summary = crate::pipeline::analyse::run(conn, from, clause, values, options, |p| {
+    let summary = crate::pipeline::analyse::run(conn, games, options, |p| {
         if draw && last_draw.elapsed() >= Duration::from_millis(500) {
             last_draw = Instant::now();
             eprint!("\r\x1b[2K{}", progress_line(p));

@@ -9,9 +9,10 @@ use super::output::{Offers, TableOutput};
 use super::show::printable;
 use crate::db::duplicate_list::{COLUMNS, GroupKind, for_each_member};
 use crate::db::duplicates::{Candidate, Prefer, candidates, refresh, same_moves_other_players};
-use crate::db::select::Filter;
+use crate::db::query::Selection;
+use crate::db::query::games::{Order, for_each_game};
+use crate::db::query::select::Filter;
 use crate::export::format::{self, Format};
-use crate::export::games::{Order, for_each_game};
 use crate::export::output::Output;
 use crate::export::pgn::{PgnOptions, PgnWriter};
 use crate::export::{ExportError, Writer};
@@ -101,6 +102,7 @@ pub fn run(args: &DuplicatesArgs) -> Result {
     let format = args.out.format()?;
     let mut conn = crate::db::open_existing(&args.db)?;
     let filter = args.select.select(&conn, false)?;
+    let selection = Selection::compile(&conn, &filter)?;
     let prefer = match args.prefer {
         PreferArg::Longest => Prefer::Longest,
         PreferArg::Annotated => Prefer::Annotated,
@@ -125,7 +127,7 @@ pub fn run(args: &DuplicatesArgs) -> Result {
     match format {
         Format::Pgn => {
             let mut members: HashMap<i64, Member> = HashMap::new();
-            for_each_member(&conn, &filter, kind, |m| -> Result<()> {
+            for_each_member(&conn, &selection, kind, |m| -> Result<()> {
                 members.insert(
                     m.game,
                     Member {
@@ -142,7 +144,7 @@ pub fn run(args: &DuplicatesArgs) -> Result {
         Format::Text => {
             let mut out = Output::open(args.out.path())?;
             let mut last_group = None;
-            for_each_member(&conn, &filter, kind, |m| -> Result<()> {
+            for_each_member(&conn, &selection, kind, |m| -> Result<()> {
                 if last_group != Some(m.group) {
                     writeln!(out, "group {} ({})", m.group, m.kind)?;
                     last_group = Some(m.group);
@@ -166,7 +168,7 @@ pub fn run(args: &DuplicatesArgs) -> Result {
         table => {
             let mut t = format::open_table(table, args.out.path(), args.out.csv_raw)?;
             t.begin(&COLUMNS)?;
-            for_each_member(&conn, &filter, kind, |m| -> Result<()> {
+            for_each_member(&conn, &selection, kind, |m| -> Result<()> {
                 t.row(&m.cells())?;
                 Ok(())
             })?;
@@ -198,12 +200,12 @@ fn write_pgn(
     let mut writer = PgnWriter::new(Output::open(output)?, PgnOptions::default());
     writer.begin()?;
     let grouped = Filter {
-        sql: Some("dm.group_id IS NOT NULL".to_owned()),
+        in_duplicate_group: true,
         ..Filter::default()
     };
-    let order = Order(vec!["dm.group_id", "dm.survivor DESC"]);
+    let grouped = Selection::compile(conn, &grouped)?;
     let mut tagged = crate::export::ExportRow::default();
-    for_each_game(conn, &grouped, &order, |row| {
+    for_each_game(conn, &grouped, &Order::DuplicateGroups, |row| {
         let Some(m) = members.get(&row.id) else {
             return Ok(());
         };

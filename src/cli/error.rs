@@ -226,6 +226,15 @@ impl From<crate::export::ExportError> for AppError {
     }
 }
 
+impl From<crate::db::query::QueryError> for AppError {
+    fn from(e: crate::db::query::QueryError) -> AppError {
+        match e {
+            crate::db::query::QueryError::Sqlite(e) => AppError::Sqlite(e),
+            e => AppError::Other(e.to_string()),
+        }
+    }
+}
+
 impl From<crate::stats::read::ReadError> for AppError {
     fn from(e: crate::stats::read::ReadError) -> AppError {
         match e {

@@ -5,11 +5,11 @@
 
 use super::error::{AppError, Outcome, Result};
 use super::filter::FilterArgs;
-use crate::db::select::Filter;
+use crate::db::query::games::{Order, for_each_finding, for_each_game};
+use crate::db::query::select::Filter;
 use crate::export::csv::CsvFormat;
 use crate::export::findings::FindingsTable;
 use crate::export::format::{self, Format};
-use crate::export::games::{Order, count, for_each_finding, for_each_game, schema_version};
 use crate::export::jsonl::JsonlFormat;
 use crate::export::output::{Compression, Output};
 use crate::export::parquet::{PARTITION_COLUMNS, ParquetFormat, Target};
@@ -294,18 +294,20 @@ fn export(
     partition: Vec<&'static str>,
     query: &crate::positions::Query,
 ) -> std::result::Result<(), ExportError> {
-    let version = schema_version(conn)?;
-    // A position query: its games, found first (`export::positions::search`), and their
+    let games = crate::db::query::Selection::compile(conn, filter)?;
+    // A position query: its games, found first (`db::query::positions::search`), and their
     // matching plies, which the rows carry to the writers.
-    let mut filter = filter.clone();
-    let matched: Option<std::collections::HashMap<i64, u32>> = if query.is_empty() {
-        None
+    let (games, matched) = if query.is_empty() {
+        (games, None)
     } else {
-        let found = crate::export::positions::search(conn, query, &filter)?;
-        filter.ids = Some(found.hits.iter().map(|h| h.id).collect());
-        Some(found.hits.iter().map(|h| (h.id, h.ply)).collect())
+        let found = crate::db::query::positions::search(conn, query, &games)?;
+        let plies: std::collections::HashMap<i64, u32> =
+            found.hits.iter().map(|h| (h.id, h.ply)).collect();
+        (
+            games.narrowed(found.hits.iter().map(|h| h.id).collect()),
+            Some(plies),
+        )
     };
-    let filter = &filter;
     // The output is opened (a temporary file created) before any query runs.
     let mut parquet = None;
     let mut output = None;
@@ -336,7 +338,7 @@ fn export(
     };
     if args.findings {
         let mut t = FindingsTable::begin(table(output))?;
-        for_each_finding(conn, filter, |f| t.write(f))?;
+        for_each_finding(conn, &games, |f| t.write(f))?;
         return t.finish();
     }
     let mut writer: Box<dyn Writer> = match (format, output) {
@@ -345,16 +347,14 @@ fn export(
         (_, output) => Box::new(GameTable::new(table(output), selection)),
     };
     writer.begin()?;
-    let progress = Progress::new(!args.quiet, || count(conn, filter), bytes)?;
-    let order = Order(
-        partition
-            .iter()
-            .copied()
-            .filter(|c| version >= 2 || !matches!(*c, "eco" | "tc_class"))
-            .collect(),
-    );
+    let progress = Progress::new(!args.quiet, || Ok(games.count(conn)?), bytes)?;
+    let order = if partition.is_empty() {
+        Order::Id
+    } else {
+        Order::Columns(partition.clone())
+    };
     let mut n = 0;
-    for_each_game(conn, filter, &order, |row| {
+    for_each_game(conn, &games, &order, |row| {
         n += 1;
         progress.game(n);
         match &matched {

@@ -109,16 +109,13 @@ pub fn run_import(args: &ImportArgs) -> Result {
     }
     if let Some(stage) = stage {
         let mut conn = open(&args.db)?;
-        let from = crate::db::select::games_from(crate::db::SCHEMA_VERSION);
-        let values = vec![rusqlite::types::Value::Integer(last_before)];
-        let analysed = super::analyse::run_stage(
-            &mut conn,
-            from,
-            "g.id > ?1",
-            values,
-            &stage,
-            args.input.quiet,
-        )?;
+        // The games this import added.
+        let added = crate::db::query::Filter {
+            after_id: Some(last_before),
+            ..crate::db::query::Filter::default()
+        };
+        let added = crate::db::query::Selection::compile(&conn, &added)?;
+        let analysed = super::analyse::run_stage(&mut conn, &added, &stage, args.input.quiet)?;
         if analysed != Outcome::Success {
             return Ok(analysed);
         }

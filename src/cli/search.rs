@@ -2,16 +2,17 @@
 //! [selection]`: the games that reached a position (docs/POSITIONS.md), with the first
 //! matching ply; `--tree` the moves played next, `--reverse-tree` the move orders that led
 //! there. `arbiter index --db DB` builds the position index for games stored without it.
-//! Flags are read here; the work is in `positions` and `export::positions`.
+//! Flags are read here; the work is in `positions` and `db::query::positions`.
 
 use super::error::{AppError, Outcome, Result};
 use super::filter::FilterArgs;
 use super::output::{Offers, TableOutput};
 use crate::db::hits::{HitOrder, HitRow, hit_rows, order_hits};
+use crate::db::query::positions::{explore_ordered, search, trees};
+use crate::db::query::{QueryError, Selection};
 use crate::db::{open_existing, open_read_only};
 use crate::export::format::{self, Format};
 use crate::export::output::Output;
-use crate::export::positions::{explore_ordered, search, trees};
 use crate::export::search_tables::{
     HIT_COLUMNS, ORDER_COLUMNS, START, TREE_COLUMNS, branch_cells, hit_cells, order_cells,
     pick_hit_columns,
@@ -375,7 +376,8 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs, limit: usize) -> Resul
         return Err(AppError::usage("--tree and --reverse-tree need a FEN"));
     }
     let filter = args.select.select(conn, false)?;
-    let other = |e: crate::export::ExportError| AppError::Other(e.to_string());
+    let other = |e: QueryError| AppError::Other(e.to_string());
+    let selection = Selection::compile(conn, &filter).map_err(other)?;
     let unindexed_note = |n: u64| {
         if n > 0 && !args.quiet {
             eprintln!(
@@ -390,8 +392,8 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs, limit: usize) -> Resul
     // replays only the games shown; a replay of every game orders what it found.
     let wanted = if args.tree { 0 } else { limit };
     if !args.reverse_tree
-        && let Some(e) =
-            explore_ordered(conn, &query, &filter, wanted, args.tree, args.sort).map_err(other)?
+        && let Some(e) = explore_ordered(conn, &query, &selection, wanted, args.tree, args.sort)
+            .map_err(other)?
     {
         unindexed_note(e.unindexed);
         if let Some(trees) = e.trees {
@@ -407,7 +409,7 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs, limit: usize) -> Resul
             rows,
         });
     }
-    let found = search(conn, &query, &filter).map_err(other)?;
+    let found = search(conn, &query, &selection).map_err(other)?;
     unindexed_note(found.unindexed);
     let total = found.hits.len();
     if args.tree || args.reverse_tree {

@@ -6,7 +6,7 @@
 use super::error::{AppError, Outcome, PathContext, Result, warn};
 use super::filter::FilterArgs;
 use crate::db::directory::Directory;
-use crate::db::select::Filter;
+use crate::db::query::select::Filter;
 use crate::export::format::{self, Format};
 use crate::export::output::Output;
 use crate::export::table::TableFormat;

@@ -39,17 +39,15 @@ pub struct Selection {
     pub pending: Vec<PendingGame>,
 }
 
-/// The games of `from` (the joins of the shared selection, `games g` among them) that
-/// `clause` selects, with `values` for its parameters. A game whose analysis read is at least
-/// as strong as one made under `settings` is done, unless `redo`.
+/// The games `games` selects. A game whose analysis read is at least as strong as one made
+/// under `settings` is done, unless `redo`.
 pub fn select(
     conn: &Connection,
-    from: &str,
-    clause: &str,
-    values: Vec<Value>,
+    games: &super::query::Selection,
     settings: &str,
     redo: bool,
 ) -> rusqlite::Result<Selection> {
+    let (from, clause, values) = games.sql();
     let sql = format!(
         "SELECT g.id, g.start_fen, g.variant, g.moves, g.result, g.termination, g.line, \
          g.byte_offset, an.settings FROM {from} LEFT JOIN analysis_runs an ON an.game_id = g.id \

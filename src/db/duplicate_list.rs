@@ -2,7 +2,7 @@
 //! group, kind, survival, players, date, event, length and the reason it is in the group,
 //! for the groups with a member among the selected games.
 
-use super::select::{Filter, games_from};
+use super::query::Selection;
 use crate::table::{Cell, Column, Kind};
 use rusqlite::Connection;
 use rusqlite::types::Value;
@@ -115,21 +115,20 @@ impl ListedMember {
 }
 
 /// Calls `each` with every member of the groups of `kind` that have a member among the games
-/// `filter` selects, group by group, the survivor first.
+/// `selection` selects, group by group, the survivor first.
 pub fn for_each_member<E: From<rusqlite::Error>>(
     conn: &Connection,
-    filter: &Filter,
+    selection: &Selection,
     kind: GroupKind,
     mut each: impl FnMut(ListedMember) -> Result<(), E>,
 ) -> Result<(), E> {
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    let (clause, mut values) = filter.to_sql(version);
-    let selected = if clause == "1" {
+    let (from, clause, values) = selection.sql();
+    let mut values = values.to_vec();
+    let selected = if selection.is_everything() {
         String::new()
     } else {
         format!(
-            " AND d.id IN (SELECT dm.group_id FROM {} WHERE dm.group_id IS NOT NULL AND ({clause}))",
-            games_from(version)
+            " AND d.id IN (SELECT dm.group_id FROM {from} WHERE dm.group_id IS NOT NULL AND ({clause}))"
         )
     };
     // The kind is bound after the filter's values.

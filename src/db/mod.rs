@@ -15,9 +15,9 @@ pub mod open;
 pub mod persons;
 pub mod position_laws;
 pub mod positions;
+pub mod query;
 pub mod ratings;
 pub mod record;
-pub mod select;
 pub mod upgrade;
 pub mod writer;
 

@@ -3,7 +3,7 @@
 //! and which games that verdict already rules out, so that a search for claims or
 //! repetitions replays only the few games that can hold them.
 
-use crate::db::select::{Filter, games_from};
+use crate::db::query::Selection;
 use crate::positions::laws::{AutomaticKind, ClaimKind, LawsQuery};
 use rusqlite::{Connection, Row, params_from_iter};
 
@@ -85,16 +85,14 @@ pub fn candidate_condition(q: &LawsQuery) -> String {
 /// by ascending id.
 pub fn for_each_candidate<E: From<rusqlite::Error>>(
     conn: &Connection,
-    version: i64,
-    filter: &Filter,
+    selection: &Selection,
     q: &LawsQuery,
     mut f: impl FnMut(LawsGame) -> Result<(), E>,
 ) -> Result<(), E> {
-    let (clause, values) = filter.to_sql(version);
+    let (from, clause, values) = selection.sql();
     let sql = format!(
         "SELECT g.id, g.start_fen, g.variant, g.moves, g.laws_edition, g.date, g.termination_ply \
-         FROM {} WHERE ({clause}) AND {} ORDER BY g.id",
-        games_from(version),
+         FROM {from} WHERE ({clause}) AND {} ORDER BY g.id",
         candidate_condition(q)
     );
     let mut stmt = conn.prepare(&sql)?;

@@ -4,8 +4,9 @@
 
 use crate::chess::{Move, Position};
 use crate::identity::names::parse_fide_id;
+use crate::identity::openings::Opening;
 use crate::identity::timecontrol::tc_class;
-use crate::pgn::Tags;
+use crate::tags::Tags;
 
 /// One finding as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,30 +48,6 @@ pub struct AnalysisRecord {
     pub engine: [u64; 3],
 }
 
-/// The opening a game reached, by position (`identity::openings`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OpeningRecord {
-    pub eco: &'static str,
-    /// Full name, `Sicilian Defense: Najdorf Variation`.
-    pub name: &'static str,
-    /// Ply of the deepest named position (0: the start).
-    pub ply: u32,
-}
-
-impl OpeningRecord {
-    /// The part before `:`.
-    pub fn family(&self) -> &'static str {
-        self.name
-            .split_once(':')
-            .map_or(self.name, |(f, _)| f.trim())
-    }
-
-    /// The part after `:`, when there is one.
-    pub fn variation(&self) -> Option<&'static str> {
-        self.name.split_once(':').map(|(_, v)| v.trim())
-    }
-}
-
 #[derive(Debug, Clone, Default)]
 pub struct GameRecord {
     pub game_number: u64,
@@ -100,7 +77,7 @@ pub struct GameRecord {
     pub findings: Vec<FindingRecord>,
     pub analysis: Option<AnalysisRecord>,
     /// The opening by position (standard start only).
-    pub opening: Option<OpeningRecord>,
+    pub opening: Option<Opening>,
     /// The moves as stored: the packed layout (`encode::pack_moves`), made on the worker so
     /// that the writer's thread only writes.
     pub moves_blob: Vec<u8>,

@@ -5,7 +5,8 @@
 
 use super::checkpoint::{Checkpointer, WRITER_LIMIT_PAGES};
 use super::persons::{PersonRules, upsert_person};
-use super::record::{ColumnTag as T, GameRecord, OpeningRecord};
+use super::record::{ColumnTag as T, GameRecord};
+use crate::identity::openings::Opening;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::HashMap;
 
@@ -228,7 +229,7 @@ impl StoreWriter {
         Ok(id)
     }
 
-    fn opening(&mut self, o: &OpeningRecord) -> rusqlite::Result<i64> {
+    fn opening(&mut self, o: &Opening) -> rusqlite::Result<i64> {
         if let Some(&id) = self.openings.get(o.name) {
             return Ok(id);
         }

@@ -4,6 +4,7 @@
 
 use super::ExportError;
 use super::table::{Cell, Column, Kind, TableFormat};
+pub use crate::db::query::games::FindingRow;
 use crate::pgn::Finding;
 use std::borrow::Cow;
 
@@ -61,54 +62,38 @@ pub const FINDING_COLUMNS: [Column; 10] = [
     },
 ];
 
-/// One finding, borrowed from wherever it lives.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FindingRow<'a> {
-    pub file: &'a str,
-    pub game: i64,
-    pub byte: i64,
-    pub line: i64,
-    pub column: i64,
-    pub ply: Option<i64>,
-    pub code: &'a str,
-    pub severity: &'a str,
-    pub token: Option<&'a str>,
-    pub message: &'a str,
+/// A finding the pipeline just made about a game of `file`, as the row the store gives back.
+pub fn finding_row<'a>(file: &'a str, f: &'a Finding) -> FindingRow<'a> {
+    let int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    FindingRow {
+        file,
+        game: int(f.game_number),
+        byte: int(f.byte),
+        line: int(f.line),
+        column: i64::from(f.column),
+        ply: f.ply.map(i64::from),
+        code: f.code,
+        severity: f.severity.as_str(),
+        token: f.token.as_deref(),
+        message: &f.message,
+    }
 }
 
-impl<'a> FindingRow<'a> {
-    /// A finding the pipeline just made about a game of `file`.
-    pub fn from_finding(file: &'a str, f: &'a Finding) -> FindingRow<'a> {
-        let int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-        FindingRow {
-            file,
-            game: int(f.game_number),
-            byte: int(f.byte),
-            line: int(f.line),
-            column: i64::from(f.column),
-            ply: f.ply.map(i64::from),
-            code: f.code,
-            severity: f.severity.as_str(),
-            token: f.token.as_deref(),
-            message: &f.message,
-        }
-    }
-
-    pub fn cells(&self) -> [Cell<'a>; 10] {
-        [
-            Cell::text(self.file),
-            Cell::Int(self.game),
-            Cell::Int(self.byte),
-            Cell::Int(self.line),
-            Cell::Int(self.column),
-            Cell::opt_int(self.ply),
-            Cell::text(self.code),
-            Cell::text(self.severity),
-            self.token
-                .map_or(Cell::Null, |t| Cell::Text(Cow::Borrowed(t))),
-            Cell::text(self.message),
-        ]
-    }
+/// A finding's cells, in the order of `FINDING_COLUMNS`.
+pub fn finding_cells<'a>(row: &FindingRow<'a>) -> [Cell<'a>; 10] {
+    [
+        Cell::text(row.file),
+        Cell::Int(row.game),
+        Cell::Int(row.byte),
+        Cell::Int(row.line),
+        Cell::Int(row.column),
+        Cell::opt_int(row.ply),
+        Cell::text(row.code),
+        Cell::text(row.severity),
+        row.token
+            .map_or(Cell::Null, |t| Cell::Text(Cow::Borrowed(t))),
+        Cell::text(row.message),
+    ]
 }
 
 /// A table format holding findings.
@@ -125,7 +110,7 @@ impl FindingsTable {
 
     pub fn write(&mut self, row: &FindingRow<'_>) -> Result<(), ExportError> {
         self.rows += 1;
-        self.format.row(&row.cells())
+        self.format.row(&finding_cells(row))
     }
 
     pub fn finish(self) -> Result<(), ExportError> {

@@ -1,630 +1,110 @@
-//! Reading games back from the database, one row at a time: the columns every export needs,
-//! the tags in file order, the main-line comments, the full annotated movetext, and the
-//! moves decoded and checked. Works on schema version 1 (names as written) and version 2
-//! (persons, openings, time controls, duplicates: docs/SCHEMA.md).
+//! Rows of games that never went through a database: the pipeline's records, as the rows
+//! the store gives back (`db::query::games::ExportRow`), so every writer takes both.
 
 use super::ExportError;
-use super::findings::FindingRow;
-use super::names::{Names, Opening};
-use super::side::{SideRows, SideStatements, Table};
-use crate::chess::{Move, Position};
+use crate::chess::Position;
 use crate::db::GameRecord;
-use crate::db::encode::{decode_clocks, decode_game};
-use crate::db::select::{Filter, games_from};
+use crate::db::query::games::ExportRow;
 use crate::search::Score;
-use rusqlite::{Connection, Row, params_from_iter};
 
-/// One game as exports see it. Built from a database row (`for_each_game`); every field is
-/// plain data, so the pipeline can fill one from a game it has just processed.
-#[derive(Debug, Clone, Default)]
-pub struct ExportRow {
-    pub id: i64,
-    /// The imported file's path as given to import.
-    pub file: Option<String>,
-    pub game_number: i64,
-    pub byte_offset: i64,
-    pub line: i64,
-    /// All tags (Seven Tag Roster first, then the others in file order).
-    pub tags: Vec<(String, String)>,
-    pub year: Option<i64>,
-    pub month: Option<i64>,
-    pub day: Option<i64>,
-    /// WhiteElo, BlackElo when numeric.
-    pub elo: [Option<i64>; 2],
-    pub fide_ids: [Option<i64>; 2],
-    /// White's and Black's person (canonical name) and its id; on a version-1 database the
-    /// name as written and its id.
-    pub persons: [Option<String>; 2],
-    pub person_ids: [Option<i64>; 2],
-    /// The spellings' ids (`player_names.id`; `players.id` on version 1).
-    pub name_ids: [Option<i64>; 2],
-    pub eco: Option<String>,
-    pub opening: Option<String>,
-    pub opening_family: Option<String>,
-    pub time_control: Option<String>,
-    pub tc_class: Option<String>,
-    /// A duplicate that is not its group's survivor.
-    pub duplicate: bool,
-    pub result: Option<String>,
-    pub result_marker: Option<String>,
-    pub lawful_result: Option<String>,
-    pub termination: Option<String>,
-    pub termination_ply: Option<i64>,
-    pub threefold_ply: Option<i64>,
-    pub fifty_ply: Option<i64>,
-    pub laws_edition: Option<String>,
-    pub variant: String,
-    pub start: Position,
-    pub start_fen: Option<String>,
-    pub ply_count: i64,
-    pub final_fen: String,
-    pub moves: Vec<Move>,
-    pub clocks: Vec<Option<u64>>,
-    /// (ply, text) of the main line.
-    pub comments: Vec<(u32, String)>,
-    /// The whole game as PGN with variations, NAGs and every comment, when it had any
-    /// variation, NAG or trailing comment (`games.annotated`).
-    pub annotated: Option<String>,
-    pub finding_codes: Vec<String>,
-    /// The ply each finding is about, beside `finding_codes`.
-    pub finding_plies: Vec<Option<u32>>,
-    /// `--analyse` results: (ply, score, depth), White's view.
-    pub evals: Vec<(u32, Score, u32)>,
-    /// White, Black accuracy; per side inaccuracies, mistakes, blunders.
-    pub accuracy: [Option<f64>; 2],
-    /// `None` for a kind the analysis never gives (arbiter's own search: blunders only).
-    pub judgements: Option<[[Option<u32>; 3]; 2]>,
-    /// The engine behind the labels of an analysed game: the UCI engine's name, or `arbiter`
-    /// for its own search (`search::strength`).
-    pub analysis_engine: Option<String>,
-    /// With a position query (`export --position` …): the first ply at which it matches.
-    pub match_ply: Option<u32>,
-}
-
-impl ExportRow {
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-impl ExportRow {
-    /// The row of a game the pipeline has just processed, before (or without) any database:
-    /// what `check --output DIR --format parquet` writes. `file` is the input's name. There
-    /// is no id (0) and no person but the names as written.
-    pub fn from_record(file: &str, record: &GameRecord) -> Result<ExportRow, ExportError> {
-        let bad = |message: String| ExportError::Game {
-            id: 0,
-            message: format!("{file}: game {}: {message}", record.game_number),
-        };
-        let start = match &record.start_fen {
-            Some(fen) => {
-                let setup = crate::chess::fen::parse_setup(fen).map_err(|e| bad(e.to_string()))?;
-                Position::from_setup(&setup, record.chess960).map_err(|e| bad(e.to_string()))?
-            }
-            None => Position::new(),
-        };
-        let tag = |name: &str| record.tag(name).map(str::to_owned);
-        let number = |name: &str| record.tag(name).and_then(|v| v.trim().parse::<i64>().ok());
-        let int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-        // The Seven Tag Roster first, as the database gives them back, then the others.
-        let mut tags: Vec<(String, String)> = crate::pgn::SEVEN_TAG_ROSTER
-            .iter()
-            .map(|&n| (n.to_owned(), tag(n).unwrap_or_else(|| "?".to_owned())))
-            .collect();
-        tags.extend(
-            record
-                .tags
-                .iter()
-                .filter(|(n, _)| !crate::pgn::SEVEN_TAG_ROSTER.contains(n))
-                .map(|(n, v)| (n.to_owned(), v.to_owned())),
-        );
-        let (year, month, day) = record
-            .tag("Date")
-            .map_or((None, None, None), crate::db::record::date_parts);
-        let analysis = record.analysis.as_ref();
-        Ok(ExportRow {
-            id: 0,
-            file: Some(file.to_owned()),
-            game_number: int(record.game_number),
-            byte_offset: int(record.byte_offset),
-            line: int(record.line),
-            year,
-            month,
-            day,
-            elo: [number("WhiteElo"), number("BlackElo")],
-            fide_ids: [number("WhiteFideId"), number("BlackFideId")],
-            persons: [tag("White"), tag("Black")],
-            person_ids: [None, None],
-            name_ids: [None, None],
-            eco: tag("ECO"),
-            opening: tag("Opening"),
-            opening_family: None,
-            time_control: tag("TimeControl"),
-            tc_class: None,
-            duplicate: false,
-            result: tag("Result"),
-            result_marker: record.result_marker.map(str::to_owned),
-            lawful_result: record.lawful_result.map(str::to_owned),
-            termination: record.termination.map(|(k, _)| k.to_owned()),
-            termination_ply: record.termination.map(|(_, p)| i64::from(p)),
-            threefold_ply: record.threefold_ply.map(i64::from),
-            fifty_ply: record.fifty_ply.map(i64::from),
-            laws_edition: record.laws_edition.map(|e| e.to_string()),
-            variant: if record.chess960 {
-                "chess960"
-            } else {
-                "standard"
-            }
-            .to_owned(),
-            start,
-            start_fen: record.start_fen.clone(),
-            ply_count: record.moves.len() as i64,
-            final_fen: record.final_position.fen(),
-            moves: record.moves.clone(),
-            clocks: record.clocks.clone(),
-            comments: record.comments.clone(),
-            annotated: record.annotated.clone(),
-            finding_codes: record.findings.iter().map(|f| f.code.to_owned()).collect(),
-            finding_plies: record.findings.iter().map(|f| f.ply).collect(),
-            evals: analysis.map_or_else(Vec::new, |a| {
-                a.evals
-                    .iter()
-                    .map(|e| {
-                        let score = match (e.score_cp, e.mate) {
-                            (_, Some(m)) => Score::Mate(m),
-                            (cp, None) => Score::Cp(cp.unwrap_or(0)),
-                        };
-                        (e.ply, score, e.depth)
-                    })
-                    .collect()
-            }),
-            accuracy: analysis.map_or([None, None], |a| a.accuracy),
-            judgements: analysis.map(|a| {
-                let judged = crate::search::strength::Strength::judged_kinds(&a.settings);
-                a.counts
-                    .map(|side| [0, 1, 2].map(|k| judged[k].then_some(side[k])))
-            }),
-            analysis_engine: analysis.map(|a| engine_of(&a.settings)),
-            match_ply: None,
-            tags,
-        })
-    }
-}
-
-/// The database's schema version, read once: version 2 has persons and openings.
-pub fn schema_version(conn: &Connection) -> Result<i64, ExportError> {
-    Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
-}
-
-const COLUMNS: &str = "g.id, g.result, g.result_marker, g.lawful_result, g.termination, \
-    g.termination_ply, g.threefold_ply, g.fifty_ply, g.laws_edition, g.variant, g.start_fen, \
-    g.ply_count, NULL, g.moves, g.clocks, e.name, g.site, g.date, g.round, w.name, b.name, \
-    g.white_elo, g.black_elo, i.path, g.game_number, g.byte_offset, g.line, g.year, g.month, \
-    g.day, g.annotated, g.white_id, g.black_id";
-
-/// Version 2 on, after `COLUMNS` (index 33 on).
-const COLUMNS_V2: &str = ", g.eco, g.opening, g.opening_family, g.time_control, g.tc_class, \
-    g.white_fide_id, g.black_fide_id, pw.name, pb.name, pw.id, pb.id, \
-    coalesce(dm.survivor = 0, 0)";
-/// Version 3 on: `COLUMNS` and `COLUMNS_V2`, with the ids of the event (15), the import (23)
-/// and the opening (34) where the joined names were, and NULL for the spellings (19, 20),
-/// the opening's family (35) and the persons (40-43): `Names` looks them up once per id. SQLite leaves out the joins
-/// that neither these columns nor the filter use (each is on a unique key).
-const COLUMNS_BY_ID: &str = "g.id, g.result, g.result_marker, g.lawful_result, \
-    g.termination, g.termination_ply, g.threefold_ply, g.fifty_ply, g.laws_edition, \
-    g.variant, g.start_fen, g.ply_count, NULL, g.moves, g.clocks, g.event_id, g.site, g.date, \
-    g.round, NULL, NULL, g.white_elo, g.black_elo, g.import_id, g.game_number, g.byte_offset, \
-    g.line, g.year, g.month, g.day, g.annotated, g.white_id, g.black_id, g.eco, g.opening_id, \
-    NULL, g.time_control, g.tc_class, g.white_fide_id, g.black_fide_id, NULL, NULL, NULL, NULL, \
-    coalesce(dm.survivor = 0, 0)";
-
-/// How many games the filter selects (for the progress bar).
-pub fn count(conn: &Connection, filter: &Filter) -> Result<u64, ExportError> {
-    let version = schema_version(conn)?;
-    let (clause, values) = filter.to_sql(version);
-    let sql = format!(
-        "SELECT count(*) FROM {} WHERE {clause}",
-        games_from(version)
-    );
-    Ok(conn.query_row(&sql, params_from_iter(values), |r| r.get::<_, i64>(0))? as u64)
-}
-
-/// The order games come out in: by id, or by the given partition columns first. A key
-/// with a table alias (`dm.group_id`, `dm.survivor DESC`) is used as written.
-#[derive(Clone, Debug, Default)]
-pub struct Order(pub Vec<&'static str>);
-
-impl Order {
-    fn sql(&self) -> String {
-        let mut keys: Vec<String> = self
-            .0
-            .iter()
-            .map(|c| {
-                if c.contains('.') {
-                    (*c).to_owned()
-                } else {
-                    format!("g.{c}")
-                }
-            })
-            .collect();
-        keys.push("g.id".to_owned());
-        keys.join(", ")
-    }
-}
-
-/// Calls `each` for every selected game, in `order`, streaming from the cursor.
-pub fn for_each_game(
-    conn: &Connection,
-    filter: &Filter,
-    order: &Order,
-    mut each: impl FnMut(&ExportRow) -> Result<(), ExportError>,
-) -> Result<u64, ExportError> {
-    let version = schema_version(conn)?;
-    let (clause, values) = filter.to_sql(version);
-    let columns = match version {
-        3.. => COLUMNS_BY_ID.to_owned(),
-        2 => format!("{COLUMNS}{COLUMNS_V2}"),
-        _ => COLUMNS.to_owned(),
+/// The row of a game the pipeline has just processed, before (or without) any database:
+/// what `check --output DIR --format parquet` writes. `file` is the input's name. There is
+/// no id (0) and no person but the names as written.
+pub fn row_of_record(file: &str, record: &GameRecord) -> Result<ExportRow, ExportError> {
+    let bad = |message: String| ExportError::Game {
+        id: 0,
+        message: format!("{file}: game {}: {message}", record.game_number),
     };
-    let sql = format!(
-        "SELECT {columns} FROM {} WHERE {clause} ORDER BY {}",
-        games_from(version),
-        order.sql()
-    );
-    let mut stmt = conn.prepare(&sql)?;
-    let mut names = if version >= 3 {
-        Some(Names::new(conn)?)
-    } else {
-        None
-    };
-    let mut rows = stmt.query(params_from_iter(values.iter()))?;
-    // In id order the side tables are read by one cursor each, alongside this one.
-    let mut side_statements = SideStatements::prepare(
-        conn,
-        order.0.is_empty(),
-        games_from(version),
-        &clause,
-        &values,
-    )?;
-    let mut side = side_statements.open()?;
-    let mut n = 0;
-    let mut row = ExportRow::default();
-    while let Some(r) = rows.next()? {
-        read_game(r, version, &mut side, names.as_mut(), &mut row)?;
-        each(&row)?;
-        n += 1;
-    }
-    Ok(n)
-}
-
-/// Fills `row` from the database row `r`: the start position and the moves, the people and
-/// the tags, the side tables' annotations, then (version 2 on) arbiter's own classification.
-fn read_game(
-    r: &Row<'_>,
-    version: i64,
-    side: &mut SideRows<'_, '_>,
-    names: Option<&mut Names<'_>>,
-    row: &mut ExportRow,
-) -> Result<(), ExportError> {
-    let id: i64 = r.get(0)?;
-    let bad = |message: String| ExportError::Game { id, message };
-    let start_fen: Option<String> = r.get(10)?;
-    let variant: String = r.get(9)?;
-    let start = match &start_fen {
+    let start = match &record.start_fen {
         Some(fen) => {
             let setup = crate::chess::fen::parse_setup(fen).map_err(|e| bad(e.to_string()))?;
-            Position::from_setup(&setup, variant == "chess960").map_err(|e| bad(e.to_string()))?
+            Position::from_setup(&setup, record.chess960).map_err(|e| bad(e.to_string()))?
         }
         None => Position::new(),
     };
-    let blob: Vec<u8> = r.get(13)?;
-    // The final position is the replay's (version 3 stores no final FEN).
-    let (moves, end) = decode_game(&start, &blob).map_err(|e| bad(e.to_string()))?;
-    let clocks = r
-        .get::<_, Option<Vec<u8>>>(14)?
-        .map_or_else(Vec::new, |b| decode_clocks(&b));
-    let mut who = People::read(r, names)?;
-    let result: Option<String> = r.get(1)?;
-    let elo = [r.get::<_, Option<i64>>(21)?, r.get::<_, Option<i64>>(22)?];
-    let tags = read_tags(r, id, side, &mut who, &result, elo, start_fen.as_deref())?;
-    let notes = Annotations::read(side, id)?;
-    let tag_of = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
-    let fide_tag = |name: &str| tag_of(name).and_then(|v| v.trim().parse::<i64>().ok());
-    let mut out = ExportRow {
-        id,
-        file: who.file.take(),
-        game_number: r.get(24)?,
-        byte_offset: r.get(25)?,
-        line: r.get(26)?,
-        year: r.get(27)?,
-        month: r.get(28)?,
-        day: r.get(29)?,
-        annotated: r.get(30)?,
-        elo,
-        fide_ids: [fide_tag("WhiteFideId"), fide_tag("BlackFideId")],
-        persons: std::mem::take(&mut who.spellings),
-        person_ids: who.name_ids,
-        name_ids: who.name_ids,
-        eco: tag_of("ECO"),
-        opening: tag_of("Opening"),
+    let tag = |name: &str| record.tag(name).map(str::to_owned);
+    let number = |name: &str| record.tag(name).and_then(|v| v.trim().parse::<i64>().ok());
+    let int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    // The Seven Tag Roster first, as the database gives them back, then the others.
+    let mut tags: Vec<(String, String)> = crate::pgn::SEVEN_TAG_ROSTER
+        .iter()
+        .map(|&n| (n.to_owned(), tag(n).unwrap_or_else(|| "?".to_owned())))
+        .collect();
+    tags.extend(
+        record
+            .tags
+            .iter()
+            .filter(|(n, _)| !crate::pgn::SEVEN_TAG_ROSTER.contains(n))
+            .map(|(n, v)| (n.to_owned(), v.to_owned())),
+    );
+    let (year, month, day) = record
+        .tag("Date")
+        .map_or((None, None, None), crate::db::record::date_parts);
+    let analysis = record.analysis.as_ref();
+    Ok(ExportRow {
+        id: 0,
+        file: Some(file.to_owned()),
+        game_number: int(record.game_number),
+        byte_offset: int(record.byte_offset),
+        line: int(record.line),
+        year,
+        month,
+        day,
+        elo: [number("WhiteElo"), number("BlackElo")],
+        fide_ids: [number("WhiteFideId"), number("BlackFideId")],
+        persons: [tag("White"), tag("Black")],
+        person_ids: [None, None],
+        name_ids: [None, None],
+        eco: tag("ECO"),
+        opening: tag("Opening"),
         opening_family: None,
-        time_control: tag_of("TimeControl"),
+        time_control: tag("TimeControl"),
         tc_class: None,
         duplicate: false,
-        tags,
-        result,
-        result_marker: r.get(2)?,
-        lawful_result: r.get(3)?,
-        termination: r.get(4)?,
-        termination_ply: r.get(5)?,
-        threefold_ply: r.get(6)?,
-        fifty_ply: r.get(7)?,
-        // `1997` in a database written before the 1993 edition was renamed reads as `1993`.
-        laws_edition: r
-            .get::<_, Option<String>>(8)?
-            .map(crate::laws::Edition::canonical_stored),
-        variant,
+        result: tag("Result"),
+        result_marker: record.result_marker.map(str::to_owned),
+        lawful_result: record.lawful_result.map(str::to_owned),
+        termination: record.termination.map(|(k, _)| k.to_owned()),
+        termination_ply: record.termination.map(|(_, p)| i64::from(p)),
+        threefold_ply: record.threefold_ply.map(i64::from),
+        fifty_ply: record.fifty_ply.map(i64::from),
+        laws_edition: record.laws_edition.map(|e| e.to_string()),
+        variant: if record.chess960 {
+            "chess960"
+        } else {
+            "standard"
+        }
+        .to_owned(),
         start,
-        start_fen,
-        ply_count: r.get(11)?,
-        final_fen: end.fen(),
-        moves,
-        clocks,
-        comments: notes.comments,
-        finding_codes: notes.finding_codes,
-        finding_plies: notes.finding_plies,
-        evals: notes.evals,
-        accuracy: notes.analysis.as_ref().map_or([None, None], |a| a.0),
-        judgements: notes.analysis.as_ref().map(|a| a.1),
-        analysis_engine: notes.analysis.map(|a| a.2),
+        start_fen: record.start_fen.clone(),
+        ply_count: record.moves.len() as i64,
+        final_fen: record.final_position.fen(),
+        moves: record.moves.clone(),
+        clocks: record.clocks.clone(),
+        comments: record.comments.clone(),
+        annotated: record.annotated.clone(),
+        finding_codes: record.findings.iter().map(|f| f.code.to_owned()).collect(),
+        finding_plies: record.findings.iter().map(|f| f.ply).collect(),
+        evals: analysis.map_or_else(Vec::new, |a| {
+            a.evals
+                .iter()
+                .map(|e| {
+                    let score = match (e.score_cp, e.mate) {
+                        (_, Some(m)) => Score::Mate(m),
+                        (cp, None) => Score::Cp(cp.unwrap_or(0)),
+                    };
+                    (e.ply, score, e.depth)
+                })
+                .collect()
+        }),
+        accuracy: analysis.map_or([None, None], |a| a.accuracy),
+        judgements: analysis.map(|a| {
+            let judged = crate::search::strength::Strength::judged_kinds(&a.settings);
+            a.counts
+                .map(|side| [0, 1, 2].map(|k| judged[k].then_some(side[k])))
+        }),
+        analysis_engine: analysis.map(|a| crate::db::query::games::engine_of(&a.settings)),
         match_ply: None,
-    };
-    if version >= 2 {
-        classify(r, version, who, &mut out)?;
-    }
-    *row = out;
-    Ok(())
-}
-
-/// Who played a stored game and where it came from: the names joined through `Names`
-/// (version 3 on), else the columns that hold them.
-struct People {
-    /// The spellings' ids, as stored.
-    name_ids: [Option<i64>; 2],
-    /// The names as written.
-    spellings: [Option<String>; 2],
-    /// The persons behind them and their ids (version 3 on).
-    persons: [Option<String>; 2],
-    person_ids: [Option<i64>; 2],
-    event: Option<String>,
-    file: Option<String>,
-    opening: Option<Opening>,
-}
-
-impl People {
-    fn read(r: &Row<'_>, names: Option<&mut Names<'_>>) -> Result<People, ExportError> {
-        let name_ids = [r.get::<_, Option<i64>>(31)?, r.get::<_, Option<i64>>(32)?];
-        let mut who = People {
-            name_ids,
-            spellings: [None, None],
-            persons: [None, None],
-            person_ids: name_ids,
-            event: None,
-            file: None,
-            opening: None,
-        };
-        let Some(names) = names else {
-            who.spellings = [r.get(19)?, r.get(20)?];
-            who.event = r.get(15)?;
-            who.file = r.get(23)?;
-            return Ok(who);
-        };
-        for (side, &name_id) in name_ids.iter().enumerate() {
-            let Some(s) = names.spelling(name_id)?.cloned() else {
-                who.person_ids[side] = None;
-                continue;
-            };
-            who.persons[side] = names.person(Some(s.person_id))?.cloned();
-            who.person_ids[side] = who.persons[side].as_ref().map(|_| s.person_id);
-            who.spellings[side] = Some(s.name);
-        }
-        who.event = names.event(r.get(15)?)?.cloned();
-        who.file = names.import(r.get(23)?)?.cloned();
-        who.opening = names.opening(r.get(34)?)?.cloned();
-        Ok(who)
-    }
-}
-
-/// The Seven Tag Roster from the columns, the ratings and the FEN, then the other tags in
-/// file order (the event's name is moved into its tag).
-fn read_tags(
-    r: &Row<'_>,
-    id: i64,
-    side: &mut SideRows<'_, '_>,
-    who: &mut People,
-    result: &Option<String>,
-    elo: [Option<i64>; 2],
-    start_fen: Option<&str>,
-) -> Result<Vec<(String, String)>, ExportError> {
-    let mut tags = Vec::new();
-    for (name, v) in [
-        ("Event", who.event.take()),
-        ("Site", r.get(16)?),
-        ("Date", r.get(17)?),
-        ("Round", r.get(18)?),
-        ("White", who.spellings[0].clone()),
-        ("Black", who.spellings[1].clone()),
-    ] {
-        tags.push((name.to_owned(), v.unwrap_or_else(|| "?".to_owned())));
-    }
-    tags.push((
-        "Result".to_owned(),
-        result.clone().unwrap_or_else(|| "*".to_owned()),
-    ));
-    for (name, v) in [("WhiteElo", elo[0]), ("BlackElo", elo[1])] {
-        if let Some(v) = v {
-            tags.push((name.to_owned(), v.to_string()));
-        }
-    }
-    if let Some(fen) = start_fen {
-        tags.push(("FEN".to_owned(), fen.to_owned()));
-    }
-    side.each(Table::Tags, id, |t| {
-        tags.push((t.get::<_, String>(1)?, t.get::<_, String>(2)?));
-        Ok(())
-    })?;
-    Ok(tags)
-}
-
-/// Accuracy of White and Black, each side's inaccuracies, mistakes and blunders, and the
-/// engine behind them.
-type Analysis = ([Option<f64>; 2], [[Option<u32>; 3]; 2], String);
-
-/// The name of the engine an analysis stored with `settings` was made by.
-fn engine_of(settings: &str) -> String {
-    crate::search::strength::Strength::of_settings(settings)
-        .engine_name()
-        .to_owned()
-}
-
-/// What the side tables add to a game: main-line comments, findings, evaluations and the
-/// analysis.
-struct Annotations {
-    comments: Vec<(u32, String)>,
-    finding_codes: Vec<String>,
-    finding_plies: Vec<Option<u32>>,
-    evals: Vec<(u32, Score, u32)>,
-    analysis: Option<Analysis>,
-}
-
-impl Annotations {
-    fn read(side: &mut SideRows<'_, '_>, id: i64) -> Result<Annotations, ExportError> {
-        let mut comments = Vec::new();
-        side.each(Table::Comments, id, |t| {
-            comments.push((t.get::<_, u32>(1)?, t.get::<_, String>(2)?));
-            Ok(())
-        })?;
-        let (mut finding_codes, mut finding_plies) = (Vec::new(), Vec::new());
-        side.each(Table::Findings, id, |t| {
-            finding_codes.push(t.get::<_, String>(1)?);
-            finding_plies.push(t.get::<_, Option<u32>>(2)?);
-            Ok(())
-        })?;
-        let mut evals = Vec::new();
-        side.each(Table::Evaluations, id, |t| {
-            let score = match (t.get::<_, Option<i32>>(2)?, t.get::<_, Option<i32>>(3)?) {
-                (_, Some(mate)) => Score::Mate(mate),
-                (cp, None) => Score::Cp(cp.unwrap_or(0)),
-            };
-            evals.push((t.get::<_, u32>(1)?, score, t.get::<_, u32>(4)?));
-            Ok(())
-        })?;
-        let mut analysis = None;
-        side.each(Table::Analyses, id, |t| {
-            analysis = Some((
-                [t.get::<_, Option<f64>>(1)?, t.get::<_, Option<f64>>(2)?],
-                [
-                    [t.get(3)?, t.get(4)?, t.get(5)?],
-                    [t.get(6)?, t.get(7)?, t.get(8)?],
-                ],
-                engine_of(&t.get::<_, String>(9)?),
-            ));
-            Ok(())
-        })?;
-        Ok(Annotations {
-            comments,
-            finding_codes,
-            finding_plies,
-            evals,
-            analysis,
-        })
-    }
-}
-
-/// Version 2 on: arbiter's own classification (ECO, opening, time control, FIDE ids,
-/// persons, duplicates) over the file's tags, where it made one.
-fn classify(
-    r: &Row<'_>,
-    version: i64,
-    who: People,
-    out: &mut ExportRow,
-) -> Result<(), ExportError> {
-    let text = |k: usize| r.get::<_, Option<String>>(k);
-    if let Some(eco) = text(33)? {
-        out.eco = Some(eco);
-    }
-    match who.opening {
-        Some(o) => {
-            out.opening = Some(o.name);
-            out.opening_family = Some(o.family);
-        }
-        None if version >= 3 => {}
-        None => {
-            if let Some(opening) = text(34)? {
-                out.opening = Some(opening);
-            }
-            out.opening_family = text(35)?;
-        }
-    }
-    if let Some(tc) = text(36)? {
-        out.time_control = Some(tc);
-    }
-    out.tc_class = text(37)?;
-    for (side, k) in [(0, 38), (1, 39)] {
-        if let Some(id) = r.get::<_, Option<i64>>(k)? {
-            out.fide_ids[side] = Some(id);
-        }
-    }
-    if version >= 3 {
-        out.persons = who.persons;
-        out.person_ids = who.person_ids;
-    } else {
-        out.persons = [text(40)?, text(41)?];
-        out.person_ids = [r.get(42)?, r.get(43)?];
-    }
-    out.duplicate = r.get::<_, i64>(44)? != 0;
-    Ok(())
-}
-
-/// Calls `each` for every finding of the selected games, in game and finding order.
-pub fn for_each_finding(
-    conn: &Connection,
-    filter: &Filter,
-    mut each: impl FnMut(&FindingRow<'_>) -> Result<(), ExportError>,
-) -> Result<u64, ExportError> {
-    let version = schema_version(conn)?;
-    let (clause, values) = filter.to_sql(version);
-    let sql = format!(
-        "SELECT i.path, g.game_number, f.byte, f.line, f.col, f.ply, f.code, f.severity, \
-         f.token, f.detail FROM {} JOIN findings f ON f.game_id = g.id WHERE {clause} \
-         ORDER BY f.game_id, f.id",
-        games_from(version)
-    );
-    let mut stmt = conn.prepare(&sql)?;
-    let mut rows = stmt.query(params_from_iter(values))?;
-    let mut n = 0;
-    while let Some(r) = rows.next()? {
-        let file: Option<String> = r.get(0)?;
-        let code: String = r.get(6)?;
-        let severity: String = r.get(7)?;
-        let token: Option<String> = r.get(8)?;
-        let message: String = r.get(9)?;
-        each(&FindingRow {
-            file: file.as_deref().unwrap_or(""),
-            game: r.get(1)?,
-            byte: r.get(2)?,
-            line: r.get(3)?,
-            column: r.get(4)?,
-            ply: r.get(5)?,
-            code: &code,
-            severity: &severity,
-            token: token.as_deref(),
-            message: &message,
-        })?;
-        n += 1;
-    }
-    Ok(n)
+        tags,
+    })
 }

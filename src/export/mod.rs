@@ -2,7 +2,7 @@
 //! from a SQLite cursor, so memory does not grow with the database. Every format is a
 //! [`Writer`] (begin / game / finish) in its own file; the table formats (CSV, JSON lines,
 //! Parquet) share the column catalogue of `table` and implement [`table::TableFormat`].
-//! The games come from the shared selection (`db::select`);
+//! The games come from the one read path (`db::query`);
 //! `output` writes through a temporary file, compressed by extension.
 
 pub mod csv;
@@ -10,19 +10,15 @@ pub mod findings;
 pub mod format;
 pub mod games;
 pub mod jsonl;
-pub mod names;
 pub mod output;
 pub mod parquet;
 pub mod pgn;
 pub mod players;
-pub mod position_laws;
-pub mod positions;
 pub mod search_tables;
-pub mod side;
 pub mod table;
 pub mod text;
 
-pub use games::{ExportRow, for_each_game};
+pub use crate::db::query::games::ExportRow;
 
 use std::fmt;
 use std::io;
@@ -89,6 +85,15 @@ impl From<::parquet::errors::ParquetError> for ExportError {
 impl From<arrow_schema::ArrowError> for ExportError {
     fn from(e: arrow_schema::ArrowError) -> Self {
         ExportError::Arrow(e)
+    }
+}
+
+impl From<crate::db::query::QueryError> for ExportError {
+    fn from(e: crate::db::query::QueryError) -> Self {
+        match e {
+            crate::db::query::QueryError::Sqlite(e) => ExportError::Database(e),
+            crate::db::query::QueryError::Game { id, message } => ExportError::Game { id, message },
+        }
     }
 }
 

@@ -27,16 +27,8 @@ const BATCH_ROWS: usize = 8_192;
 const ROW_GROUP_ROWS: usize = 65_536;
 const ROW_GROUP_BYTES: usize = 64 << 20;
 
-/// The columns that may partition the output.
-pub const PARTITION_COLUMNS: &[&str] = &[
-    "year",
-    "month",
-    "day",
-    "eco",
-    "tc_class",
-    "laws_edition",
-    "variant",
-];
+/// The columns that may partition the output: those the games can be read in the order of.
+pub const PARTITION_COLUMNS: &[&str] = &crate::db::query::games::ORDER_COLUMNS;
 
 enum Builder {
     Int(Int64Builder),

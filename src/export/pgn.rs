@@ -7,7 +7,7 @@
 //! `--fix-results` writes the lawful result; `--add-tags` adds PlyCount, a Termination tag
 //! naming the Law and the edition applied.
 
-use super::games::ExportRow;
+use super::ExportRow;
 use super::output::Finish;
 use super::{ExportError, Writer};
 use crate::chess::Position;

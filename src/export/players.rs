@@ -3,7 +3,7 @@
 //! scale read. The same columns as the database's `player_games` view (docs/SCHEMA.md), with
 //! the names beside the ids.
 
-use super::games::ExportRow;
+use super::ExportRow;
 use super::table::{Cell, Column, Kind, TableFormat};
 use super::{ExportError, Writer};
 use std::borrow::Cow;

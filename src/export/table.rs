@@ -3,7 +3,7 @@
 //! the columns, one row of cells at a time, finish). CSV, JSON lines and Parquet each live in
 //! their own file; `GameTable` turns them into a game `Writer`.
 
-use super::games::ExportRow;
+use super::ExportRow;
 use super::{ExportError, Writer};
 use crate::chess::san::to_san;
 use crate::chess::uci::to_uci;

@@ -6,9 +6,32 @@
 
 use crate::chess::san::{SanMode, play_san};
 use crate::chess::{Move, Position};
-use crate::db::record::OpeningRecord;
 use crate::game::keys::FirstKeys;
 use std::sync::OnceLock;
+
+/// The opening a game reached, by position: what the store keeps of a book entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opening {
+    pub eco: &'static str,
+    /// Full name, `Sicilian Defense: Najdorf Variation`.
+    pub name: &'static str,
+    /// Ply of the deepest named position (0: the start).
+    pub ply: u32,
+}
+
+impl Opening {
+    /// The part before `:`.
+    pub fn family(&self) -> &'static str {
+        self.name
+            .split_once(':')
+            .map_or(self.name, |(f, _)| f.trim())
+    }
+
+    /// The part after `:`, when there is one.
+    pub fn variation(&self) -> Option<&'static str> {
+        self.name.split_once(':').map(|(_, v)| v.trim())
+    }
+}
 
 const DATA: [&str; 5] = [
     include_str!("data/a.tsv"),
@@ -165,7 +188,7 @@ impl Book {
     /// The deepest named position among the first plies of a game played from `start`
     /// (the moves are legal: they come from the replay). Only games from the standard
     /// start position are named; the names describe nothing else.
-    pub fn classify(&self, start: &Position, moves: &[Move]) -> Option<OpeningRecord> {
+    pub fn classify(&self, start: &Position, moves: &[Move]) -> Option<Opening> {
         if *start != Position::new() {
             return None;
         }
@@ -183,7 +206,7 @@ impl Book {
         start: &Position,
         moves: &[Move],
         first: &FirstKeys,
-    ) -> Option<OpeningRecord> {
+    ) -> Option<Opening> {
         if *start != Position::new() {
             return None;
         }
@@ -208,7 +231,7 @@ impl Book {
                 best = Some((n, i as u32 + 1));
             }
         }
-        best.map(|(n, ply)| OpeningRecord {
+        best.map(|(n, ply)| Opening {
             eco: n.eco,
             name: n.name,
             ply,
@@ -217,7 +240,7 @@ impl Book {
 }
 
 /// The opening of a game: `Book::get().classify`.
-pub fn classify(start: &Position, moves: &[Move]) -> Option<OpeningRecord> {
+pub fn classify(start: &Position, moves: &[Move]) -> Option<Opening> {
     Book::get().classify(start, moves)
 }
 

@@ -542,9 +542,13 @@ impl<'a> GameParser<'a> {
         true
     }
 
-    /// Decode a tag's name and value from file bytes and append it.
+    /// Decode a tag's name and value from file bytes (UTF-8, else Windows-1252) and append
+    /// it.
     fn push_tag(&mut self, name: &[u8], value: &[u8], at: Pos) {
-        let lossy = self.game.tags.push_bytes(name, value);
+        let lossy = self.game.tags.push_with(
+            |text| super::decode::decode_into(name, text),
+            |text| super::decode::decode_into(value, text),
+        );
         self.note_decoding(lossy, at);
         let k = self.game.tags.len() - 1;
         let Some((name, _)) = self.game.tags.get(k) else {

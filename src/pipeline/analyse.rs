@@ -13,7 +13,6 @@ use crate::search::EngineError;
 use crate::search::analysis::{AnalysisOptions, GameAnalysis, analyse, code, settings_json};
 use rayon::prelude::*;
 use rusqlite::Connection;
-use rusqlite::types::Value;
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -157,19 +156,17 @@ fn work(game: PendingGame, options: &AnalysisOptions) -> Done {
     Done { game, outcome }
 }
 
-/// Runs the stage on the games of `from` (the shared selection's joins) that `clause`
-/// selects. `progress` is called after each game and each commit.
+/// Runs the stage on the games `games` selects. `progress` is called after each game and
+/// each commit.
 pub fn run(
     conn: &mut Connection,
-    from: &str,
-    clause: &str,
-    values: Vec<Value>,
+    games: &crate::db::query::Selection,
     options: &StageOptions,
     mut progress: impl FnMut(&Progress),
 ) -> Result<StageSummary, StageError> {
     let start = Instant::now();
     let settings = options.settings();
-    let selection = analyses::select(conn, from, clause, values, &settings, options.redo)?;
+    let selection = analyses::select(conn, games, &settings, options.redo)?;
     let mut summary = StageSummary {
         selected: selection.selected,
         skipped: selection.done,

@@ -9,11 +9,11 @@
 use super::run::{Sink, SourceInfo};
 use super::sinks::CheckSink;
 use super::work::{Keep, Processed};
-use crate::export::findings::{FindingRow, FindingsTable};
+use crate::export::findings::{FindingsTable, finding_row};
 use crate::export::parquet::{ParquetFormat, Target};
 use crate::export::players::PlayerGamesTable;
 use crate::export::table::{GameTable, Selection};
-use crate::export::{ExportError, ExportRow, Writer};
+use crate::export::{ExportError, Writer};
 use crate::pgn::{Finding, RawGame};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -177,9 +177,7 @@ impl Shard {
         let shard = self.counts.shard.clone();
         let tables = self.tables()?;
         for f in findings {
-            tables
-                .findings
-                .write(&FindingRow::from_finding(&shard, f))?;
+            tables.findings.write(&finding_row(&shard, f))?;
         }
         self.counts.findings += findings.len() as u64;
         Ok(())
@@ -197,7 +195,7 @@ impl Shard {
         if let Some(record) = &game.record {
             // The export's row of a game just judged; its number in the shard is its id, so
             // that `(shard, game_id)` is the key across shards.
-            let mut row = ExportRow::from_record(&self.counts.shard, record)?;
+            let mut row = crate::export::games::row_of_record(&self.counts.shard, record)?;
             row.id = row.game_number;
             let tables = self.tables()?;
             tables.games.game(&row)?;

@@ -4,8 +4,9 @@
 
 use crate::db::GameRecord;
 use crate::db::encode::{content_hash, encode_clocks, encode_moves, pack_replayed};
-use crate::db::record::{AnalysisRecord, Columns, EvalRecord, FindingRecord, OpeningRecord};
+use crate::db::record::{AnalysisRecord, Columns, EvalRecord, FindingRecord};
 use crate::game::Replayed;
+use crate::identity::openings::Opening;
 use crate::laws::{TerminationKind, Verdict};
 use crate::pgn::{Command, Finding, Game};
 use crate::search::{GameAnalysis, Score};
@@ -41,7 +42,7 @@ pub fn record(
     verdict: Option<&Verdict>,
     analysis: Option<&GameAnalysis>,
     findings: &[Finding],
-    opening: Option<OpeningRecord>,
+    opening: Option<Opening>,
     index_positions: bool,
 ) -> GameRecord {
     let mut comments = Vec::new();

@@ -3,7 +3,7 @@
 
 use super::run::Sink;
 use super::work::Processed;
-use crate::export::findings::{FindingRow, FindingsTable};
+use crate::export::findings::{FindingsTable, finding_row};
 use crate::export::format::{self, Format, FormatError};
 use crate::pgn::Finding;
 use crate::pgn::split::GAME_SEPARATOR;
@@ -41,7 +41,7 @@ impl FindingsFile {
 
     pub fn write(&mut self, file: &str, findings: &[Finding]) -> io::Result<()> {
         for f in findings {
-            self.table.write(&FindingRow::from_finding(file, f))?;
+            self.table.write(&finding_row(file, f))?;
         }
         Ok(())
     }

@@ -9,7 +9,7 @@ use super::report::{LeaderRow, SortBy, sort_leaderboard};
 use super::row::{Colour, PlayerScore};
 use super::scan::{self, GameRow, Order};
 use crate::db::directory::Directory;
-use crate::db::select::Filter;
+use crate::db::query::select::Filter;
 use rusqlite::Connection;
 use std::collections::HashMap;
 

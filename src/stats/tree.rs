@@ -7,11 +7,12 @@
 use crate::chess::san::to_san;
 use crate::chess::{Move, Position};
 use crate::db::encode::decode_moves;
-use crate::db::select::{Filter, games_from};
+use crate::db::query::rows::for_each_moves;
+use crate::db::query::select::Filter;
 use crate::identity::openings::Book;
 use crate::laws::GameResult;
 use crate::table::{Cell, Column, Kind};
-use rusqlite::{Connection, params_from_iter};
+use rusqlite::Connection;
 use std::collections::BTreeMap;
 
 /// How siblings (the moves from one position) are ordered.
@@ -100,41 +101,28 @@ impl Tree {
         min_games: u64,
         order: TreeOrder,
     ) -> rusqlite::Result<Tree> {
-        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        let (clause, values) = filter.to_sql(version);
-        let sql = format!(
-            "SELECT g.moves, COALESCE(g.lawful_result, g.result), g.white_elo, g.black_elo, \
-             g.start_fen IS NULL AND g.variant = 'standard' FROM {} WHERE {clause}",
-            games_from(version)
-        );
-        let mut stmt = conn.prepare(&sql)?;
-        let mut rows = stmt.query(params_from_iter(values))?;
         let book = Book::get();
         // Keyed by the line's moves (16-bit codes), so siblings sort together under their parent.
         let mut all: BTreeMap<Vec<u16>, Node> = BTreeMap::new();
         let mut tree = Tree::default();
-        while let Some(r) = rows.next()? {
+        for_each_moves(conn, filter, |g| {
             tree.selected += 1;
-            let standard: bool = r.get(4)?;
-            if !standard {
-                continue;
+            if !g.standard {
+                return;
             }
-            let blob: Vec<u8> = r.get(0)?;
-            let result: Option<String> = r.get(1)?;
-            let elo: [Option<i64>; 2] = [r.get(2)?, r.get(3)?];
-            let Ok(moves) = decode_moves(&Position::new(), &blob) else {
+            let Ok(moves) = decode_moves(&Position::new(), g.moves) else {
                 tree.unreadable += 1;
-                continue;
+                return;
             };
-            let white = match result.as_deref().and_then(GameResult::parse) {
+            let white = match g.result.and_then(GameResult::parse) {
                 Some(GameResult::WhiteWins) => Some(0),
                 Some(GameResult::Draw) => Some(1),
                 Some(GameResult::BlackWins) => Some(2),
                 _ => None,
             };
             tree.standard += 1;
-            add_game(&mut all, &moves, white, elo, depth, book);
-        }
+            add_game(&mut all, &moves, white, g.elo, depth, book);
+        })?;
         tree.sans = all
             .iter()
             .map(|(l, n)| (l.clone(), n.san.clone()))

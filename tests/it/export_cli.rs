@@ -560,9 +560,10 @@ fn a_closed_pipe_ends_the_export_quietly() {
 /// the database's own id and the person/opening columns a later stage fills in).
 #[test]
 fn rows_from_the_pipeline_equal_rows_from_the_database() {
-    use arbiter::db::select::Filter;
+    use arbiter::db::query::games::{ExportRow, Order, for_each_game};
+    use arbiter::db::query::select::Filter;
+    use arbiter::export::games::row_of_record;
     use arbiter::export::table::{Cell, Selection};
-    use arbiter::export::{ExportRow, for_each_game, games::Order};
     use arbiter::laws::{Budget, VerdictOptions};
     use arbiter::pipeline::work::process;
     use arbiter::pipeline::{Keep, WorkOptions};
@@ -584,7 +585,7 @@ fn rows_from_the_pipeline_equal_rows_from_the_database() {
         .into_iter()
         .map(|raw| process(raw, &options, Keep::Record))
         .filter_map(|p| p.record)
-        .map(|r| ExportRow::from_record(&file, &r).unwrap())
+        .map(|r| row_of_record(&file, &r).unwrap())
         .collect();
     assert_eq!(from_pipeline.len(), 8);
     let selection = Selection::default_with(true);
@@ -599,7 +600,8 @@ fn rows_from_the_pipeline_equal_rows_from_the_database() {
     let names: Vec<&str> = selection.columns().iter().map(|c| c.name).collect();
     let conn = Connection::open(&db).unwrap();
     let mut k = 0;
-    for_each_game(&conn, &Filter::default(), &Order::default(), |row| {
+    let every = arbiter::db::query::Selection::compile(&conn, &Filter::default()).unwrap();
+    for_each_game(&conn, &every, &Order::default(), |row| {
         let (mut a, mut b): (Vec<Cell<'_>>, Vec<Cell<'_>>) = (Vec::new(), Vec::new());
         selection.cells(row, &mut a);
         selection.cells(&from_pipeline[k], &mut b);
@@ -609,7 +611,7 @@ fn rows_from_the_pipeline_equal_rows_from_the_database() {
             }
         }
         k += 1;
-        Ok(())
+        Ok::<(), arbiter::db::query::QueryError>(())
     })
     .unwrap();
     assert_eq!(k, 8);

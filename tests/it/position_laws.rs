@@ -9,8 +9,8 @@ use crate::common::cli::{arbiter, ok, s};
 use crate::common::corpus;
 use arbiter::chess::{MoveList, Position};
 use arbiter::db::encode::{decode_moves, start_position};
-use arbiter::db::select::Filter;
-use arbiter::export::positions::{Hit, search};
+use arbiter::db::query::positions::{Hit, search};
+use arbiter::db::query::{Filter, Selection};
 use arbiter::laws::claims::{ClaimWay, fifty};
 use arbiter::laws::{Edition, GameInput, LawsChoice, TerminationKind, VerdictOptions, judge};
 use arbiter::positions::Query;
@@ -457,7 +457,12 @@ fn oracle(db: &Path, queries: &[Query]) -> Vec<usize> {
     queries
         .iter()
         .map(|q| {
-            let found = search(&conn, q, &Filter::default()).unwrap();
+            let found = search(
+                &conn,
+                q,
+                &Selection::compile(&conn, &Filter::default()).unwrap(),
+            )
+            .unwrap();
             let target = q.position.as_ref().map(Position::repetition_key);
             let expected: Vec<Hit> = games
                 .iter()
@@ -493,7 +498,13 @@ fn third_occurrences(db: &Path, n: usize) -> Vec<String> {
         },
         ..Query::default()
     };
-    let hits = search(&conn, &q, &Filter::default()).unwrap().hits;
+    let hits = search(
+        &conn,
+        &q,
+        &Selection::compile(&conn, &Filter::default()).unwrap(),
+    )
+    .unwrap()
+    .hits;
     let games = stored_games(&conn);
     hits.iter()
         .take(n)

@@ -7,8 +7,8 @@
 
 use arbiter::chess::Position;
 use arbiter::db::encode::{decode_moves, start_position};
-use arbiter::db::select::Filter;
-use arbiter::export::positions::{Hit, explore, search, trees};
+use arbiter::db::query::positions::{Hit, explore, search, trees};
+use arbiter::db::query::{Filter, Selection};
 use arbiter::positions::query::{
     parse_fen_query, parse_material, parse_pattern, parse_pawns, parse_sequence,
 };
@@ -18,6 +18,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
+
+/// Every stored game, as a search selects them.
+fn every(conn: &Connection) -> Selection {
+    Selection::compile(conn, &Filter::default()).unwrap()
+}
 const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/positions/games.pgn");
 
 fn arbiter(args: &[&str]) -> Output {
@@ -228,7 +233,7 @@ fn oracle(db: &Path, queries: &[Query]) -> Vec<usize> {
     queries
         .iter()
         .map(|q| {
-            let found = search(&conn, q, &Filter::default()).unwrap();
+            let found = search(&conn, q, &every(&conn)).unwrap();
             let expected = brute_force(&conn, q);
             assert_eq!(found.hits, expected, "{q:?}");
             explore_agrees(&conn, q, &expected);
@@ -237,6 +242,7 @@ fn oracle(db: &Path, queries: &[Query]) -> Vec<usize> {
                 min_plies: Some(20),
                 ..Filter::default()
             };
+            let long = Selection::compile(&conn, &long).unwrap();
             let kept: Vec<Hit> = expected
                 .iter()
                 .copied()
@@ -258,12 +264,12 @@ fn oracle(db: &Path, queries: &[Query]) -> Vec<usize> {
 }
 
 fn explore_agrees(conn: &Connection, q: &Query, expected: &[Hit]) {
-    let Some(e) = explore(conn, q, &Filter::default(), 7, false).unwrap() else {
+    let Some(e) = explore(conn, q, &every(conn), 7, false).unwrap() else {
         return;
     };
     assert_eq!(e.total, expected.len(), "{q:?}");
     assert_eq!(e.hits, expected[..expected.len().min(7)], "{q:?}");
-    let Some(e) = explore(conn, q, &Filter::default(), 0, true).unwrap() else {
+    let Some(e) = explore(conn, q, &every(conn), 0, true).unwrap() else {
         assert!(!q.identity.is_exact() || q.identity.mirror, "{q:?}");
         return;
     };
@@ -761,9 +767,7 @@ fn index_gives_facts_and_spans_to_games_indexed_before_them_and_resumes() {
     );
     let tree = || {
         let q = fen(AFTER_NF6, "");
-        let e = explore(&conn, &q, &Filter::default(), 0, true)
-            .unwrap()
-            .unwrap();
+        let e = explore(&conn, &q, &every(&conn), 0, true).unwrap().unwrap();
         let t = e.trees.unwrap();
         let b: Vec<(String, u64)> = t
             .branches()

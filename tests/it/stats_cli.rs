@@ -384,7 +384,7 @@ fn player_games_view_equals_the_command_on_the_master_games() {
 /// duplicate rule and for a filtered selection.
 fn board_equals_dossiers(db: &Path) -> usize {
     use arbiter::db::directory::Directory;
-    use arbiter::db::select::Filter;
+    use arbiter::db::query::select::Filter;
     use arbiter::stats::dossier::{Selection, Stats};
     use arbiter::stats::read;
     use arbiter::stats::report::{SortBy, leaderboard};

@@ -5,7 +5,7 @@
 use super::encounters::Encounters;
 use super::{Date, RatedGame};
 use crate::db::persons::persons_by_id;
-use crate::db::select::Filter;
+use crate::db::query::select::Filter;
 use crate::stats::scan::{self, GameRow, Order};
 use rusqlite::Connection;
 use std::collections::HashMap;

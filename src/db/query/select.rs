@@ -56,7 +56,7 @@ pub fn parse_result(text: &str) -> Result<ResultValue, String> {
 }
 
 /// `--severity`: error, warning or info.
-pub fn parse_severity(text: &str) -> Result<crate::pgn::Severity, String> {
+pub fn parse_severity(text: &str) -> Result<crate::findings::Severity, String> {
     one_of(text, &crate::findings::Severity::ALL, |s| {
         s.as_str().to_owned()
     })
@@ -187,6 +187,8 @@ pub struct Filter {
     pub persons: Vec<i64>,
     /// Only these games (a position search's matches); None: no restriction.
     pub ids: Option<Vec<i64>>,
+    /// Only the games stored after this id (those an import just added).
+    pub after_id: Option<i64>,
     /// White's and Black's person (players.id), resolved from `white` and `black`.
     pub white_person: Option<i64>,
     pub black_person: Option<i64>,
@@ -220,10 +222,12 @@ pub struct Filter {
     /// Games without a finding of this code.
     pub lacks_finding: Vec<String>,
     /// Games with at least one finding of this severity.
-    pub severity: Option<crate::pgn::Severity>,
+    pub severity: Option<crate::findings::Severity>,
     pub edition: Option<crate::laws::Edition>,
     /// Leave out duplicates that are not their group's survivor (schema version 2).
     pub unique: bool,
+    /// Only the members of duplicate groups (schema version 2).
+    pub in_duplicate_group: bool,
     /// Raw SQL condition on `g` (games), `w`/`b` (spellings), `pw`/`pb` (persons), `e`
     /// (events).
     pub sql: Option<String>,
@@ -303,7 +307,7 @@ fn date_key(text: &str, fill_month: i64, fill_day: i64) -> Option<i64> {
 impl Filter {
     /// The WHERE clause (without the keyword; `1` when there is no filter) and its values,
     /// for a database of schema `version` (persons exist from version 2).
-    pub fn to_sql(&self, version: i64) -> (String, Vec<Value>) {
+    pub(super) fn to_sql(&self, version: i64) -> (String, Vec<Value>) {
         let mut c = Conds::default();
         self.who_sql(&mut c, version);
         self.games_sql(&mut c, version);
@@ -363,6 +367,9 @@ impl Filter {
                 "g.id IN (SELECT value FROM json_each(?))",
                 vec![Value::Text(list)],
             );
+        }
+        if let Some(id) = self.after_id {
+            c.push("g.id > ?", vec![Value::Integer(id)]);
         }
         if !self.persons.is_empty() {
             let marks = vec!["?"; self.persons.len()].join(", ");
@@ -504,6 +511,9 @@ impl Filter {
                  AND d.survivor = 0)",
                 Vec::new(),
             );
+        }
+        if self.in_duplicate_group && version >= 2 {
+            c.push("dm.group_id IS NOT NULL", Vec::new());
         }
         if let Some(sql) = &self.sql {
             c.push(&format!("({sql})"), Vec::new());
@@ -650,7 +660,7 @@ impl Filter {
 /// Games with their players, event and import, under the aliases the filters use: `g`
 /// games, `w`/`b` the spellings, `pw`/`pb` the persons (v2), `e` events, `i` imports,
 /// `o` the opening's names (v3).
-pub fn games_from(version: i64) -> &'static str {
+pub(super) fn games_from(version: i64) -> &'static str {
     if version >= 3 {
         "games g LEFT JOIN player_names w ON w.id = g.white_id \
          LEFT JOIN player_names b ON b.id = g.black_id \
@@ -673,7 +683,7 @@ pub fn games_from(version: i64) -> &'static str {
 
 /// The opening's full name and family under `games_from(version)`: columns of `games` in
 /// version 2, of `openings` from version 3.
-pub fn opening_columns(version: i64) -> &'static str {
+pub(super) fn opening_columns(version: i64) -> &'static str {
     if version >= 3 {
         "o.name, o.family"
     } else {
@@ -763,6 +773,28 @@ mod tests {
         assert_eq!(values[2], Value::Integer(20_140_000));
         assert_eq!(values[3], Value::Integer(20_140_699));
         assert_eq!(Filter::default().to_sql(2).0, "1");
+    }
+
+    #[test]
+    fn classification_and_the_import_stage_select_by_their_columns() {
+        let f = Filter {
+            eco: vec!["B9".into()],
+            tc_class: Some("blitz"),
+            after_id: Some(41),
+            in_duplicate_group: true,
+            ..Filter::default()
+        };
+        let (sql, values) = f.to_sql(3);
+        assert!(sql.starts_with("g.id > ?1 AND "), "{sql}");
+        assert!(
+            sql.contains("g.eco LIKE ?") && sql.contains("g.tc_class = ?"),
+            "{sql}"
+        );
+        assert!(sql.ends_with("dm.group_id IS NOT NULL"), "{sql}");
+        assert_eq!(values[0], Value::Integer(41));
+        assert!(values.contains(&Value::Text("B9%".into())));
+        // Version 1 has no duplicate groups.
+        assert!(!f.to_sql(1).0.contains("dm."));
     }
 
     #[test]

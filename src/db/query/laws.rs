@@ -1,17 +1,15 @@
 //! Position search with the Laws' forms (`positions::laws`: repetitions, claims passed
 //! over, automatic draws) over a database. The other forms of the query, when there are
-//! any, find their games first (`export::positions::search`: the index, or a scan); with
+//! any, find their games first (`positions::search`: the index, or a scan); with
 //! the Laws' forms alone, the selection is scanned, less the games the import's verdict
 //! rules out (`db::position_laws::candidate_condition`). Each candidate is replayed with the
 //! whole query under the Laws of its game: the edition and ending the import stored, or, for
 //! a game stored without a verdict, the ones `laws::judge` gives.
 
-use super::ExportError;
-use super::games::schema_version;
 use super::positions::{Found, Hit};
+use super::{QueryError, Selection};
 use crate::db::encode::{decode_moves, start_position};
 use crate::db::position_laws::{LawsGame, for_each_candidate, laws_game};
-use crate::db::select::Filter;
 use crate::laws::{Edition, GameInput, LawsChoice, VerdictOptions, judge};
 use crate::positions::laws::GameLaws;
 use crate::positions::{Matcher, Query};
@@ -22,23 +20,26 @@ use rusqlite::Connection;
 const CHUNK: usize = 4096;
 
 /// The games of the selection that match `query`, which has Laws' forms, by id.
-pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found, ExportError> {
+pub fn search(
+    conn: &Connection,
+    query: &Query,
+    selection: &Selection,
+) -> Result<Found, QueryError> {
     let matcher = Matcher::new(query);
     let base = query.without_laws();
     let mut found = Found::default();
     let mut chunk: Vec<LawsGame> = Vec::with_capacity(CHUNK);
     if base.is_empty() {
-        let version = schema_version(conn)?;
-        for_each_candidate(conn, version, filter, &query.laws, |g| {
+        for_each_candidate(conn, selection, &query.laws, |g| {
             chunk.push(g);
             if chunk.len() == CHUNK {
                 verify(&matcher, &mut chunk, &mut found);
             }
-            Ok::<(), ExportError>(())
+            Ok::<(), QueryError>(())
         })?;
     } else {
         // The games where the rest of the query holds at some ply: every answer is one.
-        let first = super::positions::search(conn, &base, filter)?;
+        let first = super::positions::search(conn, &base, selection)?;
         found.indexed = first.indexed;
         found.unindexed = first.unindexed;
         found.replayed = first.replayed;

@@ -3,7 +3,7 @@
 //! thousand players, events and files, and the seven joins per row were the largest part of
 //! the games cursor's time (docs/PERFORMANCE.md). Schema version 3 on.
 
-use super::ExportError;
+use super::QueryError;
 use rusqlite::{CachedStatement, Connection, OptionalExtension};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -40,7 +40,7 @@ struct Table<'c, V> {
 }
 
 impl<'c, V: Clone> Table<'c, V> {
-    fn new(conn: &'c Connection, sql: &str) -> Result<Table<'c, V>, ExportError> {
+    fn new(conn: &'c Connection, sql: &str) -> Result<Table<'c, V>, QueryError> {
         Ok(Table {
             statement: conn.prepare_cached(sql)?,
             rows: HashMap::default(),
@@ -51,7 +51,7 @@ impl<'c, V: Clone> Table<'c, V> {
         &mut self,
         id: Option<i64>,
         read: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<V>,
-    ) -> Result<Option<&V>, ExportError> {
+    ) -> Result<Option<&V>, QueryError> {
         let Some(id) = id else { return Ok(None) };
         if !self.rows.contains_key(&id) {
             if self.rows.len() >= MAX_ENTRIES {
@@ -88,7 +88,7 @@ pub struct Names<'c> {
 }
 
 impl<'c> Names<'c> {
-    pub fn new(conn: &'c Connection) -> Result<Names<'c>, ExportError> {
+    pub fn new(conn: &'c Connection) -> Result<Names<'c>, QueryError> {
         Ok(Names {
             spellings: Table::new(
                 conn,
@@ -101,7 +101,7 @@ impl<'c> Names<'c> {
         })
     }
 
-    pub fn spelling(&mut self, id: Option<i64>) -> Result<Option<&Spelling>, ExportError> {
+    pub fn spelling(&mut self, id: Option<i64>) -> Result<Option<&Spelling>, QueryError> {
         self.spellings.get(id, |r| {
             Ok(Spelling {
                 name: r.get(0)?,
@@ -111,20 +111,20 @@ impl<'c> Names<'c> {
     }
 
     /// The person's canonical name.
-    pub fn person(&mut self, id: Option<i64>) -> Result<Option<&String>, ExportError> {
+    pub fn person(&mut self, id: Option<i64>) -> Result<Option<&String>, QueryError> {
         self.persons.get(id, |r| r.get(0))
     }
 
-    pub fn event(&mut self, id: Option<i64>) -> Result<Option<&String>, ExportError> {
+    pub fn event(&mut self, id: Option<i64>) -> Result<Option<&String>, QueryError> {
         self.events.get(id, |r| r.get(0))
     }
 
     /// The imported file's path.
-    pub fn import(&mut self, id: Option<i64>) -> Result<Option<&String>, ExportError> {
+    pub fn import(&mut self, id: Option<i64>) -> Result<Option<&String>, QueryError> {
         self.imports.get(id, |r| r.get(0))
     }
 
-    pub fn opening(&mut self, id: Option<i64>) -> Result<Option<&Opening>, ExportError> {
+    pub fn opening(&mut self, id: Option<i64>) -> Result<Option<&Opening>, QueryError> {
         self.openings.get(id, |r| {
             Ok(Opening {
                 name: r.get(0)?,

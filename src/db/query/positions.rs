@@ -5,8 +5,7 @@
 //! saying first which games and plies can match (`spans::ScanFilter`). Every candidate is
 //! replayed (`positions::Matcher`), so the answer is exactly a replay's.
 
-use super::ExportError;
-use super::games::schema_version;
+use super::{QueryError, Selection};
 use crate::chess::Position;
 use crate::db::encode::{decode_moves, decode_visit, start_position};
 use crate::db::hits::{HitOrder, order_hits};
@@ -16,7 +15,6 @@ use crate::db::positions::{
     has_material_table, has_tables, material_candidates, material_ranges, spans_of, spans_rows,
     spans_rows_of, tail_candidates, unindexed,
 };
-use crate::db::select::{Filter, games_from};
 use crate::positions::index::INDEX_PLIES;
 use crate::positions::index::{castling_bits, facts_elo, facts_result, home_left};
 use crate::positions::matcher::{ScanBoard, board_of};
@@ -26,7 +24,7 @@ use crate::positions::spans::{ScanFilter, SpanQuery, Window, WindowScratch, walk
 use crate::positions::tree::Trees;
 use crate::positions::{Matcher, Query};
 use rayon::prelude::*;
-use rusqlite::{Connection, params_from_iter};
+use rusqlite::Connection;
 use std::collections::HashSet;
 
 /// A matching game: its id and the first ply at which it matches.
@@ -48,74 +46,13 @@ pub struct Found {
     pub indexed: bool,
 }
 
-/// The selection's game ids, or None when the filter selects every game.
-fn selected(conn: &Connection, filter: &Filter) -> Result<Option<HashSet<i64>>, ExportError> {
-    let version = schema_version(conn)?;
-    let (clause, values) = filter.to_sql(version);
-    if clause == "1" {
-        return Ok(None);
-    }
-    let sql = format!("SELECT g.id FROM {} WHERE {clause}", games_from(version));
-    let mut stmt = conn.prepare(&sql)?;
-    let ids = stmt
-        .query_map(params_from_iter(values), |r| r.get::<_, i64>(0))?
-        .collect::<rusqlite::Result<HashSet<i64>>>()?;
-    Ok(Some(ids))
-}
-
-/// Keeps the ids (ascending) the filter selects. Few candidates are looked up by id, many
-/// against the whole selection: an SQL pass over every game cost 0.3 s at 1M games, a
-/// lookup by id some microseconds.
-fn keep_selected(
-    conn: &Connection,
-    filter: &Filter,
-    ids: &mut Vec<i64>,
-) -> Result<(), ExportError> {
-    let version = schema_version(conn)?;
-    let (clause, values) = filter.to_sql(version);
-    if clause == "1" || ids.is_empty() {
-        return Ok(());
-    }
-    let games: i64 = conn
-        .query_row("SELECT max(id) FROM games", [], |r| {
-            r.get::<_, Option<i64>>(0)
-        })?
-        .unwrap_or(0);
-    if ids.len() > 1000 && ids.len() as i64 * 16 > games {
-        let Some(set) = selected(conn, filter)? else {
-            return Ok(());
-        };
-        ids.retain(|id| set.contains(id));
-        return Ok(());
-    }
-    const CHUNK: usize = 500;
-    let mut kept = Vec::with_capacity(ids.len());
-    for chunk in ids.chunks(CHUNK) {
-        let marks = vec!["?"; chunk.len()].join(",");
-        let sql = format!(
-            "SELECT g.id FROM {} WHERE ({clause}) AND g.id IN ({marks}) ORDER BY g.id",
-            games_from(version)
-        );
-        let mut stmt = conn.prepare_cached(&sql)?;
-        let mut all = values.clone();
-        all.extend(chunk.iter().map(|&id| rusqlite::types::Value::Integer(id)));
-        for id in stmt.query_map(params_from_iter(all), |r| r.get::<_, i64>(0))? {
-            kept.push(id?);
-        }
-    }
-    kept.sort_unstable();
-    kept.dedup();
-    *ids = kept;
-    Ok(())
-}
-
 /// Replays each game of `ids` (ascending) against the query, in parallel, by chunks.
 fn verify(
     conn: &Connection,
     matcher: &Matcher,
     ids: &[i64],
     found: &mut Found,
-) -> Result<(), ExportError> {
+) -> Result<(), QueryError> {
     let mut stmt =
         conn.prepare_cached("SELECT start_fen, variant, moves FROM games WHERE id = ?1")?;
     for chunk in ids.chunks(4096) {
@@ -153,9 +90,13 @@ pub fn match_game(matcher: &Matcher, fen: Option<&str>, variant: &str, blob: &[u
 }
 
 /// The games of the selection that match the query, by id.
-pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found, ExportError> {
+pub fn search(
+    conn: &Connection,
+    query: &Query,
+    selection: &Selection,
+) -> Result<Found, QueryError> {
     if !query.laws.is_empty() {
-        return super::position_laws::search(conn, query, filter);
+        return super::laws::search(conn, query, selection);
     }
     let matcher = Matcher::new(query);
     let mut found = Found::default();
@@ -190,7 +131,7 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
         }
         let mut ids: Vec<i64> = ids.into_iter().collect();
         ids.sort_unstable();
-        keep_selected(conn, filter, &mut ids)?;
+        selection.keep(conn, &mut ids)?;
         verify(conn, &matcher, &ids, &mut found)?;
         found.hits.sort_by_key(|h| h.id);
         return Ok(found);
@@ -224,7 +165,7 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
             let mut hits = material_hits(conn, query, material, &span_query, &all)?;
             hits.sort_by_key(|h| h.id);
             let mut ids: Vec<i64> = hits.iter().map(|h| h.id).collect();
-            keep_selected(conn, filter, &mut ids)?;
+            selection.keep(conn, &mut ids)?;
             hits.retain(|h| ids.binary_search(&h.id).is_ok());
             found.hits = hits;
             let ranges = outside(conn, &all)?;
@@ -232,14 +173,13 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
                 found.unindexed = holes.iter().map(|&(a, b)| (b - a + 1) as u64).sum::<u64>();
                 return Ok(found);
             }
-            let selection = selected(conn, filter)?;
             scan(
                 conn,
                 &matcher,
                 &ScanFilter::new(query),
                 &ranges,
                 &pruned,
-                selection.as_ref(),
+                selection.ids(conn)?,
                 &mut found,
             )?;
             found.unindexed = holes.iter().map(|&(a, b)| (b - a + 1) as u64).sum::<u64>();
@@ -247,7 +187,7 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
             return Ok(found);
         }
     }
-    scan_selection(conn, query, filter, &matcher, &pruned, &mut found)?;
+    scan_selection(conn, query, selection, &matcher, &pruned, &mut found)?;
     found.unindexed = holes.iter().map(|&(a, b)| (b - a + 1) as u64).sum::<u64>();
     found.hits.sort_by_key(|h| h.id);
     Ok(found)
@@ -259,16 +199,16 @@ pub fn search(conn: &Connection, query: &Query, filter: &Filter) -> Result<Found
 fn scan_selection(
     conn: &Connection,
     query: &Query,
-    filter: &Filter,
+    selection: &Selection,
     matcher: &Matcher,
     pruned: &HashSet<i64>,
     found: &mut Found,
-) -> Result<(), ExportError> {
+) -> Result<(), QueryError> {
     let scan_filter = ScanFilter::new(query);
     let rows = spans_rows(conn)?;
     let mut plan = plan(&rows, &scan_filter);
     let mut ids: Vec<i64> = plan.iter().map(|p| p.0).collect();
-    keep_selected(conn, filter, &mut ids)?;
+    selection.keep(conn, &mut ids)?;
     plan.retain(|p| ids.binary_search(&p.0).is_ok());
     drop(ids);
     replay_planned(conn, matcher, &scan_filter, &plan, found)?;
@@ -280,14 +220,13 @@ fn scan_selection(
     };
     drop(rows);
     if !ranges.is_empty() {
-        let selection = selected(conn, filter)?;
         scan(
             conn,
             matcher,
             &scan_filter,
             &ranges,
             pruned,
-            selection.as_ref(),
+            selection.ids(conn)?,
             found,
         )?;
     }
@@ -328,12 +267,12 @@ fn replay_planned(
     scan_filter: &ScanFilter,
     plan: &[(i64, u32)],
     found: &mut Found,
-) -> Result<(), ExportError> {
+) -> Result<(), QueryError> {
     let (Some(&(lo, _)), Some(&(hi, _))) = (plan.first(), plan.last()) else {
         return Ok(());
     };
     found.replayed += plan.len() as u64;
-    let hits = std::thread::scope(|s| -> Result<Vec<Hit>, ExportError> {
+    let hits = std::thread::scope(|s| -> Result<Vec<Hit>, QueryError> {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<ScanRow>>(2);
         let worker = s.spawn(move || {
             let mut hits = Vec::new();
@@ -350,7 +289,7 @@ fn replay_planned(
             }
             hits
         });
-        let read = || -> Result<(), ExportError> {
+        let read = || -> Result<(), QueryError> {
             let mut chunk: Vec<ScanRow> = Vec::with_capacity(CHUNK);
             let send = |chunk: &mut Vec<ScanRow>| {
                 let full = std::mem::replace(chunk, Vec::with_capacity(CHUNK));
@@ -515,7 +454,7 @@ fn scan(
     pruned: &HashSet<i64>,
     selection: Option<&HashSet<i64>>,
     found: &mut Found,
-) -> Result<(), ExportError> {
+) -> Result<(), QueryError> {
     // The games without spans are replayed whole, read as the planned ones are.
     let mut plan = Vec::new();
     let mut stmt = conn.prepare("SELECT id FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id")?;
@@ -549,7 +488,7 @@ fn material_hits(
     material: &Material,
     span_query: &SpanQuery,
     all: &[(u32, u32)],
-) -> Result<Vec<Hit>, ExportError> {
+) -> Result<Vec<Hit>, QueryError> {
     let sieve = if has_material_table(conn)? {
         Sieve::new(material, query.identity.mirror)
     } else {
@@ -658,11 +597,11 @@ pub struct Explored {
 pub fn explore(
     conn: &Connection,
     query: &Query,
-    filter: &Filter,
+    selection: &Selection,
     limit: usize,
     tree: bool,
-) -> Result<Option<Explored>, ExportError> {
-    explore_ordered(conn, query, filter, limit, tree, HitOrder::Stored)
+) -> Result<Option<Explored>, QueryError> {
+    explore_ordered(conn, query, selection, limit, tree, HitOrder::Stored)
 }
 
 /// `explore`, its first `limit` rows the first in `order` (`db::hits::order_hits`) among
@@ -671,11 +610,11 @@ pub fn explore(
 pub fn explore_ordered(
     conn: &Connection,
     query: &Query,
-    filter: &Filter,
+    selection: &Selection,
     limit: usize,
     tree: bool,
     order: HitOrder,
-) -> Result<Option<Explored>, ExportError> {
+) -> Result<Option<Explored>, QueryError> {
     let Some(pos) = &query.position else {
         return Ok(None);
     };
@@ -708,7 +647,7 @@ pub fn explore_ordered(
         }
     }
     let mut wide: Vec<i64> = keyed.iter().map(|&g| i64::from(g)).collect();
-    keep_selected(conn, filter, &mut wide)?;
+    selection.keep(conn, &mut wide)?;
     keyed = wide.into_iter().map(|g| g as u32).collect();
     let mut out = Explored::default();
     for (a, b) in unindexed(conn)? {
@@ -720,7 +659,7 @@ pub fn explore_ordered(
     }
     others.sort_unstable();
     others.dedup();
-    keep_selected(conn, filter, &mut others)?;
+    selection.keep(conn, &mut others)?;
     let materials: Vec<[Counts; 2]> = probes.iter().map(|p| p.1).collect();
     keep_by_spans(conn, &mut others, &materials)?;
     let mut checked = Found::default();
@@ -775,7 +714,7 @@ fn keep_by_spans(
     conn: &Connection,
     ids: &mut Vec<i64>,
     materials: &[[Counts; 2]],
-) -> Result<(), ExportError> {
+) -> Result<(), QueryError> {
     if ids.is_empty() || !has_games_table(conn)? {
         return Ok(());
     }
@@ -841,7 +780,7 @@ fn tree_from_keys(
     pos: &Position,
     keyed: &[u32],
     t: &mut Trees,
-) -> Result<Vec<i64>, ExportError> {
+) -> Result<Vec<i64>, QueryError> {
     const SEVERAL: u16 = u16::MAX;
     let moves: Vec<crate::chess::Move> = pos.legal_moves().iter().copied().collect();
     // Per keyed game: 0 no child yet, i + 1 the child of moves[i], SEVERAL more than one.
@@ -903,7 +842,7 @@ type TreeRow = (
 );
 
 /// The next moves and move orders of the hits' games at their matching ply.
-pub fn trees(conn: &Connection, hits: &[Hit], reverse: bool) -> Result<Trees, ExportError> {
+pub fn trees(conn: &Connection, hits: &[Hit], reverse: bool) -> Result<Trees, QueryError> {
     let mut trees = Trees::default();
     add_replayed(conn, hits, reverse, &mut trees)?;
     Ok(trees)
@@ -915,7 +854,7 @@ fn add_replayed(
     hits: &[Hit],
     reverse: bool,
     trees: &mut Trees,
-) -> Result<(), ExportError> {
+) -> Result<(), QueryError> {
     let mut stmt = conn.prepare_cached(
         "SELECT start_fen, variant, moves, coalesce(lawful_result, result), white_elo, black_elo \
          FROM games WHERE id = ?1",

@@ -5,7 +5,7 @@
 //! (partitioned output). The merge join is what makes a full export fast: five lookups a
 //! game were a third of the time of a 1M-game export (docs/PERFORMANCE.md).
 
-use super::ExportError;
+use super::QueryError;
 use rusqlite::fallible_streaming_iterator::FallibleStreamingIterator;
 use rusqlite::types::Value;
 use rusqlite::{Connection, Row, Rows, Statement, params_from_iter};
@@ -55,7 +55,7 @@ impl<'c> SideStatements<'c> {
         from: &str,
         clause: &str,
         values: &[Value],
-    ) -> Result<SideStatements<'c>, ExportError> {
+    ) -> Result<SideStatements<'c>, QueryError> {
         let statements = TABLES
             .iter()
             .map(|(select, key)| {
@@ -84,7 +84,7 @@ impl<'c> SideStatements<'c> {
     }
 
     /// The readers, positioned before the first game.
-    pub fn open(&mut self) -> Result<SideRows<'_, 'c>, ExportError> {
+    pub fn open(&mut self) -> Result<SideRows<'_, 'c>, QueryError> {
         let mut sources = Vec::with_capacity(TABLES.len());
         for st in &mut self.statements {
             sources.push(if self.merged {
@@ -119,7 +119,7 @@ impl SideRows<'_, '_> {
         table: Table,
         id: i64,
         mut each: impl FnMut(&Row<'_>) -> rusqlite::Result<()>,
-    ) -> Result<(), ExportError> {
+    ) -> Result<(), QueryError> {
         match &mut self.sources[table as usize] {
             Source::PerGame(st) => {
                 let mut rows = st.query([id])?;
