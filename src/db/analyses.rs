@@ -5,7 +5,6 @@
 
 use super::record::AnalysisRecord;
 use crate::search::strength::Strength;
-use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 use std::collections::{BTreeMap, HashMap};
 
