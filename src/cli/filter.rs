@@ -200,6 +200,30 @@ impl FilterArgs {
     }
 }
 
+/// Resolves `--player`, `--white` and `--black` ahead of `Filter::resolve_names`, to say on
+/// stderr which persons a name also matched and passed over (of several persons, a name means
+/// the one holding 95 % of their games: docs/IDENTITY.md); each name is handed on as the `#ID`
+/// it resolved to.
+fn note_names(conn: &rusqlite::Connection, filter: &mut Filter) -> super::error::Result<()> {
+    if filter.player.is_empty() && filter.white.is_none() && filter.black.is_none() {
+        return Ok(());
+    }
+    let dir = crate::db::directory::Directory::load(conn)?;
+    let names = filter
+        .player
+        .iter_mut()
+        .chain(filter.white.as_mut())
+        .chain(filter.black.as_mut());
+    for name in names {
+        let resolved = dir.resolve_noted(conn, name)?;
+        if let Some(note) = resolved.note() {
+            eprintln!("note: {note}");
+        }
+        *name = format!("#{}", resolved.person);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,28 +329,4 @@ mod tests {
             ["sicilian defense: najdorf"]
         );
     }
-}
-
-/// Resolves `--player`, `--white` and `--black` ahead of `Filter::resolve_names`, to say on
-/// stderr which persons a name also matched and passed over (of several persons, a name means
-/// the one holding 95 % of their games: docs/IDENTITY.md); each name is handed on as the `#ID`
-/// it resolved to.
-fn note_names(conn: &rusqlite::Connection, filter: &mut Filter) -> super::error::Result<()> {
-    if filter.player.is_empty() && filter.white.is_none() && filter.black.is_none() {
-        return Ok(());
-    }
-    let dir = crate::db::directory::Directory::load(conn)?;
-    let names = filter
-        .player
-        .iter_mut()
-        .chain(filter.white.as_mut())
-        .chain(filter.black.as_mut());
-    for name in names {
-        let resolved = dir.resolve_noted(conn, name)?;
-        if let Some(note) = resolved.note() {
-            eprintln!("note: {note}");
-        }
-        *name = format!("#{}", resolved.person);
-    }
-    Ok(())
 }

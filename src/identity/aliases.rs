@@ -517,19 +517,25 @@ fn surname_given(name: &str) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
-/// Two names can be one person's: the same surname, and each given name of one equal to, or
-/// a prefix of, the other's in the same place (`H`, `Hi`, `Hikaru`; `David I` and `D`);
+/// Two given names in one place fit when equal, or when one is an abbreviation of the other:
+/// a prefix of at most three letters, neither with a digit (`Hi` and `Hikaru`, `Ana` and
+/// `Anatoly`; not `Ivan` and `Ivana`, `Fritz` and `Fritz5`, `Chess` and `ChessMachine`).
+fn given_fits(x: &str, y: &str) -> bool {
+    let (short, long) = if x.len() <= y.len() { (x, y) } else { (y, x) };
+    short == long
+        || (long.starts_with(short)
+            && short.chars().count() <= 3
+            && !long.chars().any(|c| c.is_ascii_digit()))
+}
+
+/// Two names can be one person's: the same surname, and each given name of one fitting the
+/// other's in the same place ([`given_fits`]: `H`, `Hi`, `Hikaru`; `David I` and `D`);
 /// `Rodney` and `Ronaldo`, or `Gary` and `Georgy`, cannot.
 pub fn given_names_fit(a: &str, b: &str) -> bool {
     let (a, b) = (surname_given(a), surname_given(b));
     a.iter().any(|(sa, ga)| {
-        b.iter().any(|(sb, gb)| {
-            sa == sb
-                && ga
-                    .iter()
-                    .zip(gb)
-                    .all(|(x, y)| x.starts_with(y.as_str()) || y.starts_with(x.as_str()))
-        })
+        b.iter()
+            .any(|(sb, gb)| sa == sb && ga.iter().zip(gb).all(|(x, y)| given_fits(x, y)))
     })
 }
 
@@ -1103,7 +1109,7 @@ mod tests {
             (4, "Abud,Ronaldo", None, 3),
             (5, "Adams, M.", None, 2),
         ]);
-        // Adams, M. has no Elo and played in 1950-1951: nothing agrees, nothing disagrees.
+        // Adams, M. has no Elo and played in 1950-1951, long before the others.
         let m = e.persons.get_mut(&5).unwrap();
         (m.years, m.dates, m.elo) = (Some((1950, 1951)), Some((19500101, 19511231)), None);
         let s = pairs(&e);
@@ -1134,6 +1140,13 @@ mod tests {
         assert!(given_names_fit("Ding Liren", "Ding,L"));
         assert!(!given_names_fit("Ding Liren", "Ding,W"));
         assert!(!given_names_fit("Carlsen,M", "Caruana,M"));
+        assert!(given_names_fit("Karpov,Ana", "Karpov, Anatoly"));
+        assert!(!given_names_fit("Petrova,Ivan", "Petrova,Ivana"));
+        assert!(!given_names_fit("Comp Fritz", "Comp Fritz5"));
+        assert!(!given_names_fit(
+            "Comp ChessMachine",
+            "Comp Chess Master 4000"
+        ));
     }
 
     /// Defect 8: `Nakamura,H` (1999-2008), `Nakamura,Hi` (2008-2021) and `Nakamura, Hikaru`

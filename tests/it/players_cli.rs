@@ -154,19 +154,8 @@ fn a_lone_stray_spelling_does_not_block_a_surname() {
     std::fs::write(&file, pgn).unwrap();
     let db = dir.path().join("c.sqlite");
     ok(&["import", "-q", "--db", s(&db), s(&file)]);
-    let out = ok(&[
-        "export",
-        "--db",
-        s(&db),
-        "--player",
-        "Carlsen",
-        "--format",
-        "csv",
-        "--columns",
-        "id",
-    ]);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count() - 1, 21);
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (games, err) = player_games(&db, "Carlsen");
+    assert_eq!(games, 21);
     assert!(
         err.contains("note: \"Carlsen\" is #")
             && err.contains("Carlsen,M (21 games), 95 % or more of the games of the persons with that surname; also matched: #")
@@ -177,19 +166,7 @@ fn a_lone_stray_spelling_does_not_block_a_surname() {
     let out = ok(&["stats", "player", "--db", s(&db), "Carlsen"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("also matched: #"));
     // The stray one is still there by its own spelling.
-    let out = ok(&[
-        "export",
-        "--db",
-        s(&db),
-        "--player",
-        "Carlsen,H",
-        "--format",
-        "csv",
-        "--columns",
-        "id",
-    ]);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count() - 1, 1);
-    assert!(out.stderr.is_empty());
+    assert_eq!(player_games(&db, "Carlsen,H"), (1, String::new()));
     // 20 games of Caruana,F against one of Caruana,Fa would be 95 %: 20 of 21 games is, 20 of
     // 22 is not.
     let pgn = [
@@ -213,6 +190,25 @@ fn a_lone_stray_spelling_does_not_block_a_surname() {
     );
 }
 
+/// How many games `export --player NAME` selects, and what it said on stderr.
+fn player_games(db: &Path, name: &str) -> (usize, String) {
+    let out = ok(&[
+        "export",
+        "--db",
+        s(db),
+        "--player",
+        name,
+        "--format",
+        "csv",
+        "--columns",
+        "id",
+    ]);
+    (
+        String::from_utf8_lossy(&out.stdout).lines().count() - 1,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// The stored games whose White or Black is written with this surname (a pair side left out),
 /// and the ones of the person `--player SURNAME` selects.
 fn surname_games(db: &Path, surname: &str) -> (usize, usize) {
@@ -226,21 +222,7 @@ fn surname_games(db: &Path, surname: &str) -> (usize, usize) {
             |r| r.get(0),
         )
         .unwrap();
-    let out = ok(&[
-        "export",
-        "--db",
-        s(db),
-        "--player",
-        surname,
-        "--format",
-        "csv",
-        "--columns",
-        "id",
-    ]);
-    (
-        all as usize,
-        String::from_utf8_lossy(&out.stdout).lines().count() - 1,
-    )
+    (all as usize, player_games(db, surname).0)
 }
 
 /// Defect 8 on the pgnmentor player files (22 of them): the suggestions join no pair or
@@ -371,21 +353,7 @@ fn a_spelling_split_by_a_fide_id_is_suggested_as_one_person() {
         listed.contains("[fide:1503014]") && listed.contains("[name:carlsen, m]"),
         "{listed}"
     );
-    let count =
-        |out: &std::process::Output| String::from_utf8_lossy(&out.stdout).lines().count() - 1;
-    let export = [
-        "export",
-        "--db",
-        s(&db),
-        "--player",
-        "Carlsen,M",
-        "--format",
-        "csv",
-        "--columns",
-        "id",
-    ];
-    let before = ok(&export);
-    let err = String::from_utf8_lossy(&before.stderr);
+    let (before, err) = player_games(&db, "Carlsen,M");
     assert!(
         err.contains("of the persons spelled so; also matched: #"),
         "{err}"
@@ -398,12 +366,8 @@ fn a_spelling_split_by_a_fide_id_is_suggested_as_one_person() {
     let file = dir.path().join("aliases.tsv");
     std::fs::write(&file, &suggested).unwrap();
     ok(&["players", "--db", s(&db), "--apply-aliases", s(&file)]);
-    let after = ok(&export);
-    assert!(
-        after.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&after.stderr)
-    );
+    let (after, err) = player_games(&db, "Carlsen,M");
+    assert!(err.is_empty(), "{err}");
     let conn = rusqlite::Connection::open(&db).unwrap();
     let (persons, spelled): (i64, i64) = conn
         .query_row(
@@ -416,15 +380,6 @@ fn a_spelling_split_by_a_fide_id_is_suggested_as_one_person() {
         )
         .unwrap();
     assert_eq!(persons, 1);
-    assert!(
-        count(&after) > count(&before),
-        "{} {}",
-        count(&after),
-        count(&before)
-    );
-    assert!(
-        count(&after) as i64 >= spelled,
-        "{} {spelled}",
-        count(&after)
-    );
+    assert!(after > before, "{after} {before}");
+    assert!(after as i64 >= spelled, "{after} {spelled}");
 }
