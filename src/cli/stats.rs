@@ -371,6 +371,15 @@ fn write_file(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).with_path(path)
 }
 
+/// The person `name` means; the persons it also matched and passed over are said on stderr.
+fn resolve(conn: &Connection, dir: &Directory, name: &str) -> Result<i64> {
+    let resolved = dir.resolve_noted(conn, name)?;
+    if let Some(note) = resolved.note() {
+        eprintln!("note: {note}");
+    }
+    Ok(resolved.person)
+}
+
 /// The report of the person `name` means, or None (said on stderr) without games.
 fn person_report(common: &Common, name: &str, opponents: usize) -> Result<Report> {
     person_report_and_events(common, name, opponents).map(|r| r.0)
@@ -383,7 +392,7 @@ fn person_report_and_events(
     opponents: usize,
 ) -> Result<(Report, EventKeys)> {
     let (conn, dir) = open(common)?;
-    let id = dir.resolve(&conn, name)?;
+    let id = resolve(&conn, &dir, name)?;
     let stats = collect(&conn, common, Some(id), None)?;
     match stats.dossiers.get(&id) {
         Some(d) => Ok((Report::new(d, &stats, &dir, opponents), d.events.clone())),
@@ -429,8 +438,8 @@ fn player(args: &PlayerArgs) -> Result {
 fn h2h(args: &H2hArgs) -> Result {
     let format = args.out.format()?;
     let (conn, dir) = open(&args.common)?;
-    let a = dir.resolve(&conn, &args.a)?;
-    let b = dir.resolve(&conn, &args.b)?;
+    let a = resolve(&conn, &dir, &args.a)?;
+    let b = resolve(&conn, &dir, &args.b)?;
     if a == b {
         return Err(AppError::usage(format!(
             "{:?} and {:?} are the same person (#{a}): a head-to-head needs two",

@@ -1,7 +1,9 @@
 //! The persons and spellings of a database, loaded once (`Directory`), and the one way a name
 //! given on the command line becomes a person (`Directory::resolve`, by the rules of
-//! `identity::resolve`): a name that matches nobody, or several persons, is an error that lists
-//! the closest spellings or the persons with their ids, games and years.
+//! `identity::resolve`): a name that matches nobody is an error that lists the closest spellings;
+//! one that matches several persons goes to the one holding nearly all their games
+//! (`resolve::dominant`, with the others named in [`Resolved::note`]), else is an error listing
+//! the persons with their ids, games and years.
 
 use crate::identity::resolve::{self, Resolution, Rule, Spelled};
 use rusqlite::Connection;
@@ -70,8 +72,14 @@ impl Directory {
 
 impl Directory {
     /// The person `query` means: `#ID`, any spelling, the other name order, a surname with
-    /// initials, or a surname alone (`identity::resolve`).
+    /// initials, or a surname alone (`identity::resolve`); of several persons, the one holding
+    /// nearly all their games ([`Directory::resolve_noted`] also says who else matched).
     pub fn resolve(&self, conn: &Connection, query: &str) -> Result<i64, ResolveError> {
+        self.resolve_noted(conn, query).map(|r| r.person)
+    }
+
+    /// As [`Directory::resolve`], with the persons the name also matched and passed over.
+    pub fn resolve_noted(&self, conn: &Connection, query: &str) -> Result<Resolved, ResolveError> {
         let names: Vec<Spelled<'_>> = self
             .persons
             .values()
@@ -85,7 +93,13 @@ impl Directory {
             }))
             .collect();
         match resolve::resolve(&names, |id| self.persons.contains_key(&id), query) {
-            Resolution::One(id) => Ok(id),
+            Resolution::One(id) => Ok(Resolved {
+                person: id,
+                query: query.trim().to_owned(),
+                rule: Rule::Spelling,
+                held: None,
+                passed_over: Vec::new(),
+            }),
             Resolution::Empty => Err(ResolveError::Empty),
             Resolution::NoSuchId(id) => Err(ResolveError::NoSuchId(id)),
             Resolution::NoMatch { closest } => Err(ResolveError::NoMatch {
@@ -100,6 +114,19 @@ impl Directory {
                 // The likeliest first: most games.
                 candidates
                     .sort_by(|a, b| b.games.cmp(&a.games).then(a.person.id.cmp(&b.person.id)));
+                let games: Vec<(i64, i64)> =
+                    candidates.iter().map(|e| (e.person.id, e.games)).collect();
+                if resolve::dominant(&games).is_some() {
+                    // Sorted by games: the dominant person is the first.
+                    let held = candidates.remove(0);
+                    return Ok(Resolved {
+                        person: held.person.id,
+                        query: query.trim().to_owned(),
+                        rule,
+                        held: Some(held),
+                        passed_over: candidates,
+                    });
+                }
                 Err(ResolveError::Ambiguous {
                     query: query.trim().to_owned(),
                     rule,
@@ -107,6 +134,39 @@ impl Directory {
                 })
             }
         }
+    }
+}
+
+/// The person a name means, and the persons it also matched by the same rule but passed over,
+/// most games first (together under 5 % of the games: `identity::resolve::dominant`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    pub person: i64,
+    pub query: String,
+    pub rule: Rule,
+    /// The person's evidence, when others matched too.
+    pub held: Option<Evidence>,
+    pub passed_over: Vec<Evidence>,
+}
+
+impl Resolved {
+    /// What to tell the user when other persons matched too: who they are, with games, and how
+    /// to name one of them. None when the name matched one person only.
+    pub fn note(&self) -> Option<String> {
+        let held = self.held.as_ref()?;
+        let person = |e: &Evidence| {
+            let s = if e.games == 1 { "" } else { "s" };
+            format!("#{} {} ({} game{s})", e.person.id, e.person.name, e.games)
+        };
+        let others: Vec<String> = self.passed_over.iter().map(person).collect();
+        Some(format!(
+            "{:?} is {}, 95 % or more of the games of the persons {}; also matched: {} \
+             (name one as #ID)",
+            self.query,
+            person(held),
+            self.rule.describe(),
+            others.join(", ")
+        ))
     }
 }
 
@@ -166,7 +226,11 @@ impl fmt::Display for ResolveError {
                         e.spellings.join("; ")
                     )?;
                 }
-                Ok(())
+                write!(
+                    f,
+                    "\n(none holds the 95 % of their games, and {} or more, that would make the name theirs)",
+                    resolve::DOMINANT_GAMES
+                )
             }
             ResolveError::Sqlite(e) => write!(f, "database: {e}"),
         }

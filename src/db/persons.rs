@@ -5,7 +5,7 @@
 //! the person it joined. The caller gives the transaction. Also what `players` lists and what
 //! `players --suggest` weighs.
 
-use crate::identity::aliases::{AliasError, Aliases, Evidence, PersonEvidence};
+use crate::identity::aliases::{AliasError, Aliases, Evidence, PersonEvidence, YearElo};
 use crate::identity::names::{fide_key, name_key, normalise};
 use rusqlite::{Connection, params};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -141,8 +141,8 @@ pub fn list(conn: &Connection, pattern: &str) -> rusqlite::Result<Vec<Listed>> {
         .collect()
 }
 
-/// What `players --suggest` weighs: each person's FIDE id, games, years, average rating and
-/// events, and every spelling.
+/// What `players --suggest` weighs: each person's FIDE id, games, years and dates, own and
+/// opponents' average rating, events, opponents and days played, and every spelling.
 pub fn evidence(conn: &Connection) -> rusqlite::Result<Evidence> {
     let mut e = Evidence::default();
     let mut stmt = conn.prepare_cached(include_str!("sql/person_evidence.sql"))?;
@@ -163,8 +163,41 @@ pub fn evidence(conn: &Connection) -> rusqlite::Result<Evidence> {
                 years,
                 elo: r.get(6)?,
                 events: HashSet::new(),
+                dates: match (r.get::<_, Option<i64>>(7)?, r.get::<_, Option<i64>>(8)?) {
+                    (Some(a), Some(b)) => Some((a, b)),
+                    _ => None,
+                },
+                opponent_elo: r.get(9)?,
+                opponents: HashSet::new(),
+                days: Vec::new(),
+                elo_by_year: Default::default(),
             },
         );
+    }
+    let mut stmt = conn.prepare_cached(include_str!("sql/person_elo_by_year.sql"))?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        if let Some(p) = e.persons.get_mut(&r.get(0)?) {
+            let elo = YearElo {
+                own: (r.get::<_, Option<f64>>(2)?.unwrap_or(0.0), r.get(3)?),
+                opponents: (r.get::<_, Option<f64>>(4)?.unwrap_or(0.0), r.get(5)?),
+            };
+            p.elo_by_year.insert(r.get(1)?, elo);
+        }
+    }
+    let mut stmt = conn.prepare_cached(include_str!("sql/person_opponents.sql"))?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        if let Some(p) = e.persons.get_mut(&r.get(0)?) {
+            p.opponents.insert(r.get(1)?);
+        }
+    }
+    let mut stmt = conn.prepare_cached(include_str!("sql/person_days.sql"))?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        if let Some(p) = e.persons.get_mut(&r.get(0)?) {
+            p.days.push((r.get(1)?, r.get(2)?));
+        }
     }
     let mut stmt = conn.prepare_cached(include_str!("sql/person_events.sql"))?;
     let mut rows = stmt.query([])?;

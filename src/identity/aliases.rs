@@ -5,8 +5,8 @@
 //! itself another name's variant is refused with the file and line(s), before anything is
 //! applied.
 
-use super::names::normalise;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use super::names::{is_pair, normalise};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -254,6 +254,180 @@ pub struct PersonEvidence {
     /// Average Elo tag in their games.
     pub elo: Option<f64>,
     pub events: HashSet<i64>,
+    /// The earliest and the latest day their games can have been played, as `YYYYMMDD`
+    /// (an unknown month or day read as the earliest for the first, the latest for the last).
+    pub dates: Option<(i64, i64)>,
+    /// Average Elo tag of their opponents.
+    pub opponent_elo: Option<f64>,
+    /// The persons they played.
+    pub opponents: HashSet<i64>,
+    /// Each fully dated game's day (`YYYYMMDD`) and event, sorted, each once.
+    pub days: Vec<(i64, i64)>,
+    /// The Elo tags of their games, by year.
+    pub elo_by_year: BTreeMap<i64, YearElo>,
+}
+
+/// Rating levels further apart than this, in games of the same time, are two players.
+pub const LEVEL_GAP: f64 = 300.0;
+
+/// Elo tags of one person's games in one year: (sum, count) of their own and of their
+/// opponents'.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct YearElo {
+    pub own: (f64, i64),
+    pub opponents: (f64, i64),
+}
+
+/// Years this close count as the same time for the ratings.
+pub const NEAR_YEARS: i64 = 3;
+
+/// What the ratings say of two persons: their own average Elo when both have one, else their
+/// opponents' (a player with no Elo tag is known by the company they keep), over each one's
+/// years within [`NEAR_YEARS`] of a year of the other's (a junior's first games are not
+/// weighed against a career's average), else over all their games.
+fn levels(a: &PersonEvidence, b: &PersonEvidence) -> Option<(f64, f64, String)> {
+    let near = |p: &PersonEvidence, other: &PersonEvidence| -> Vec<i64> {
+        p.elo_by_year
+            .keys()
+            .filter(|y| {
+                other
+                    .elo_by_year
+                    .keys()
+                    .any(|o| (*o - **y).abs() <= NEAR_YEARS)
+            })
+            .copied()
+            .collect()
+    };
+    let (near_a, near_b) = (near(a, b), near(b, a));
+    if near_a.is_empty() {
+        return match (a.elo, b.elo) {
+            (Some(x), Some(y)) => Some((x, y, "average Elo".into())),
+            _ => match (a.opponent_elo, b.opponent_elo) {
+                (Some(x), Some(y)) => Some((x, y, "opponents' average Elo".into())),
+                _ => None,
+            },
+        };
+    }
+    let sum = |p: &PersonEvidence, years: &[i64]| {
+        years.iter().fold(YearElo::default(), |t, y| {
+            let e = p.elo_by_year[y];
+            YearElo {
+                own: (t.own.0 + e.own.0, t.own.1 + e.own.1),
+                opponents: (t.opponents.0 + e.opponents.0, t.opponents.1 + e.opponents.1),
+            }
+        })
+    };
+    let (x, y) = (sum(a, &near_a), sum(b, &near_b));
+    let span = |years: &[i64]| match (years.first(), years.last()) {
+        (Some(f), Some(l)) if f != l => format!("{f}-{l}"),
+        (Some(f), _) => f.to_string(),
+        _ => String::new(),
+    };
+    let years = format!("{} and {}", span(&near_a), span(&near_b));
+    let mean = |(s, n): (f64, i64)| s / n as f64;
+    if x.own.1 > 0 && y.own.1 > 0 {
+        Some((mean(x.own), mean(y.own), format!("average Elo in {years}:")))
+    } else if x.opponents.1 > 0 && y.opponents.1 > 0 {
+        Some((
+            mean(x.opponents),
+            mean(y.opponents),
+            format!("opponents' average Elo in {years}:"),
+        ))
+    } else {
+        None
+    }
+}
+
+/// Every game of one is dated before every game of the other: a source that changed how it
+/// writes the name (`Kramnik, Vladimir` until 1999.10.31, `Kramnik,V` from 2000.01.15).
+fn dates_apart(a: &PersonEvidence, b: &PersonEvidence) -> bool {
+    matches!((a.dates, b.dates), (Some((a0, a1)), Some((b0, b1))) if a1 < b0 || b1 < a0)
+}
+
+/// `20070809` as `2007.08.09`.
+fn day(key: i64) -> String {
+    format!("{}.{:02}.{:02}", key / 10000, key / 100 % 100, key % 100)
+}
+
+/// A day on which both have games and no event in common: two places at once.
+fn two_places(a: &PersonEvidence, b: &PersonEvidence) -> Option<i64> {
+    let events = |days: &[(i64, i64)], d: i64| -> Vec<i64> {
+        let from = days.partition_point(|&(x, _)| x < d);
+        days[from..]
+            .iter()
+            .take_while(|&&(x, _)| x == d)
+            .map(|&(_, e)| e)
+            .collect()
+    };
+    let mut shared: Vec<i64> = a.days.iter().map(|&(d, _)| d).collect();
+    shared.dedup();
+    shared.into_iter().find(|&d| {
+        let theirs = events(&b.days, d);
+        !theirs.is_empty() && !events(&a.days, d).iter().any(|e| theirs.contains(e))
+    })
+}
+
+/// What says two persons are two, whatever their names: FIDE ids that differ, a game between
+/// them, a day with games of both in different events only, or rating levels more than
+/// [`LEVEL_GAP`] apart while their dates are not known to be apart.
+pub fn disagreement(a: &PersonEvidence, b: &PersonEvidence) -> Option<String> {
+    if let (Some(x), Some(y)) = (a.fide, b.fide)
+        && x != y
+    {
+        return Some(format!("two FIDE ids ({x}, {y}) are two persons"));
+    }
+    if a.opponents.contains(&b.id) || b.opponents.contains(&a.id) {
+        return Some(format!("#{} and #{} played each other", a.id, b.id));
+    }
+    if let Some(d) = two_places(a, b) {
+        return Some(format!(
+            "on {} #{} and #{} played in different events",
+            day(d),
+            a.id,
+            b.id
+        ));
+    }
+    if let Some((x, y, what)) = levels(a, b)
+        && (x - y).abs() > LEVEL_GAP
+        && !dates_apart(a, b)
+    {
+        return Some(format!(
+            "{what} {x:.0} and {y:.0}, while their dates overlap: more than {LEVEL_GAP:.0} apart"
+        ));
+    }
+    None
+}
+
+/// What says two persons of one surname and fitting given names are one, when nothing
+/// disagrees: all the games of one dated before all of the other's, rating levels within
+/// [`LEVEL_GAP`], or an event in common.
+fn agreement(a: &PersonEvidence, b: &PersonEvidence) -> Option<String> {
+    if dates_apart(a, b) {
+        let (first, second) = match (a.dates, b.dates) {
+            (Some((a0, _)), Some((b0, _))) if a0 < b0 => (a, b),
+            _ => (b, a),
+        };
+        let (f, s) = (
+            first.dates.unwrap_or_default(),
+            second.dates.unwrap_or_default(),
+        );
+        return Some(format!(
+            "dates apart: #{} {} to {}, then #{} {} to {}",
+            first.id,
+            day(f.0),
+            day(f.1),
+            second.id,
+            day(s.0),
+            day(s.1)
+        ));
+    }
+    if let Some((x, y, what)) = levels(a, b)
+        && (x - y).abs() <= LEVEL_GAP
+    {
+        return Some(format!("{what} {x:.0} and {y:.0}"));
+    }
+    let shared = a.events.intersection(&b.events).count();
+    (shared > 0).then(|| format!("{shared} shared events"))
 }
 
 /// Everything the suggestions read: the persons, and every stored spelling with its person
@@ -274,7 +448,7 @@ pub enum Reason {
     OtherOrder,
     /// The same name but for accents (`Dominguez` / `Domínguez`).
     Accents,
-    /// Same surname and first initial, with years or events in common.
+    /// Same surname, given names that fit, and evidence that agrees ([`agreement`]).
     SurnameInitial,
 }
 
@@ -322,33 +496,70 @@ fn first_last(name: &str) -> (String, bool) {
     }
 }
 
-/// Two given names can be one person's: equal, or one a prefix of the other (`M`, `Mi`,
-/// `Michael`); `Rodney` and `Ronaldo` cannot.
-pub fn given_names_fit(a: &str, b: &str) -> bool {
-    let first = |n: &str| {
-        let n = fold_accents(n);
-        match n.split_once(", ") {
-            Some((_, f)) => f.split(' ').next().unwrap_or("").to_owned(),
-            None => n.split(' ').next().unwrap_or("").to_owned(),
-        }
+/// Surname and given names (accents folded): `Last, First` one way; a name without a comma
+/// both ways, `First Last` and `Last First` (`Ding Liren` is written family name first).
+/// Empty when a name has no separable parts (`MagnusCarlsen`).
+fn surname_given(name: &str) -> Vec<(String, Vec<String>)> {
+    let n = fold_accents(name);
+    let words = |s: &str| -> Vec<String> { s.split(' ').map(str::to_owned).collect() };
+    let parts = match n.split_once(", ") {
+        Some((l, f)) => vec![(l.to_owned(), words(f))],
+        None => match (n.rsplit_once(' '), n.split_once(' ')) {
+            (Some((f, l)), Some((l2, f2))) => {
+                vec![(l.to_owned(), words(f)), (l2.to_owned(), words(f2))]
+            }
+            _ => Vec::new(),
+        },
     };
-    let (a, b) = (first(a), first(b));
-    a.starts_with(&b) || b.starts_with(&a)
+    parts
+        .into_iter()
+        .filter(|(last, given)| !last.is_empty() && !given[0].is_empty())
+        .collect()
 }
 
-/// Surname and first initial (accents folded), from `Last, First` or `First Last`; None when
-/// a name has no separable parts (`MagnusCarlsen`).
+/// Two given names in one place fit when equal, or when one is an abbreviation of the other:
+/// a prefix of at most three letters, neither with a digit (`Hi` and `Hikaru`, `Ana` and
+/// `Anatoly`; not `Ivan` and `Ivana`, `Fritz` and `Fritz5`, `Chess` and `ChessMachine`).
+fn given_fits(x: &str, y: &str) -> bool {
+    let (short, long) = if x.len() <= y.len() { (x, y) } else { (y, x) };
+    short == long
+        || (long.starts_with(short)
+            && short.chars().count() <= 3
+            && !long.chars().any(|c| c.is_ascii_digit()))
+}
+
+/// Two names can be one person's: the same surname, and each given name of one fitting the
+/// other's in the same place ([`given_fits`]: `H`, `Hi`, `Hikaru`; `David I` and `D`);
+/// `Rodney` and `Ronaldo`, or `Gary` and `Georgy`, cannot.
+pub fn given_names_fit(a: &str, b: &str) -> bool {
+    let (a, b) = (surname_given(a), surname_given(b));
+    a.iter().any(|(sa, ga)| {
+        b.iter()
+            .any(|(sb, gb)| sa == sb && ga.iter().zip(gb).all(|(x, y)| given_fits(x, y)))
+    })
+}
+
+/// Two names with a surname in common, read either way ([`surname_given`]).
+fn share_surname(a: &str, b: &str) -> bool {
+    let b = surname_given(b);
+    surname_given(a)
+        .iter()
+        .any(|(sa, _)| b.iter().any(|(sb, _)| sa == sb))
+}
+
+/// Surname and first initial (accents folded), from `Last, First` or `First Last` (and
+/// `Last First` for a name without a comma, second); None when a name has no separable parts
+/// (`MagnusCarlsen`).
 pub fn surname_initial(name: &str) -> Option<(String, char)> {
-    let n = fold_accents(name);
-    let (last, first) = match n.split_once(", ") {
-        Some((l, f)) => (l.to_owned(), f.to_owned()),
-        None => {
-            let (f, l) = n.rsplit_once(' ')?;
-            (l.to_owned(), f.to_owned())
-        }
-    };
-    let initial = first.chars().find(|c| c.is_alphabetic())?;
-    (!last.is_empty()).then_some((last, initial))
+    surname_initials(name).into_iter().next()
+}
+
+/// Every reading of [`surname_initial`].
+fn surname_initials(name: &str) -> Vec<(String, char)> {
+    surname_given(name)
+        .into_iter()
+        .filter_map(|(last, given)| Some((last, given[0].chars().find(|c| c.is_alphabetic())?)))
+        .collect()
 }
 
 /// Pairs of persons that may be one, strongest reason first, each pair once (see [`suggest`]
@@ -364,7 +575,7 @@ pub fn pairs(evidence: &Evidence) -> Vec<Suggestion> {
     let mut same: BTreeMap<String, BTreeMap<i64, String>> = BTreeMap::new();
     let mut order: BTreeMap<String, BTreeMap<i64, (String, bool)>> = BTreeMap::new();
     let mut folded: BTreeMap<String, BTreeMap<i64, String>> = BTreeMap::new();
-    let mut initials: BTreeMap<(String, char), BTreeSet<i64>> = BTreeMap::new();
+    let mut initials: BTreeMap<(String, char), BTreeMap<i64, String>> = BTreeMap::new();
     for (person, name, _) in &evidence.spellings {
         if !persons.contains_key(person) {
             continue;
@@ -376,6 +587,9 @@ pub fn pairs(evidence: &Evidence) -> Vec<Suggestion> {
                 .or_insert_with(|| name.clone());
         };
         put(&mut same, normalise(name));
+        if is_pair(name) {
+            continue; // a pair side is nobody's own name: no member is it
+        }
         put(&mut folded, fold_accents(name));
         let (form, comma) = first_last(name);
         order
@@ -383,8 +597,12 @@ pub fn pairs(evidence: &Evidence) -> Vec<Suggestion> {
             .or_default()
             .entry(*person)
             .or_insert_with(|| (name.clone(), comma));
-        if let Some(k) = surname_initial(name) {
-            initials.entry(k).or_default().insert(*person);
+        for k in surname_initials(name) {
+            initials
+                .entry(k)
+                .or_default()
+                .entry(*person)
+                .or_insert_with(|| name.clone());
         }
     }
     // "First Last" against "Last, First": only pairs across the comma.
@@ -470,6 +688,9 @@ impl Pairing<'_> {
                 let line = if self.both_fide(c, v) {
                     why.push("two FIDE ids are two persons: not suggested".into());
                     None
+                } else if let Some(no) = self.disagreement(c, v) {
+                    why.push(format!("{no}: not suggested"));
+                    None
                 } else {
                     why.push(if self.persons[&c].fide.is_some() {
                         format!(
@@ -505,61 +726,63 @@ impl Pairing<'_> {
                     continue;
                 }
                 let (c, v) = self.ordered(a, b);
+                let mut why = vec![
+                    format!("{what} ({:?} / {:?})", group[&c], group[&v]),
+                    self.describe(c),
+                    self.describe(v),
+                ];
+                let line = match self.disagreement(c, v) {
+                    Some(no) => {
+                        why.push(format!("{no}: not suggested"));
+                        None
+                    }
+                    None => Some((group[&c].clone(), group[&v].clone())),
+                };
                 self.out.push(Suggestion {
                     reason,
                     canonical: c,
                     variant: v,
-                    why: vec![
-                        format!("{what} ({:?} / {:?})", group[&c], group[&v]),
-                        self.describe(c),
-                        self.describe(v),
-                    ],
-                    line: Some((group[&c].clone(), group[&v].clone())),
+                    why,
+                    line,
                 });
             }
         }
     }
 
-    /// Same surname and first initial, given names that fit, common years or events, close
-    /// average ratings.
-    fn surname_initial(&mut self, groups: &BTreeMap<(String, char), BTreeSet<i64>>) {
-        for ((surname, initial), ids) in groups {
-            let ids: Vec<i64> = ids.iter().copied().collect();
+    fn disagreement(&self, a: i64, b: i64) -> Option<String> {
+        disagreement(&self.persons[&a], &self.persons[&b])
+    }
+
+    /// Same surname and first initial, given names that fit (`H`, `Hi`, `Hikaru`), nothing
+    /// that disagrees ([`disagreement`]) and something that agrees ([`agreement`]). A pair
+    /// that fits by name but disagrees is listed as kept apart, with the reason.
+    fn surname_initial(&mut self, groups: &BTreeMap<(String, char), BTreeMap<i64, String>>) {
+        for ((surname, initial), group) in groups {
+            let ids: Vec<i64> = group.keys().copied().collect();
             for (a, b) in each_two(&ids) {
                 if self.done.contains(&Self::key(a, b)) || self.both_fide(a, b) {
                     continue; // two FIDE ids are two persons
                 }
                 let (c, v) = self.ordered(a, b);
-                let (pc, pv) = (&self.persons[&c], &self.persons[&v]);
-                if !given_names_fit(&pc.name, &pv.name) {
+                let (nc, nv) = (&group[&c], &group[&v]);
+                if !given_names_fit(nc, nv) {
                     continue; // Rodney is not Ronaldo
                 }
+                let (pc, pv) = (&self.persons[&c], &self.persons[&v]);
                 let mut why = vec![
-                    format!("surname {surname:?}, initial {initial:?}"),
-                    format!("#{c} {} games, #{v} {} games", pc.games, pv.games),
+                    format!("surname {surname:?}, initial {initial:?} ({nc:?} / {nv:?})"),
+                    self.describe(c),
+                    self.describe(v),
                 ];
-                let overlap = match (pc.years, pv.years) {
-                    (Some((a0, a1)), Some((b0, b1))) => {
-                        why.push(format!("years {a0}-{a1} and {b0}-{b1}"));
-                        a0 <= b1 + 1 && b0 <= a1 + 1
-                    }
-                    _ => false,
+                let line = if let Some(no) = disagreement(pc, pv) {
+                    why.push(format!("{no}: not suggested"));
+                    None
+                } else if let Some(yes) = agreement(pc, pv) {
+                    why.push(yes);
+                    Some((pc.name.clone(), pv.name.clone()))
+                } else {
+                    continue; // nothing either way: a name alone is no evidence
                 };
-                let shared = pc.events.intersection(&pv.events).count();
-                if shared > 0 {
-                    why.push(format!("{shared} shared events"));
-                }
-                let close_elo = match (pc.elo, pv.elo) {
-                    (Some(x), Some(y)) => {
-                        why.push(format!("average Elo {x:.0} and {y:.0}"));
-                        (x - y).abs() <= 150.0
-                    }
-                    _ => true,
-                };
-                if !(overlap || shared > 0) || !close_elo {
-                    continue;
-                }
-                let line = Some((pc.name.clone(), pv.name.clone()));
                 self.done.insert(Self::key(c, v));
                 self.out.push(Suggestion {
                     reason: Reason::SurnameInitial,
@@ -571,6 +794,27 @@ impl Pairing<'_> {
             }
         }
     }
+}
+
+/// Why two groups of persons cannot be one: a member of each that disagree
+/// ([`disagreement`]), or of one surname with given names that do not fit (`Kasparov,G` may
+/// join `Kasparov, Gary` or `Kasparov,Georgy`, not both).
+fn across(persons: &HashMap<i64, PersonEvidence>, xs: &[i64], ys: &[i64]) -> Option<String> {
+    for x in xs {
+        for y in ys {
+            let (px, py) = (&persons[x], &persons[y]);
+            if let Some(no) = disagreement(px, py) {
+                return Some(no);
+            }
+            if share_surname(&px.name, &py.name) && !given_names_fit(&px.name, &py.name) {
+                return Some(format!(
+                    "{:?} and {:?} are two given names",
+                    px.name, py.name
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// Persons to join into one: the pairs that link them (the evidence), and the alias lines
@@ -602,8 +846,9 @@ pub fn suggest(evidence: &Evidence) -> Suggestions {
         }
         x
     }
-    // Each group's FIDE id, by its root.
+    // Each group's FIDE id and members, by its root.
     let mut fide: HashMap<i64, i64> = HashMap::new();
+    let mut members: HashMap<i64, Vec<i64>> = HashMap::new();
     let mut out = Suggestions::default();
     let mut joined: Vec<Suggestion> = Vec::new();
     for mut s in pairs(evidence) {
@@ -624,6 +869,17 @@ pub fn suggest(evidence: &Evidence) -> Suggestions {
                 out.apart.push(s);
                 continue;
             }
+            let group = |r: i64| members.get(&r).cloned().unwrap_or_else(|| vec![r]);
+            let (ga, gb) = (group(a), group(b));
+            if let Some(no) = across(persons, &ga, &gb) {
+                s.why
+                    .push(format!("it would join a group where {no}: not suggested"));
+                s.line = None;
+                out.apart.push(s);
+                continue;
+            }
+            members.remove(&b);
+            members.insert(a, ga.into_iter().chain(gb).collect());
             let f = id(a).or(id(b));
             parent.insert(b, a);
             parent.entry(a).or_insert(a);
@@ -746,6 +1002,11 @@ mod tests {
             years: Some((2010, 2020)),
             elo: Some(2500.0),
             events: HashSet::new(),
+            dates: Some((20100101, 20201231)),
+            opponent_elo: None,
+            opponents: HashSet::new(),
+            days: Vec::new(),
+            elo_by_year: BTreeMap::new(),
         }
     }
 
@@ -848,12 +1109,23 @@ mod tests {
             (4, "Abud,Ronaldo", None, 3),
             (5, "Adams, M.", None, 2),
         ]);
-        e.persons.get_mut(&5).unwrap().years = Some((1950, 1951));
+        // Adams, M. has no Elo and played in 1950-1951, long before the others.
+        let m = e.persons.get_mut(&5).unwrap();
+        (m.years, m.dates, m.elo) = (Some((1950, 1951)), Some((19500101, 19511231)), None);
         let s = pairs(&e);
-        assert_eq!(s.len(), 1, "{s:?}");
+        assert_eq!(s.len(), 3, "{s:?}");
         assert_eq!((s[0].canonical, s[0].variant), (1, 2));
         assert_eq!(s[0].reason, Reason::SurnameInitial);
         assert!(s[0].why[0].contains("surname \"adams\""), "{:?}", s[0].why);
+        assert!(
+            s[0].why[3].contains("average Elo 2500 and 2500"),
+            "{:?}",
+            s[0].why
+        );
+        // Dates apart are evidence of their own: one source's spelling, then another's.
+        assert_eq!((s[1].canonical, s[1].variant), (1, 5));
+        assert!(s[1].why[3].starts_with("dates apart: #5 1950.01.01 to 1951.12.31, then #1"));
+        assert_eq!((s[2].canonical, s[2].variant), (2, 5));
         assert_eq!(surname_initial("Carlsen,M"), Some(("carlsen".into(), 'm')));
         assert_eq!(
             surname_initial("Magnus Carlsen"),
@@ -861,6 +1133,175 @@ mod tests {
         );
         assert_eq!(surname_initial("MagnusCarlsen"), None);
         assert!(given_names_fit("Carlsen,M", "Magnus Carlsen"));
+        assert!(given_names_fit("Bronstein, David I", "Bronstein,D"));
+        assert!(!given_names_fit("Kasparov, Gary", "Kasparov,Georgy"));
+        assert!(!given_names_fit("Anand,V2", "Anand, Viswanathan"));
+        // A name without a comma is read both ways: `Ding Liren` is `Ding,L`.
+        assert!(given_names_fit("Ding Liren", "Ding,L"));
+        assert!(!given_names_fit("Ding Liren", "Ding,W"));
+        assert!(!given_names_fit("Carlsen,M", "Caruana,M"));
+        assert!(given_names_fit("Karpov,Ana", "Karpov, Anatoly"));
+        assert!(!given_names_fit("Petrova,Ivan", "Petrova,Ivana"));
+        assert!(!given_names_fit("Comp Fritz", "Comp Fritz5"));
+        assert!(!given_names_fit(
+            "Comp ChessMachine",
+            "Comp Chess Master 4000"
+        ));
+    }
+
+    /// Defect 8: `Nakamura,H` (1999-2008), `Nakamura,Hi` (2008-2021) and `Nakamura, Hikaru`
+    /// (with a FIDE id) were never proposed, as their years did not overlap.
+    #[test]
+    fn spellings_of_one_career_are_one_group() {
+        let mut e = evidence(&[
+            (1, "Nakamura,H", None, 900),
+            (2, "Nakamura,Hi", None, 3000),
+            (3, "Nakamura, Hikaru", Some(2016192), 40),
+        ]);
+        let set = |e: &mut Evidence, id: i64, dates: (i64, i64), elo: f64| {
+            let p = e.persons.get_mut(&id).unwrap();
+            (p.dates, p.years, p.elo) = (
+                Some(dates),
+                Some((dates.0 / 10000, dates.1 / 10000)),
+                Some(elo),
+            );
+        };
+        set(&mut e, 1, (19990105, 20080410), 2450.0);
+        set(&mut e, 2, (20080601, 20211230), 2760.0);
+        set(&mut e, 3, (20130101, 20130301), 2780.0);
+        let s = suggest(&e);
+        assert_eq!(s.groups.len(), 1, "{s:?}");
+        let g = &s.groups[0];
+        // The FIDE person's name is the canonical one; every other spelling once.
+        assert_eq!(g.canonical, 3);
+        let mut lines = g.lines.clone();
+        lines.sort();
+        assert_eq!(
+            lines,
+            [
+                ("Nakamura, Hikaru".to_owned(), "Nakamura,H".to_owned()),
+                ("Nakamura, Hikaru".to_owned(), "Nakamura,Hi".to_owned())
+            ]
+        );
+        assert!(s.apart.is_empty(), "{s:?}");
+    }
+
+    /// `Ding,L` (one game in 2004, rated 2231) was kept apart from `Ding Liren` (average 2747
+    /// over 2001-2021): ratings are weighed in the years near each other's, where he was 2289.
+    #[test]
+    fn a_juniors_games_are_weighed_against_the_same_years() {
+        let mut e = evidence(&[(1, "Ding Liren", None, 1746), (2, "Ding,L", None, 1)]);
+        let year = |own: f64, n: i64| YearElo {
+            own: (own * n as f64, n),
+            opponents: (0.0, 0),
+        };
+        let ding = e.persons.get_mut(&1).unwrap();
+        ding.elo = Some(2747.0);
+        ding.elo_by_year = [
+            (2001, year(0.0, 0)),
+            (2007, year(2289.0, 9)),
+            (2019, year(2805.0, 60)),
+        ]
+        .into();
+        let l = e.persons.get_mut(&2).unwrap();
+        l.elo = Some(2231.0);
+        l.elo_by_year = [(2004, year(2231.0, 1))].into();
+        let s = suggest(&e);
+        assert_eq!(s.groups.len(), 1, "{s:?}");
+        assert_eq!(
+            s.groups[0].lines,
+            [("Ding Liren".to_owned(), "Ding,L".to_owned())]
+        );
+        let why = s.groups[0].pairs[0].why.join("; ");
+        assert!(
+            why.contains("average Elo in 2001-2007 and 2004: 2289 and 2231"),
+            "{why}"
+        );
+    }
+
+    /// People who share a surname and an initial, where the evidence says two: a game
+    /// between them, a day in two events, ratings far apart in the same years, two FIDE ids.
+    #[test]
+    fn different_people_of_one_surname_and_initial_stay_apart() {
+        let mut e = evidence(&[
+            (1, "Carlsen,M", None, 4080),
+            (2, "Carlsen,Ma", None, 1),
+            (3, "Aronian,L", None, 3553),
+            (4, "Aronian,Laurel", None, 5),
+            (5, "Giri,A", None, 2745),
+            (6, "Giri,Abhishek", None, 6),
+            (7, "Polgar,Judit", Some(700070), 50),
+            (8, "Polgar,J", Some(700088), 50),
+            (9, "Kasparov, Gary", None, 1563),
+            (10, "Kasparov,G", None, 554),
+            (11, "Kasparov,Georgy", None, 8),
+        ]);
+        // They played each other.
+        e.persons.get_mut(&1).unwrap().opponents.insert(2);
+        // Rated 2709 and 1778 (their opponents: Laurel has no Elo tag) in 2021.
+        for (id, own, opponents) in [(3, Some(2750.0), 2709.0), (4, None, 1778.0)] {
+            let x = e.persons.get_mut(&id).unwrap();
+            (x.elo, x.opponent_elo) = (own, Some(opponents));
+        }
+        // On 2019.01.18 at Wijk aan Zee and in Chennai.
+        e.persons.get_mut(&5).unwrap().days = vec![(20190118, 81)];
+        e.persons.get_mut(&6).unwrap().days = vec![(20190118, 11)];
+        // Gary until 1999, G from 2000; Georgy in 2013 among players rated 1852.
+        for (id, dates, elo) in [
+            (9, (19760827, 19991231), 2601.0),
+            (10, (20000115, 20210711), 2639.0),
+            (11, (20130115, 20130117), 1852.0),
+        ] {
+            let x = e.persons.get_mut(&id).unwrap();
+            (x.dates, x.elo, x.opponent_elo) = (Some(dates), None, Some(elo));
+        }
+        let s = suggest(&e);
+        let joined: Vec<(i64, i64)> = s
+            .groups
+            .iter()
+            .flat_map(|g| g.pairs.iter().map(|p| (p.canonical, p.variant)))
+            .collect();
+        assert_eq!(joined, [(9, 10)], "{s:?}");
+        let apart = |a: i64, b: i64| {
+            s.apart
+                .iter()
+                .find(|p| (p.canonical, p.variant) == (a, b))
+                .map(|p| p.why.join("; "))
+                .unwrap_or_default()
+        };
+        assert!(apart(1, 2).contains("#1 and #2 played each other"), "{s:?}");
+        assert!(
+            apart(3, 4).contains("opponents' average Elo 2709 and 1778"),
+            "{s:?}"
+        );
+        assert!(
+            apart(5, 6).contains("on 2019.01.18 #5 and #6 played in different events"),
+            "{s:?}"
+        );
+        assert!(apart(10, 11).contains("more than 300 apart"), "{s:?}");
+        // Two FIDE ids are never paired, not even as an explanation of the surname rule.
+        assert!(
+            s.apart.iter().all(|p| p.canonical != 7 && p.variant != 7),
+            "{s:?}"
+        );
+    }
+
+    /// Defect 8: `Kramnik,V<TAB>Kramnik,Vladimir:Picot,Russell` was suggested.
+    #[test]
+    fn pair_names_are_never_suggested_with_a_member() {
+        let e = evidence(&[
+            (1, "Kramnik,V", None, 2091),
+            (2, "Kramnik,Vladimir:Picot,Russell", None, 3),
+            (3, "Nakamura,Hi", None, 3000),
+            (4, "Nakamura,Hikaru:Hodgson,Jeremy", None, 2),
+            (5, "Alekhine, Alexander", None, 1653),
+            (6, "Alekhine/Reilly", None, 4),
+            (7, "Anand,V", None, 2635),
+            (8, "Anand,V / FRITZ7", None, 2),
+        ]);
+        let s = suggest(&e);
+        assert!(s.groups.is_empty(), "{s:?}");
+        assert!(s.apart.is_empty(), "{s:?}");
     }
 
     #[test]

@@ -30,6 +30,20 @@ pub fn normalise(name: &str) -> String {
     out
 }
 
+/// A name that writes two or more players as one side: a consultation or pair game
+/// (`Kramnik,Vladimir:Picot,Russell`, `Alekhine/Reilly`, `Anand,V / FRITZ7`, `A & B`,
+/// `A + B`, `A and B`). Such a side is nobody's own game: it is never suggested as one person
+/// with a member, and a surname, initials or the other name order never find it (only its
+/// own spelling does).
+pub fn is_pair(name: &str) -> bool {
+    name.contains([':', '/', '&', '+', ';'])
+        || name.split_whitespace().any(|w| {
+            ["and", "und", "vs", "vs."]
+                .iter()
+                .any(|j| w.eq_ignore_ascii_case(j))
+        })
+}
+
 /// Identity key of a person known by a FIDE id.
 pub fn fide_key(fide_id: i64) -> String {
     format!("fide:{fide_id}")
@@ -140,6 +154,33 @@ mod tests {
             assert_ne!(normalise(a), normalise(b), "{a:?} vs {b:?}");
         }
         assert_eq!(normalise(" Carlsen ,Magnus. "), "carlsen, magnus");
+    }
+
+    #[test]
+    fn pair_and_consultation_names_are_told_from_persons() {
+        for pair in [
+            "Kramnik,Vladimir:Picot,Russell",
+            "Nakamura,Hikaru:Hodgson,Jeremy",
+            "Alekhine/Reilly",
+            "Lasker,Em/Curt,C",
+            "Anand,V / FRITZ7",
+            "Carlsen & Caruana",
+            "Kasparov + Deep Junior",
+            "Smith and Jones",
+        ] {
+            assert!(is_pair(pair), "{pair}");
+        }
+        for person in [
+            "Carlsen,M",
+            "Vachier-Lagrave, Maxime",
+            "O'Brien, Pat",
+            "Anand, Viswanathan",
+            "Ding Liren",
+            "Andersson, Ulf",
+            "Vandersen,A",
+        ] {
+            assert!(!is_pair(person), "{person}");
+        }
     }
 
     #[test]

@@ -7,14 +7,20 @@
 //!    a person's canonical name;
 //! 3. the same name in the other order (`Magnus Carlsen` ↔ `Carlsen, Magnus`);
 //! 4. a surname with initials (`Carlsen, M` finds `Carlsen, Magnus`);
-//! 5. a surname alone (`Carlsen`);
+//! 5. a surname alone (`Carlsen`); a name without a comma is also read family name first
+//!    (`Ding` and `Ding, L` find `Ding Liren`);
 //! 6. each of 2–5 with accents folded (`Nepomniachtchi` finds `Nepomniachtchi` spelled with a
 //!    diacritic).
 //!
-//! One person found: resolved. Several: ambiguous, the caller lists them with ids and games.
-//! Nobody: the closest spellings, ranked by the surname's edit distance first.
+//! A pair or consultation side (`names::is_pair`: `Kramnik,Vladimir:Picot,Russell`) is found by
+//! its own spelling only (rule 2), never by a member's surname, initials or name order.
+//!
+//! One person found: resolved. Several: the caller weighs their games ([`dominant`]): one
+//! holding nearly all of them is the person meant, else the name is ambiguous and the caller
+//! lists them with ids and games. Nobody: the closest spellings, ranked by the surname's edit
+//! distance first.
 
-use super::names::normalise;
+use super::names::{is_pair, normalise};
 use unicode_normalization::UnicodeNormalization;
 
 /// A spelling of a person (or the person's canonical name), as the database holds it.
@@ -81,9 +87,9 @@ pub fn resolve(names: &[Spelled<'_>], exists: impl Fn(i64) -> bool, query: &str)
             if fold { fold_accents(&n) } else { n }
         };
         let q = form(query);
-        let parsed: Vec<(i64, Parts)> = names
+        let parsed: Vec<(i64, Parts, bool)> = names
             .iter()
-            .map(|s| (s.person, Parts::of(&form(s.name))))
+            .map(|s| (s.person, Parts::of(&form(s.name)), is_pair(s.name)))
             .collect();
         let tiers: [(Rule, &Matcher); 4] = [
             (Rule::Spelling, &|p, q| p.full == q),
@@ -92,14 +98,15 @@ pub fn resolve(names: &[Spelled<'_>], exists: impl Fn(i64) -> bool, query: &str)
             }),
             (Rule::Initials, &|p, q| p.has_initials(q)),
             (Rule::Surname, &|p, q| {
-                !q.contains([',', ' ']) && p.surname == q
+                !q.contains([',', ' '])
+                    && (p.surname == q || p.family_first.as_ref().is_some_and(|(s, _)| s == q))
             }),
         ];
         for (rule, matches) in tiers {
             let mut persons: Vec<i64> = parsed
                 .iter()
-                .filter(|(_, p)| matches(p, &q))
-                .map(|(id, _)| *id)
+                .filter(|(_, p, pair)| (rule == Rule::Spelling || !pair) && matches(p, &q))
+                .map(|(id, _, _)| *id)
                 .collect();
             persons.sort_unstable();
             persons.dedup();
@@ -115,6 +122,22 @@ pub fn resolve(names: &[Spelled<'_>], exists: impl Fn(i64) -> bool, query: &str)
     }
 }
 
+/// Of the persons one name matches, with their games, the one a user means: the person holding
+/// at least [`DOMINANT_GAMES`] games and 95 % of their games together (one game by `Carlsen,H`
+/// beside 4,090 by `Carlsen,M`: `Carlsen` is `Carlsen,M`). None when no person holds that
+/// share: the name is ambiguous.
+pub fn dominant(games: &[(i64, i64)]) -> Option<i64> {
+    let total: i64 = games.iter().map(|(_, n)| n).sum();
+    let (person, most) = games
+        .iter()
+        .copied()
+        .max_by_key(|&(id, n)| (n, std::cmp::Reverse(id)))?;
+    (most >= DOMINANT_GAMES && most * 20 >= total * 19).then_some(person)
+}
+
+/// Below this many games a share says little: a name stays ambiguous.
+pub const DOMINANT_GAMES: i64 = 20;
+
 /// One rule's test of a spelling against the query (both in the same form).
 type Matcher = dyn Fn(&Parts, &str) -> bool;
 
@@ -127,6 +150,8 @@ struct Parts {
     given: Vec<String>,
     /// `Last, First` for `First Last` and the other way round.
     other_order: Option<String>,
+    /// A name without a comma read family name first (`Ding Liren`): surname and given names.
+    family_first: Option<(String, Vec<String>)>,
 }
 
 impl Parts {
@@ -140,6 +165,7 @@ impl Parts {
                 surname: last.to_owned(),
                 given,
                 other_order,
+                family_first: None,
             }
         } else {
             let words: Vec<&str> = normalised.split(' ').collect();
@@ -152,11 +178,20 @@ impl Parts {
             };
             let other_order =
                 (!given.is_empty()).then(|| format!("{surname}, {}", given.join(" ")));
+            let family_first = words.split_first().and_then(|(first, rest)| {
+                (!rest.is_empty()).then(|| {
+                    (
+                        (*first).to_owned(),
+                        rest.iter().map(|w| (*w).to_owned()).collect(),
+                    )
+                })
+            });
             Parts {
                 full,
                 surname,
                 given,
                 other_order,
+                family_first,
             }
         }
     }
@@ -168,17 +203,19 @@ impl Parts {
             return false;
         };
         let initials: Vec<&str> = initials.split(' ').filter(|s| !s.is_empty()).collect();
-        if last != self.surname
-            || initials.is_empty()
-            || initials.len() > self.given.len()
-            || initials.iter().any(|i| i.chars().count() != 1)
-        {
+        if initials.is_empty() || initials.iter().any(|i| i.chars().count() != 1) {
             return false;
         }
-        initials
-            .iter()
-            .zip(&self.given)
-            .all(|(i, g)| g.starts_with(*i))
+        let fits = |surname: &str, given: &[String]| {
+            last == surname
+                && initials.len() <= given.len()
+                && initials.iter().zip(given).all(|(i, g)| g.starts_with(*i))
+        };
+        fits(&self.surname, &self.given)
+            || self
+                .family_first
+                .as_ref()
+                .is_some_and(|(surname, given)| fits(surname, given))
     }
 }
 
@@ -290,6 +327,49 @@ mod tests {
         assert_eq!(r("Reti, Richard"), Resolution::One(6));
         assert_eq!(r("Reti"), Resolution::One(6));
         assert_eq!(r("  "), Resolution::Empty);
+    }
+
+    /// `Kramnik` used to name the pair `Kramnik,Vladimir:Picot,Russell` too, by its surname.
+    #[test]
+    fn a_pair_name_is_found_by_its_own_spelling_only() {
+        let n: Vec<Spelled<'static>> = [
+            (1, "Kramnik,V"),
+            (2, "Kramnik,Vladimir:Picot,Russell"),
+            (3, "Alekhine, Alexander"),
+            (4, "Alekhine/Reilly"),
+        ]
+        .into_iter()
+        .map(|(person, name)| Spelled { person, name })
+        .collect();
+        let r = |q: &str| resolve(&n, |id| (1..=4).contains(&id), q);
+        assert_eq!(r("Kramnik"), Resolution::One(1));
+        assert_eq!(r("Kramnik, V"), Resolution::One(1));
+        assert_eq!(r("Kramnik,Vladimir:Picot,Russell"), Resolution::One(2));
+        assert_eq!(r("Alekhine"), Resolution::One(3));
+        assert_eq!(r("alekhine/reilly"), Resolution::One(4));
+        // A name without a comma may be written family name first.
+        let n: Vec<Spelled<'static>> = [(1, "Ding Liren"), (2, "Wei Yi")]
+            .into_iter()
+            .map(|(person, name)| Spelled { person, name })
+            .collect();
+        let r = |q: &str| resolve(&n, |_| true, q);
+        assert_eq!(r("Ding"), Resolution::One(1));
+        assert_eq!(r("Ding, L"), Resolution::One(1));
+        assert_eq!(r("Yi"), Resolution::One(2));
+    }
+
+    #[test]
+    fn a_person_holding_nearly_all_the_games_is_the_one_meant() {
+        assert_eq!(dominant(&[(7, 1), (3, 4090)]), Some(3));
+        assert_eq!(dominant(&[(3, 32_648), (9, 8)]), Some(3));
+        assert_eq!(dominant(&[(1, 20), (2, 1)]), Some(1));
+        // Short of 95 %, or of 20 games: ambiguous.
+        assert_eq!(dominant(&[(1, 37), (2, 1), (3, 1)]), None);
+        assert_eq!(dominant(&[(1, 19), (2, 1)]), None);
+        assert_eq!(dominant(&[(1, 6), (2, 0)]), None);
+        assert_eq!(dominant(&[(4, 3000), (5, 400)]), None);
+        assert_eq!(dominant(&[(4, 0), (5, 0)]), None);
+        assert_eq!(dominant(&[]), None);
     }
 
     #[test]
