@@ -243,6 +243,20 @@ fn parse_engine_option(text: &str) -> std::result::Result<(String, String), Stri
 }
 
 impl InputArgs {
+    /// Engine settings given without an analysis to use them are a usage error: they would do
+    /// nothing.
+    pub fn check_engine_flags(&self) -> Result<()> {
+        let e = &self.engine;
+        if self.analysis_options().is_none()
+            && (e.engine_nodes.is_some() || e.engine_depth.is_some() || !e.engine_option.is_empty())
+        {
+            return Err(AppError::Usage(
+                "--engine-nodes, --engine-depth and --engine-option set the engine of an analysis: give --analyse (or --engine PATH) too".to_owned(),
+            ));
+        }
+        Ok(())
+    }
+
     /// The analysis asked for: `--analyse`, or `--engine` (which implies it), with the
     /// engine of `EngineArgs::spec`.
     pub fn analysis_options(&self) -> Option<AnalysisOptions> {
@@ -338,6 +352,7 @@ pub struct CheckArgs {
 
 pub fn run_check(args: &CheckArgs) -> Result {
     let start = Instant::now();
+    args.input.check_engine_flags()?;
     if args.input.analysis_options().is_some() {
         args.input.engine.start()?;
     }

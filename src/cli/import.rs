@@ -37,6 +37,7 @@ pub fn run_import(args: &ImportArgs) -> Result {
     // a bad alias file or an engine that cannot start leaves no new database (nor lock file)
     // behind.
     no_input_readable(&options.inputs)?;
+    args.input.check_engine_flags()?;
     // `--analyse` is the analysis stage, run on what this import stored once it is stored
     // (the same stage as `analyse --db`); the engine is checked before anything is stored.
     let stage = match options.work.analysis.take() {
