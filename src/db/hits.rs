@@ -119,6 +119,15 @@ fn by_date(
     Ok(out)
 }
 
+/// A game's year, month, day, White's and Black's ratings, as stored.
+type Dates = (
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+);
+
 /// Each hit's date and ratings looked up, then sorted: by rating first (`rating`), or by date.
 fn by_key(
     conn: &Connection,
@@ -135,13 +144,7 @@ fn by_key(
         if i % 4096 == 4095 {
             super::remap_pages(conn);
         }
-        let (y, m, d, we, be): (
-            Option<i64>,
-            Option<i64>,
-            Option<i64>,
-            Option<i64>,
-            Option<i64>,
-        ) = stmt.query_row([id], |r| {
+        let (y, m, d, we, be): Dates = stmt.query_row([id], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
         })?;
         let date = y.map(|y| (y, m.unwrap_or(0), d.unwrap_or(0)));
@@ -240,10 +243,10 @@ fn moves_around(
     let ply = ply as usize;
     let (mut last, mut next) = (None, None);
     let _ = decode_visit(&start, blob, |pos, at, mv| {
-        if at + 1 == ply {
-            if let Some(m) = mv {
-                last = Some(numbered(pos, to_san(pos, m).as_str()));
-            }
+        if at + 1 == ply
+            && let Some(m) = mv
+        {
+            last = Some(numbered(pos, to_san(pos, m).as_str()));
         }
         if at == ply {
             if let Some(m) = mv {

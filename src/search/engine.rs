@@ -88,8 +88,8 @@ pub enum EngineErrorKind {
     /// An option it knows, given a value its `option` line does not allow (`takes` says
     /// what it allows).
     OptionValue {
-        name: String,
-        value: String,
+        /// `NAME=VALUE` as given.
+        given: String,
         takes: String,
     },
     /// No answer within the timeout; the process was killed.
@@ -110,9 +110,10 @@ impl fmt::Display for EngineError {
                 write!(f, "no `uciok` in answer to `uci`: not a UCI engine")?
             }
             EngineErrorKind::Option(name) => write!(f, "it has no option {name:?}")?,
-            EngineErrorKind::OptionValue { name, value, takes } => write!(
+            EngineErrorKind::OptionValue { given, takes } => write!(
                 f,
-                "--engine-option {name}={value}: the engine's option {name} takes {takes}"
+                "--engine-option {given}: the engine's option {} takes {takes}",
+                given.split('=').next().unwrap_or(given)
             )?,
             EngineErrorKind::Timeout(t) => write!(f, "no answer within {} s", t.as_secs_f64())?,
             EngineErrorKind::Died => write!(f, "it stopped answering (crashed or quit)")?,
@@ -265,8 +266,7 @@ impl UciEngine {
             // some (Stockfish on `Hash=notanumber`), which would read as a dead engine.
             if let Err(takes) = option_takes(kind, value) {
                 return Err(err(EngineErrorKind::OptionValue {
-                    name: name.to_string(),
-                    value: value.to_string(),
+                    given: format!("{name}={value}"),
                     takes,
                 }));
             }
