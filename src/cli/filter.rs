@@ -156,11 +156,13 @@ impl FilterArgs {
         unique_by_default: bool,
     ) -> super::error::Result<Filter> {
         let mut filter = self.filter(unique_by_default);
-        note_names(conn, &mut filter)?;
-        filter.resolve_names(conn).map_err(|e| match e {
+        let notes = filter.resolve_names(conn).map_err(|e| match e {
             crate::db::query::select::SelectError::Sqlite(e) => super::error::AppError::Sqlite(e),
             e => super::error::AppError::Usage(e.to_string()),
         })?;
+        for note in notes {
+            eprintln!("note: {note}");
+        }
         Ok(filter)
     }
 
@@ -198,30 +200,6 @@ impl FilterArgs {
         put("where", json!(self.where_sql));
         serde_json::Value::Object(m)
     }
-}
-
-/// Resolves `--player`, `--white` and `--black` ahead of `Filter::resolve_names`, to say on
-/// stderr which persons a name also matched and passed over (of several persons, a name means
-/// the one holding 95 % of their games: docs/IDENTITY.md); each name is handed on as the `#ID`
-/// it resolved to.
-fn note_names(conn: &rusqlite::Connection, filter: &mut Filter) -> super::error::Result<()> {
-    if filter.player.is_empty() && filter.white.is_none() && filter.black.is_none() {
-        return Ok(());
-    }
-    let dir = crate::db::directory::Directory::load(conn)?;
-    let names = filter
-        .player
-        .iter_mut()
-        .chain(filter.white.as_mut())
-        .chain(filter.black.as_mut());
-    for name in names {
-        let resolved = dir.resolve_noted(conn, name)?;
-        if let Some(note) = resolved.note() {
-            eprintln!("note: {note}");
-        }
-        *name = format!("#{}", resolved.person);
-    }
-    Ok(())
 }
 
 #[cfg(test)]

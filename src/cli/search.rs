@@ -354,8 +354,7 @@ pub fn run_on(conn: &rusqlite::Connection, args: &SearchArgs, out: &mut Vec<u8>)
     match &answer {
         Answer::Rows { total, rows } => {
             let mut t = TextFormat::new(std::mem::take(out)).caption(format!("{total} games"));
-            let all: Vec<usize> = (0..HIT_COLUMNS.len()).collect();
-            write_rows(&mut t, &all, rows)?;
+            write_rows(&mut t, &columns(args)?, rows)?;
             *out = t.into_inner()?;
         }
         Answer::Trees { .. } => write_text(out, args, &answer)?,

@@ -609,25 +609,33 @@ impl From<ResolveError> for SelectError {
 impl Filter {
     /// Turns the names of the selection into the persons they mean (`db::directory`'s one
     /// resolver), and checks that exact spellings and the event exist: a name that matches
-    /// nobody is an error listing the closest ones, never a selection of no games.
-    pub fn resolve_names(&mut self, conn: &Connection) -> Result<(), SelectError> {
+    /// nobody is an error listing the closest ones, never a selection of no games. Gives a
+    /// note for each name that also matched persons it passed over (of several persons, a name
+    /// means the one holding 95 % of their games: docs/IDENTITY.md), for the caller to print.
+    pub fn resolve_names(&mut self, conn: &Connection) -> Result<Vec<String>, SelectError> {
+        let mut notes = Vec::new();
         let names = !self.player.is_empty()
             || self.white.is_some()
             || self.black.is_some()
             || !self.player_exact.is_empty();
         if names {
             let dir = Directory::load(conn)?;
+            let mut resolve = |name: &str| -> Result<i64, SelectError> {
+                let r = dir.resolve_noted(conn, name)?;
+                notes.extend(r.note());
+                Ok(r.person)
+            };
             for name in std::mem::take(&mut self.player) {
-                let id = dir.resolve(conn, &name)?;
+                let id = resolve(&name)?;
                 if !self.persons.contains(&id) {
                     self.persons.push(id);
                 }
             }
             if let Some(name) = self.white.take() {
-                self.white_person = Some(dir.resolve(conn, &name)?);
+                self.white_person = Some(resolve(&name)?);
             }
             if let Some(name) = self.black.take() {
-                self.black_person = Some(dir.resolve(conn, &name)?);
+                self.black_person = Some(resolve(&name)?);
             }
             for name in &self.player_exact {
                 if !dir.spellings.values().any(|s| &s.name == name) {
@@ -653,7 +661,7 @@ impl Filter {
                 Err(e) => return Err(SelectError::Event(e)),
             }
         }
-        Ok(())
+        Ok(notes)
     }
 }
 
