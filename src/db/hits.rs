@@ -5,7 +5,9 @@
 //! `--limit 20` gives the first twenty by that order, not the first twenty stored.
 
 use super::encode::{decode_visit, start_position};
-use crate::chess::{Color, Position, san::to_san};
+use super::lean::lean_visit;
+use crate::chess::{Color, Move, Position, san::to_san};
+use crate::positions::matcher::PlyMove;
 use rusqlite::{Connection, OptionalExtension};
 use std::cmp::Ordering;
 
@@ -230,7 +232,10 @@ fn numbered(pos: &Position, san: &str) -> String {
 }
 
 /// The moves before and after `ply` of a stored game, numbered; None where there is none or
-/// the game does not read back.
+/// the game does not read back. The moves up to the position before `ply` are read on the
+/// scan decoder's lean board (no move generation a ply); the two moves named are then
+/// checked and written by the rules core. A blob the lean board does not read takes the
+/// checked decoder all the way.
 fn moves_around(
     fen: Option<&str>,
     variant: &str,
@@ -240,9 +245,73 @@ fn moves_around(
     let Ok(start) = start_position(fen, variant == "chess960") else {
         return (None, None);
     };
-    let ply = ply as usize;
+    lean_moves_around(&start, blob, ply as usize)
+        .unwrap_or_else(|| checked_moves_around(&start, blob, ply as usize))
+}
+
+/// `moves_around` on the lean board; None where it falls back.
+fn lean_moves_around(
+    start: &Position,
+    blob: &[u8],
+    ply: usize,
+) -> Option<(Option<String>, Option<String>)> {
+    // The board before the last move (or at `ply` itself from the start), and the moves.
+    let first = ply.saturating_sub(1);
+    let mut board = None;
     let (mut last, mut next) = (None, None);
-    let _ = decode_visit(&start, blob, |pos, at, mv| {
+    lean_visit(start, blob, |b, at, mv| {
+        if at == first {
+            board = Some(*b);
+            if ply == 0 {
+                next = mv;
+                return true;
+            }
+            last = mv;
+        } else if at == ply {
+            next = mv;
+            return true;
+        }
+        false
+    })
+    .ok()?;
+    let board = board?;
+    let mut setup = board.to_setup();
+    // The lean board keeps no clocks: the move number follows from the start's and the plies.
+    let plies_from_white = first + usize::from(start.turn() == Color::Black);
+    setup.fullmove_number = start.fullmove_number() + (plies_from_white / 2) as u32;
+    let mut pos = Position::from_setup(&setup, start.is_chess960()).ok()?;
+    let mut out = (None, None);
+    if ply > 0 {
+        let Some(m) = last else {
+            return Some(out);
+        };
+        let m = legal(&pos, &m)?;
+        out.0 = Some(numbered(&pos, to_san(&pos, m).as_str()));
+        pos.play_unchecked(m);
+    }
+    if let Some(m) = next {
+        let m = legal(&pos, &m)?;
+        out.1 = Some(numbered(&pos, to_san(&pos, m).as_str()));
+    }
+    Some(out)
+}
+
+/// The rules core's legal move that the lean board's move names.
+fn legal(pos: &Position, m: &PlyMove) -> Option<Move> {
+    pos.legal_moves()
+        .into_iter()
+        .copied()
+        .find(|l| l.from() == m.from && l.to() == m.to && l.promotion_role() == m.promotion)
+}
+
+/// `moves_around` by the checked decoder.
+fn checked_moves_around(
+    start: &Position,
+    blob: &[u8],
+    ply: usize,
+) -> (Option<String>, Option<String>) {
+    let (mut last, mut next) = (None, None);
+    let _ = decode_visit(start, blob, |pos, at, mv| {
         if at + 1 == ply
             && let Some(m) = mv
         {
@@ -284,6 +353,52 @@ mod tests {
             moves_around(Some(fen), "standard", &blob, 1),
             (Some("14. Nf3".to_owned()), Some("14... d6".to_owned()))
         );
+    }
+
+    #[test]
+    fn the_lean_board_names_the_moves_the_checked_decoder_names() {
+        use crate::db::encode::pack_moves;
+        // Castling both sides, en passant, promotions with and without a capture, checks,
+        // a game from a FEN with Black to move, and a Chess960 game castling.
+        let games: &[(Option<&str>, bool, &str)] = &[
+            (
+                None,
+                false,
+                "e4 d5 e5 f5 exf6 Nxf6 d4 e6 Nf3 c5 c4 cxd4 Nxd4 Bb4+ Nc3 O-O Be2 Nc6 O-O Bxc3 \
+                 bxc3 e5 Nxc6 bxc6 Ba3 Re8 Qxd5+ Kh8",
+            ),
+            (
+                None,
+                false,
+                "d4 e5 dxe5 d6 Nc3 dxe5 Qxd8+ Kxd8 Bg5+ f6 O-O-O+ Bd7",
+            ),
+            (
+                Some("4k3/1P6/8/8/8/8/6p1/4K2R b K - 3 40"),
+                false,
+                "gxh1=Q+ Kd2 Kd7 b8=N+",
+            ),
+            (
+                Some("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w EGeg - 0 1"),
+                true,
+                "g4 g5 Ng3 Ng6 Nf5 Nf4 O-O O-O",
+            ),
+        ];
+        for &(fen, chess960, san) in games {
+            let start = start_position(fen, chess960).unwrap();
+            let moves = line(start, san);
+            let blob = pack_moves(&start, &moves).unwrap();
+            for ply in 0..=moves.len() + 1 {
+                let lean = lean_moves_around(&start, &blob, ply);
+                let checked = checked_moves_around(&start, &blob, ply);
+                if ply <= moves.len() {
+                    assert_eq!(lean, Some(checked.clone()), "{san} at ply {ply}");
+                }
+                assert!(
+                    ply == 0 || checked.0.is_some() || ply > moves.len(),
+                    "{san} {ply}"
+                );
+            }
+        }
     }
 
     #[test]
