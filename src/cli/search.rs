@@ -7,24 +7,17 @@
 use super::error::{AppError, Outcome, Result};
 use super::filter::FilterArgs;
 use super::output::{Offers, TableOutput};
-use crate::db::hits::{HitOrder, HitRow, hit_rows, order_hits};
+use crate::db::hits::{HitOrder, hit_rows, order_hits};
 use crate::db::query::positions::{explore_ordered, search, trees};
 use crate::db::query::{QueryError, Selection};
 use crate::db::{open_existing, open_read_only};
-use crate::export::format::{self, Format};
-use crate::export::output::Output;
-use crate::export::search_tables::{
-    HIT_COLUMNS, ORDER_COLUMNS, START, TREE_COLUMNS, branch_cells, hit_cells, order_cells,
-    pick_hit_columns,
-};
-use crate::export::table::TableFormat;
-use crate::export::text::TextFormat;
+use crate::export::format::Format;
+use crate::export::search_tables::{self, HIT_COLUMNS, SearchAnswer, View, pick_hit_columns};
 use crate::positions::laws::{AutomaticKind, ClaimKind, LawsQuery, parse_repetition};
 use crate::positions::query::QueryText;
-use crate::positions::tree::Trees;
 use crate::positions::{Identity, Query};
 use clap::Args;
-use std::io::{self, Write};
+use std::io;
 use std::path::PathBuf;
 
 /// The query flags `search` and `export` share.
@@ -259,15 +252,6 @@ pub fn run_index(args: &IndexArgs) -> Result {
     Ok(Outcome::Success)
 }
 
-/// What a search found, before it is written.
-pub enum Answer {
-    /// The matching games (at most `--limit` of them, in `--sort`'s order) and how many
-    /// matched.
-    Rows { total: usize, rows: Vec<HitRow> },
-    /// The trees of `--tree` / `--reverse-tree` and how many games reached the position.
-    Trees { total: usize, trees: Trees },
-}
-
 pub fn run(args: &SearchArgs) -> Result {
     let format = args.out.format()?;
     if format != Format::Text && args.tree && args.reverse_tree {
@@ -276,6 +260,7 @@ pub fn run(args: &SearchArgs) -> Result {
         )));
     }
     let columns = columns(args)?;
+    let view = view(args, &columns);
     let conn = open_read_only(&args.db)?;
     crate::db::map_pages(&conn);
     let screen = format == Format::Text
@@ -290,39 +275,8 @@ pub fn run(args: &SearchArgs) -> Result {
     // Ctrl-C leaves no file; from here Ctrl-C stops the writing and the temporary file is
     // removed, as in `export`.
     crate::interrupt::install();
-    match (format, &answer) {
-        (Format::Text, Answer::Rows { total, rows }) => {
-            let more = total - rows.len();
-            let footer = (more > 0).then(|| {
-                format!(
-                    "... and {more} more games (--limit N shows more; -o FILE or --format csv writes all)"
-                )
-            });
-            let mut t: Box<dyn TableFormat> = Box::new(
-                TextFormat::new(Output::open(args.out.path())?)
-                    .caption(format!("{total} games"))
-                    .footer(footer),
-            );
-            write_rows(t.as_mut(), &columns, rows)?;
-            t.finish()?;
-        }
-        (Format::Text, _) => {
-            let mut out = Output::open(args.out.path())?;
-            write_text(&mut out, args, &answer)?;
-            out.finish()?;
-        }
-        (table, _) => {
-            let mut t = format::open_table(table, args.out.path(), args.out.csv_raw)?;
-            write_table(t.as_mut(), args, &columns, &answer)?;
-            t.finish()?;
-        }
-    }
+    search_tables::write(&answer, &view, format, args.out.path(), args.out.csv_raw)?;
     Ok(Outcome::Success)
-}
-
-/// How many next moves or move orders a tree shows: `--limit`'s, else all.
-fn shown(args: &SearchArgs) -> usize {
-    args.limit.unwrap_or(usize::MAX)
 }
 
 /// The columns `--columns` picks (indexes into `HIT_COLUMNS`), all of them by default.
@@ -333,38 +287,30 @@ fn columns(args: &SearchArgs) -> Result<Vec<usize>> {
     }
 }
 
-/// The games' rows as a table of the picked columns.
-fn write_rows(t: &mut dyn TableFormat, columns: &[usize], rows: &[HitRow]) -> Result<()> {
-    let picked: Vec<_> = columns.iter().map(|&i| HIT_COLUMNS[i]).collect();
-    t.begin(&picked)?;
-    let mut cells = Vec::with_capacity(columns.len());
-    for r in rows {
-        let all = hit_cells(r);
-        cells.clear();
-        cells.extend(columns.iter().map(|&i| all[i].clone()));
-        t.row(&cells)?;
-    }
-    Ok(())
-}
-
 /// The search of `args` on an open database, written to `out` as text (`bench positions`
 /// runs it on one connection, many times).
 pub fn run_on(conn: &rusqlite::Connection, args: &SearchArgs, out: &mut Vec<u8>) -> Result {
     let answer = answer(conn, args, args.limit.unwrap_or(usize::MAX))?;
-    match &answer {
-        Answer::Rows { total, rows } => {
-            let mut t = TextFormat::new(std::mem::take(out)).caption(format!("{total} games"));
-            write_rows(&mut t, &columns(args)?, rows)?;
-            *out = t.into_inner()?;
-        }
-        Answer::Trees { .. } => write_text(out, args, &answer)?,
-    }
+    let columns = columns(args)?;
+    *out = search_tables::write_text(std::mem::take(out), &answer, &view(args, &columns))?;
     Ok(Outcome::Success)
+}
+
+/// How `args` shows an answer: the picked columns, the trees asked for, `--limit` lines of
+/// each.
+fn view<'a>(args: &SearchArgs, columns: &'a [usize]) -> View<'a> {
+    View {
+        columns,
+        tree: args.tree,
+        reverse_tree: args.reverse_tree,
+        shown: args.limit.unwrap_or(usize::MAX),
+        more_hint: "(--limit N shows more; -o FILE or --format csv writes all)",
+    }
 }
 
 /// The search of `args`: the query and the selection it reads, answered from the key index
 /// where it can, by replaying the games where it must.
-fn answer(conn: &rusqlite::Connection, args: &SearchArgs, limit: usize) -> Result<Answer> {
+fn answer(conn: &rusqlite::Connection, args: &SearchArgs, limit: usize) -> Result<SearchAnswer> {
     let query = args.query.query(args.fen.as_deref(), args.quiet)?;
     if query.is_empty() {
         return Err(AppError::usage(format!(
@@ -396,14 +342,14 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs, limit: usize) -> Resul
     {
         unindexed_note(e.unindexed);
         if let Some(trees) = e.trees {
-            return Ok(Answer::Trees {
+            return Ok(SearchAnswer::Trees {
                 total: e.total,
                 trees,
             });
         }
         let shown: Vec<(i64, u32)> = e.hits.iter().map(|h| (h.id, h.ply)).collect();
         let rows = hit_rows(conn, &shown)?;
-        return Ok(Answer::Rows {
+        return Ok(SearchAnswer::Rows {
             total: e.total,
             rows,
         });
@@ -413,74 +359,9 @@ fn answer(conn: &rusqlite::Connection, args: &SearchArgs, limit: usize) -> Resul
     let total = found.hits.len();
     if args.tree || args.reverse_tree {
         let trees = trees(conn, &found.hits, args.reverse_tree).map_err(other)?;
-        return Ok(Answer::Trees { total, trees });
+        return Ok(SearchAnswer::Trees { total, trees });
     }
     let hits: Vec<(i64, u32)> = found.hits.iter().map(|h| (h.id, h.ply)).collect();
     let rows = hit_rows(conn, &order_hits(conn, &hits, args.sort, limit)?)?;
-    Ok(Answer::Rows { total, rows })
-}
-
-/// The answer for people: the count, then the games, or the next moves and the move orders.
-fn write_text(out: &mut dyn Write, args: &SearchArgs, answer: &Answer) -> io::Result<()> {
-    let opt = |v: Option<f64>, d: usize| v.map_or(String::new(), |v| format!("{v:.d$}"));
-    match answer {
-        // Rows go through the text table (`run`, `run_on`).
-        Answer::Rows { .. } => {}
-        Answer::Trees { total, trees } => {
-            if args.tree {
-                writeln!(out, "{total} games")?;
-                writeln!(
-                    out,
-                    "{:<10} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6}",
-                    "move", "games", "White%", "draw%", "w-elo", "b-elo", "perf"
-                )?;
-                for b in trees.branches().into_iter().take(shown(args)) {
-                    writeln!(
-                        out,
-                        "{:<10} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6}",
-                        b.san,
-                        b.games,
-                        opt(b.white_score(), 1),
-                        opt(b.draw_rate(), 1),
-                        opt(b.avg_elo(0), 0),
-                        opt(b.avg_elo(1), 0),
-                        opt(b.performance(), 0)
-                    )?;
-                }
-            }
-            if args.reverse_tree {
-                for (order, n) in trees.move_orders().into_iter().take(shown(args)) {
-                    let order = if order.is_empty() { START } else { order };
-                    writeln!(out, "{n:>7}  {order}")?;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The answer as one table (CSV, JSON lines, Parquet): the games, the next moves (`--tree`)
-/// or the move orders (`--reverse-tree`).
-fn write_table(
-    t: &mut dyn TableFormat,
-    args: &SearchArgs,
-    columns: &[usize],
-    answer: &Answer,
-) -> Result<()> {
-    match answer {
-        Answer::Rows { rows, .. } => write_rows(t, columns, rows)?,
-        Answer::Trees { trees, .. } if args.tree => {
-            t.begin(&TREE_COLUMNS)?;
-            for b in trees.branches().into_iter().take(shown(args)) {
-                t.row(&branch_cells(b))?;
-            }
-        }
-        Answer::Trees { trees, .. } => {
-            t.begin(&ORDER_COLUMNS)?;
-            for (order, n) in trees.move_orders().into_iter().take(shown(args)) {
-                t.row(&order_cells(order, n))?;
-            }
-        }
-    }
-    Ok(())
+    Ok(SearchAnswer::Rows { total, rows })
 }

@@ -3,9 +3,133 @@
 //! orders that reached the position (`--reverse-tree`), each as columns and typed cells, so
 //! that CSV (with its formula guard), JSON lines and Parquet all come from one description.
 
+use super::ExportError;
+use super::format::{Format, open_table};
+use super::output::{Finish, Output};
+use super::table::TableFormat;
+use super::text::TextFormat;
 use crate::db::hits::HitRow;
-use crate::positions::tree::Branch;
+use crate::positions::tree::{Branch, Trees};
 use crate::table::{Cell, Column, Kind};
+use std::path::Path;
+
+/// What `arbiter search` answers.
+pub enum SearchAnswer {
+    /// The matching games (at most `--limit` of them, in `--sort`'s order) and how many
+    /// matched.
+    Rows { total: usize, rows: Vec<HitRow> },
+    /// The trees of `--tree` / `--reverse-tree` and how many games reached the position.
+    Trees { total: usize, trees: Trees },
+}
+
+/// How an answer is shown.
+pub struct View<'a> {
+    /// The row columns picked (indexes into `HIT_COLUMNS`).
+    pub columns: &'a [usize],
+    /// The moves played next (`--tree`), the move orders (`--reverse-tree`); text alone
+    /// shows both, one table after the other.
+    pub tree: bool,
+    pub reverse_tree: bool,
+    /// Next moves or move orders shown (`--limit`; the rows come limited).
+    pub shown: usize,
+    /// Under the rows, when some were left out: how to see them.
+    pub more_hint: &'a str,
+}
+
+/// The answer in `format` on `output` (standard output when None), every table through the
+/// one table convention; text is the aligned table with the count above it.
+pub fn write(
+    answer: &SearchAnswer,
+    view: &View,
+    format: Format,
+    output: Option<&Path>,
+    csv_raw: bool,
+) -> Result<(), ExportError> {
+    if format == Format::Text {
+        let out = write_text(Output::open(super::output::named(output))?, answer, view)?;
+        return Ok(out.finish()?);
+    }
+    let mut t = open_table(format, output, csv_raw)?;
+    match answer {
+        SearchAnswer::Rows { rows, .. } => write_rows(t.as_mut(), view.columns, rows)?,
+        SearchAnswer::Trees { trees, .. } if view.tree => write_tree(t.as_mut(), trees, view)?,
+        SearchAnswer::Trees { trees, .. } => write_orders(t.as_mut(), trees, view)?,
+    }
+    t.finish()
+}
+
+/// The answer as aligned text on `out`, handed back unfinished (`bench positions` writes it
+/// into memory).
+pub fn write_text<W: Finish + Send>(
+    out: W,
+    answer: &SearchAnswer,
+    view: &View,
+) -> Result<W, ExportError> {
+    match answer {
+        SearchAnswer::Rows { total, rows } => {
+            let more = total - rows.len();
+            let footer =
+                (more > 0).then(|| format!("... and {more} more games {}", view.more_hint));
+            let mut t = TextFormat::new(out)
+                .caption(format!("{total} games"))
+                .footer(footer);
+            write_rows(&mut t, view.columns, rows)?;
+            t.into_inner()
+        }
+        SearchAnswer::Trees { total, trees } => {
+            let mut out = out;
+            let mut caption = Some(format!("{total} games"));
+            if view.tree {
+                let mut t = TextFormat::new(out).caption(caption.take().unwrap_or_default());
+                write_tree(&mut t, trees, view)?;
+                out = t.into_inner()?;
+            }
+            if view.reverse_tree {
+                let mut t = TextFormat::new(out);
+                if let Some(c) = caption {
+                    t = t.caption(c);
+                }
+                write_orders(&mut t, trees, view)?;
+                out = t.into_inner()?;
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// The games' rows as a table of the picked columns.
+fn write_rows(
+    t: &mut dyn TableFormat,
+    columns: &[usize],
+    rows: &[HitRow],
+) -> Result<(), ExportError> {
+    let picked: Vec<_> = columns.iter().map(|&i| HIT_COLUMNS[i]).collect();
+    t.begin(&picked)?;
+    let mut cells = Vec::with_capacity(columns.len());
+    for r in rows {
+        let all = hit_cells(r);
+        cells.clear();
+        cells.extend(columns.iter().map(|&i| all[i].clone()));
+        t.row(&cells)?;
+    }
+    Ok(())
+}
+
+fn write_tree(t: &mut dyn TableFormat, trees: &Trees, view: &View) -> Result<(), ExportError> {
+    t.begin(&TREE_COLUMNS)?;
+    for b in trees.branches().into_iter().take(view.shown) {
+        t.row(&branch_cells(b))?;
+    }
+    Ok(())
+}
+
+fn write_orders(t: &mut dyn TableFormat, trees: &Trees, view: &View) -> Result<(), ExportError> {
+    t.begin(&ORDER_COLUMNS)?;
+    for (order, n) in trees.move_orders().into_iter().take(view.shown) {
+        t.row(&order_cells(order, n))?;
+    }
+    Ok(())
+}
 
 /// A matching game: the columns of `arbiter search`'s rows (`--columns` picks some); the
 /// id first and the ply last.
@@ -37,7 +161,7 @@ pub const HIT_COLUMNS: [Column; 13] = [
     ),
 ];
 
-pub fn hit_cells(r: &HitRow) -> [Cell<'_>; 13] {
+fn hit_cells(r: &HitRow) -> [Cell<'_>; 13] {
     [
         Cell::Int(r.id),
         Cell::opt_text(r.event.as_deref()),
@@ -103,7 +227,7 @@ pub const TREE_COLUMNS: [Column; 7] = [
     ),
 ];
 
-pub fn branch_cells(b: &Branch) -> [Cell<'_>; 7] {
+fn branch_cells(b: &Branch) -> [Cell<'_>; 7] {
     [
         Cell::text(&b.san),
         Cell::Int(b.games as i64),
@@ -126,9 +250,9 @@ pub const ORDER_COLUMNS: [Column; 2] = [
 ];
 
 /// The name of the empty move order: the position is the start position.
-pub const START: &str = "(start)";
+const START: &str = "(start)";
 
-pub fn order_cells(order: &str, games: u64) -> [Cell<'_>; 2] {
+fn order_cells(order: &str, games: u64) -> [Cell<'_>; 2] {
     let order = if order.is_empty() { START } else { order };
     [Cell::Int(games as i64), Cell::text(order)]
 }
