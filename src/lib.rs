@@ -20,6 +20,7 @@ mod layering;
 pub mod pgn;
 pub mod pipeline;
 pub mod positions;
+pub mod rng;
 pub mod search;
 pub mod stats;
 pub mod table;

@@ -1,5 +1,17 @@
-//! A small seeded generator (SplitMix64): the same seed gives the same data set and the same
-//! openings on every machine, with no dependency.
+//! The one small seeded generator (SplitMix64): the same seed gives the same numbers on every
+//! machine, with no dependency. The Zobrist keys (made at compile time by `step`), the pool
+//! ratings' bootstrap, `bench synth`'s collections and the tuner's data sets and openings all
+//! draw from it.
+
+/// One step of SplitMix64 from `state`: the next state and the number drawn (a `const fn`,
+/// so tables can be made at compile time).
+pub const fn step(state: u64) -> (u64, u64) {
+    let next = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = next;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (next, z ^ (z >> 31))
+}
 
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
@@ -18,11 +30,9 @@ impl Rng {
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let (state, drawn) = step(self.0);
+        self.0 = state;
+        drawn
     }
 
     /// Uniform in `0..n` (`n` > 0).
@@ -56,5 +66,7 @@ mod tests {
         );
         let mut r = Rng::new(3);
         assert!((0..1000).all(|_| r.below(10) < 10));
+        // SplitMix64's published first output from seed 0 (state 0x9E3779B97F4A7C15).
+        assert_eq!(Rng::new(0).next_u64(), 0xE220_A839_7B1D_CDAF);
     }
 }

@@ -11,7 +11,6 @@ use crate::laws::{GameResult, VerdictOptions, judge_replayed};
 use crate::pgn::{Splitter, parse_game, parse_game_bytes};
 use crate::pipeline::source::{self, SourceError};
 use crate::pipeline::work::verdict_input;
-use crate::stats::ratings::pool::SplitMix;
 use std::fmt;
 use std::io::Write;
 use std::path::PathBuf;
@@ -374,12 +373,12 @@ impl Pool {
 }
 
 /// The seeded generator with the draws the pool needs.
-struct Rng(SplitMix);
+struct Rng(crate::rng::Rng);
 
 impl Rng {
     /// Uniform in [0, 1).
     fn unit(&mut self) -> f64 {
-        (self.0.next() >> 11) as f64 / (1u64 << 53) as f64
+        (self.0.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// Standard normal (Box–Muller).
@@ -418,7 +417,7 @@ pub fn generate(
     out: &mut dyn Write,
     truth: Option<&mut dyn Write>,
 ) -> std::io::Result<Written> {
-    let mut rng = Rng(SplitMix(spec.seed));
+    let mut rng = Rng(crate::rng::Rng::new(spec.seed));
     let pool = Pool::new(spec.players, &mut rng);
     let mut tally = vec![Tally::default(); spec.players as usize];
     let mut written = Written::default();

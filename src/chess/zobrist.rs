@@ -1,16 +1,8 @@
-//! Zobrist keys: fixed 64-bit values (generated at compile time by splitmix64 from a fixed
-//! seed), so hashes are identical on every run and every machine. Positions combine them
+//! Zobrist keys: fixed 64-bit values (generated at compile time by `rng::step`, SplitMix64, from a
+//! fixed seed), so hashes are identical on every run and every machine. Positions combine them
 //! incrementally; see `Position::zobrist` and `Position::repetition_key`.
 
 use super::types::{Color, File, Piece, Square};
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let next = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = next;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (next, z ^ (z >> 31))
-}
 
 const PIECE_KEYS: usize = 2 * 6 * 64;
 const CASTLING_KEYS: usize = 2 * 8;
@@ -22,7 +14,7 @@ const KEYS: [u64; TOTAL] = {
     let mut state = 0x4172_6269_7465_7221; // "Arbiter!"
     let mut i = 0;
     while i < TOTAL {
-        let (s, k) = splitmix(state);
+        let (s, k) = crate::rng::step(state);
         state = s;
         keys[i] = k;
         i += 1;
@@ -89,6 +81,6 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), TOTAL);
         // Fixed keys: this value must never change, or stored hashes would change meaning.
-        assert_eq!(KEYS[0], splitmix(0x4172_6269_7465_7221).1);
+        assert_eq!(KEYS[0], crate::rng::step(0x4172_6269_7465_7221).1);
     }
 }

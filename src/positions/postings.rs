@@ -624,12 +624,9 @@ mod tests {
         out.is_empty()
     }
 
-    /// A pseudo-random sequence (splitmix64) for hand-made rows.
+    /// A pseudo-random sequence (the one generator's step) for hand-made rows.
     fn mix(i: u64) -> u64 {
-        let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        crate::rng::step(i).1
     }
 
     #[test]

@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn perfect_is_the_plain_bisection_to_the_bit() {
-        let mut rng = crate::stats::ratings::pool::SplitMix(21);
+        let mut rng = crate::rng::Rng::new(21);
         let mut checked = 0;
         for case in 0..400 {
             let n = 1 + rng.below(if case % 10 == 0 { 3000 } else { 60 });

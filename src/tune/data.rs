@@ -4,11 +4,11 @@
 //! spread over threads and the set is still the same.
 
 use super::TuneError;
-use super::rng::Rng;
 use crate::chess::Position;
 use crate::chess::san::SanMode;
 use crate::game::replay::replay;
 use crate::pgn::{Game, parse_all};
+use crate::rng::Rng;
 use crate::search::Searcher;
 use crate::search::eval::evaluate_with;
 use crate::search::weights::CLASSIC;

@@ -7,7 +7,6 @@
 
 pub mod data;
 pub mod label;
-pub mod rng;
 pub mod selfplay;
 pub mod texel;
 

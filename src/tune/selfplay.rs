@@ -11,9 +11,9 @@
 //! mates), that side wins.
 
 use super::TuneError;
-use super::rng::Rng;
 use crate::chess::san::{SanMode, play_san};
 use crate::chess::{Bitboard, Move, Position, Role};
+use crate::rng::Rng;
 use crate::search::weights::Weights;
 use crate::search::{Limits, Score, Searcher};
 use rayon::prelude::*;

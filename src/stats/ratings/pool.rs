@@ -898,24 +898,6 @@ fn inverse_diagonal(a: &mut [f64], n: usize) -> Option<Vec<f64>> {
     Some(diag)
 }
 
-/// SplitMix64: a small seeded generator, so a bootstrap is reproducible bit for bit (and
-/// `bench synth`'s collections from their seed).
-pub(crate) struct SplitMix(pub(crate) u64);
-
-impl SplitMix {
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next()) * n as u128) >> 64) as usize
-    }
-}
-
 fn bootstrap_errors(
     players: usize,
     games: &[RatedGame],
@@ -923,7 +905,7 @@ fn bootstrap_errors(
     samples: u32,
     seed: u64,
 ) -> (Vec<Option<f64>>, u32) {
-    let mut rng = SplitMix(seed);
+    let mut rng = crate::rng::Rng::new(seed);
     let mut sum = vec![0f64; players];
     let mut sum2 = vec![0f64; players];
     let mut count = vec![0u32; players];
@@ -1474,7 +1456,7 @@ mod tests {
         #[test]
         fn input_order_changes_nothing((n, games) in pool(), seed in 0u64..1000) {
             let mut shuffled = games.clone();
-            let mut rng = SplitMix(seed);
+            let mut rng = crate::rng::Rng::new(seed);
             for i in (1..shuffled.len()).rev() {
                 shuffled.swap(i, rng.below(i + 1));
             }
