@@ -1,5 +1,6 @@
-//! Game results as PGN writes them (`1-0`, `0-1`, `1/2-1/2`, `*`), and how to read a
-//! Termination tag that records a loss on time.
+//! Game results as PGN writes them (`1-0`, `0-1`, `1/2-1/2`, `*`), parsed here alone; a
+//! finished game's result from White's side (`WhiteResult`); and how to read a Termination
+//! tag that records a loss on time.
 
 use crate::chess::Color;
 use std::fmt;
@@ -40,12 +41,64 @@ impl GameResult {
         }
     }
 
+    /// The result of a finished game from White's side; None for `*`.
+    pub fn finished(self) -> Option<WhiteResult> {
+        match self {
+            GameResult::WhiteWins => Some(WhiteResult::WhiteWins),
+            GameResult::BlackWins => Some(WhiteResult::BlackWins),
+            GameResult::Draw => Some(WhiteResult::Draw),
+            GameResult::Unfinished => None,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             GameResult::WhiteWins => "1-0",
             GameResult::BlackWins => "0-1",
             GameResult::Draw => "1/2-1/2",
             GameResult::Unfinished => "*",
+        }
+    }
+}
+
+/// A finished game's result from White's side, as the tournaments, the leaderboard and the
+/// rating systems take it from `result` / `lawful_result`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WhiteResult {
+    WhiteWins,
+    Draw,
+    BlackWins,
+}
+
+impl WhiteResult {
+    /// A result text read by the one parser (`GameResult::parse`: `1-0`, `0-1`, `1/2-1/2`,
+    /// `½-½`); `*` and anything else is no result.
+    pub fn parse(text: &[u8]) -> Option<WhiteResult> {
+        std::str::from_utf8(text)
+            .ok()
+            .and_then(GameResult::parse)
+            .and_then(GameResult::finished)
+    }
+
+    /// White's points: 1, ½ or 0.
+    pub fn white_score(self) -> f64 {
+        match self {
+            WhiteResult::WhiteWins => 1.0,
+            WhiteResult::Draw => 0.5,
+            WhiteResult::BlackWins => 0.0,
+        }
+    }
+
+    /// The result for White's score 1.0 / 0.5 / 0.0; anything else is no result.
+    pub fn from_white_score(score: f64) -> Option<WhiteResult> {
+        if score == 1.0 {
+            Some(WhiteResult::WhiteWins)
+        } else if score == 0.5 {
+            Some(WhiteResult::Draw)
+        } else if score == 0.0 {
+            Some(WhiteResult::BlackWins)
+        } else {
+            None
         }
     }
 }

@@ -7,50 +7,8 @@
 //! alone, in rowid (game id) order.
 
 use super::{Filter, Selection, schema_version};
+pub use crate::laws::result::WhiteResult;
 use rusqlite::{Connection, params_from_iter};
-
-/// A game's result from White's side, as stored in `result` / `lawful_result`, and as the
-/// tournaments and the rating systems take it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum WhiteResult {
-    WhiteWins,
-    Draw,
-    BlackWins,
-}
-
-impl WhiteResult {
-    /// `1-0`, `1/2-1/2`, `0-1`; anything else (`*`, other text) is no result.
-    pub fn parse(text: &[u8]) -> Option<WhiteResult> {
-        match text {
-            b"1-0" => Some(WhiteResult::WhiteWins),
-            b"1/2-1/2" => Some(WhiteResult::Draw),
-            b"0-1" => Some(WhiteResult::BlackWins),
-            _ => None,
-        }
-    }
-
-    /// White's points: 1, ½ or 0.
-    pub fn white_score(self) -> f64 {
-        match self {
-            WhiteResult::WhiteWins => 1.0,
-            WhiteResult::Draw => 0.5,
-            WhiteResult::BlackWins => 0.0,
-        }
-    }
-
-    /// The result for White's score 1.0 / 0.5 / 0.0; anything else is no result.
-    pub fn from_white_score(score: f64) -> Option<WhiteResult> {
-        if score == 1.0 {
-            Some(WhiteResult::WhiteWins)
-        } else if score == 0.5 {
-            Some(WhiteResult::Draw)
-        } else if score == 0.0 {
-            Some(WhiteResult::BlackWins)
-        } else {
-            None
-        }
-    }
-}
 
 /// One selected game, in the few columns the board and the ratings read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -231,7 +189,13 @@ mod tests {
         assert_eq!(WhiteResult::parse(b"1/2-1/2"), Some(WhiteResult::Draw));
         assert_eq!(WhiteResult::parse(b"0-1"), Some(WhiteResult::BlackWins));
         assert_eq!(WhiteResult::parse(b"*"), None);
-        assert_eq!(WhiteResult::parse(b"1-0 "), None);
+        // The one result parser's spellings: a draw as `½-½`, space around a token.
+        assert_eq!(
+            WhiteResult::parse("½-½".as_bytes()),
+            Some(WhiteResult::Draw)
+        );
+        assert_eq!(WhiteResult::parse(b"1-0 "), Some(WhiteResult::WhiteWins));
+        assert_eq!(WhiteResult::parse(b"1-1"), None);
         assert_eq!(WhiteResult::Draw.white_score(), 0.5);
     }
 
