@@ -6,9 +6,12 @@ use super::error::{Outcome, Result, warn};
 use super::filter::FilterArgs;
 use super::output::{Offers, TableOutput};
 use crate::export::format::{self, Format};
-use crate::stats::tree::{COLUMNS, Tree, TreeOrder, figures};
+use crate::export::output::Output;
+use crate::export::table::TableFormat;
+use crate::export::text::TextFormat;
+use crate::stats::tree::{COLUMNS, Tree, TreeOrder};
+use crate::table::{Cell, Column, Kind};
 use clap::Args;
-use std::io::{self, Write};
 use std::path::PathBuf;
 
 /// The formats `openings` writes.
@@ -27,10 +30,10 @@ impl Offers for OpeningsFormats {
   arbiter openings --db games.sqlite --player 'Carlsen,M' --min-games 5 -o carlsen-tree.csv
   arbiter openings --db games.sqlite --opening 'Sicilian Defense' --date-from 2020 --format jsonl
 
-Columns: games = games of the selection that followed the line; White% = White's score in
-those with a result; draw% = their draws; elo = both players' average rating; perf = the
-performance of the side that played the line's last move (its opponents' average rating +
-400 (W - L) / N); name = the position's opening name.")]
+Columns: games = games of the selection that followed the line; white_score = White's score
+in % in those with a result; draw_rate = their draws in %; avg_elo = both players' average
+rating; performance = the performance of the side that played the line's last move (its
+opponents' average rating + 400 (W - L) / N); opening = the position's opening name.")]
 pub struct OpeningsArgs {
     /// The database written by `arbiter import`.
     #[arg(long, default_value = "arbiter.sqlite")]
@@ -85,37 +88,41 @@ pub fn run(args: &OpeningsArgs) -> Result {
             }
             t.finish()?;
         }
-        None => write_text(&mut io::stdout().lock(), &tree)?,
+        None => write_text(&tree)?,
     }
     Ok(Outcome::Success)
 }
 
-fn write_text(out: &mut impl Write, tree: &Tree) -> io::Result<()> {
-    let opt = |v: Option<f64>, digits: usize| v.map_or(String::new(), |v| format!("{v:.digits$}"));
-    writeln!(out, "{} games from the standard start", tree.standard)?;
-    writeln!(
-        out,
-        "{:<40} {:>7} {:>7} {:>6} {:>6} {:>6}  name",
-        "line", "games", "White%", "draw%", "elo", "perf"
-    )?;
+/// The tree as the aligned text table: the same cells as the other formats, but the line
+/// shown as its last move, numbered and indented by its depth, in place of the line, its
+/// length and its move.
+fn write_text(tree: &Tree) -> Result<()> {
+    let mut t = TextFormat::new(Output::open(None)?)
+        .caption(format!("{} games from the standard start", tree.standard));
+    t.begin(&TEXT_COLUMNS)?;
     for (line, n) in &tree.lines {
-        let f = figures(n);
         let indent = "  ".repeat(line.len() - 1);
         let mv = if line.len() % 2 == 1 {
             format!("{indent}{}. {}", line.len().div_ceil(2), n.san)
         } else {
             format!("{indent}{}... {}", line.len() / 2, n.san)
         };
-        writeln!(
-            out,
-            "{mv:<40} {:>7} {:>7} {:>6} {:>6} {:>6}  {}",
-            n.games,
-            opt(f.white_score, 1),
-            opt(f.draw_rate, 1),
-            opt(f.avg_elo, 0),
-            opt(f.performance, 0),
-            n.name.unwrap_or("")
-        )?;
+        let mut cells = tree.cells(line, n);
+        cells.splice(..TEXT_DROPS, [Cell::Text(mv.into())]);
+        t.row(&cells)?;
     }
-    out.flush()
+    t.into_inner()?.finish()?;
+    Ok(())
 }
+
+/// Text's columns: `COLUMNS` with the first `TEXT_DROPS` (line, ply, move) made one.
+const TEXT_DROPS: usize = 3;
+static TEXT_COLUMNS: std::sync::LazyLock<Vec<Column>> = std::sync::LazyLock::new(|| {
+    let mut c = vec![Column::new(
+        "line",
+        Kind::Text,
+        "the line's last move, numbered, indented by its depth",
+    )];
+    c.extend_from_slice(&COLUMNS[TEXT_DROPS..]);
+    c
+});

@@ -9,6 +9,7 @@ use crate::db::directory::Directory;
 use crate::export::format::{self, Format};
 use crate::export::output::Output;
 use crate::export::table::{Cell, Column, Kind, TableFormat};
+use crate::export::text::TextFormat;
 use crate::stats::ratings::RatingRow;
 use crate::stats::ratings::encounters;
 use crate::stats::ratings::period::History;
@@ -387,31 +388,31 @@ fn write_list(
     csv_raw: bool,
 ) -> Result<()> {
     if format == Format::Text {
-        let mut out = match path {
+        // The same cells, the columns a reader looks at first, the ones no row fills left out.
+        let any = |c: usize| rows.iter().any(|r| cells(r, names)[c] != Cell::Null);
+        let picked: Vec<usize> = [5, 0, 3, 8, 4, 1, 2, 6, 7]
+            .into_iter()
+            .filter(|&c| ![6, 7, 8].contains(&c) || any(c))
+            .collect();
+        let out = match path {
             Some(p) => Output::open(Some(p)).with_path(p)?,
             None => Output::open(None)?,
         };
-        writeln!(
-            out,
-            "{:>5}  {:<32} {:>8} {:>7} {:>6} {:>7}",
-            "rank", "player", "rating", "error", "games", "score"
-        )?;
+        let mut t = TextFormat::new(out);
+        t.begin(&picked.iter().map(|&c| COLUMNS[c]).collect::<Vec<_>>())?;
+        // Ratings, errors and scores to one decimal on the screen, the volatility to four.
         for r in rows {
-            let rating = r.rating.map_or("-".into(), |x| {
-                format!("{}{x:.1}", r.bound.map(String::from).unwrap_or_default())
-            });
-            writeln!(
-                out,
-                "{:>5}  {:<32} {:>8} {:>7} {:>6} {:>7}",
-                r.rank.map_or("-".into(), |k| k.to_string()),
-                names[r.player as usize],
-                rating,
-                r.error.map_or("-".into(), |e| format!("{e:.1}")),
-                r.games,
-                r.score
-            )?;
+            let all = cells(r, names);
+            let row: Vec<Cell<'_>> = picked
+                .iter()
+                .map(|&c| match all[c] {
+                    Cell::Float(x) => Cell::Fixed(x, if c == 7 { 4 } else { 1 }),
+                    ref other => other.clone(),
+                })
+                .collect();
+            t.row(&row)?;
         }
-        return Ok(out.finish()?);
+        return Ok(t.into_inner()?.finish()?);
     }
     let mut table: Box<dyn TableFormat> = format::open_table(format, path, csv_raw)?;
     table.begin(&COLUMNS)?;
