@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod chess;
+pub mod choice;
 pub mod cli;
 pub mod db;
 pub mod export;

@@ -43,7 +43,7 @@ pub struct ExportArgs {
     /// pgn (everything stored), csv, jsonl (one typed row per game) or parquet (for DuckDB,
     /// Spark, polars, pandas; needs -o). Default: the -o file's extension (games.csv.gz is
     /// CSV), else pgn.
-    #[arg(long, value_parser = format::parser(&FORMATS))]
+    #[arg(long, value_parser = super::choice::parser(&FORMATS))]
     pub format: Option<Format>,
     /// Output file (default: standard output; Parquet needs one). The extension picks the
     /// compression: .gz, .zst, .bz2 or .xz (e.g. games.pgn.zst); any other is plain. The file
@@ -103,7 +103,7 @@ pub struct ExportArgs {
     pub moves_only: bool,
     /// PGN: whose [%eval] to write for games analysed by arbiter (`import --analyse`):
     /// ours (default; the file's are dropped), file, or both.
-    #[arg(long, value_enum, default_value = "ours")]
+    #[arg(long, value_parser = super::choice::every::<Evals>(), default_value = "ours")]
     pub evals: Evals,
     /// PGN: add judgement NAGs to analysed moves: $6 inaccuracy, $2 mistake, $4 blunder.
     #[arg(long)]

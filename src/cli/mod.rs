@@ -11,6 +11,7 @@ pub mod bench_laws;
 pub mod bench_positions;
 pub mod bench_synth;
 pub mod check;
+pub mod choice;
 pub mod dead;
 pub mod duplicates;
 pub mod epd;

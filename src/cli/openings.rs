@@ -45,7 +45,7 @@ pub struct OpeningsArgs {
     #[arg(long, default_value_t = 10)]
     pub min_games: u64,
     /// The order of the moves from one position.
-    #[arg(long, value_enum, default_value = "games")]
+    #[arg(long, value_parser = super::choice::every::<TreeOrder>(), default_value = "games")]
     pub sort: TreeOrder,
     #[command(flatten)]
     pub out: TableOutput<OpeningsFormats>,

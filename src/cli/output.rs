@@ -17,7 +17,7 @@ pub trait Offers: Clone + Send + Sync + std::fmt::Debug + 'static {
 pub struct TableOutput<O: Offers> {
     /// Output format (text is the default on the screen); default: the -o file's
     /// extension.
-    #[arg(long, value_parser = format::parser(O::FORMATS))]
+    #[arg(long, value_parser = super::choice::parser(O::FORMATS))]
     pub format: Option<Format>,
     /// Output file (default: standard output); .gz/.zst/.bz2/.xz compress.
     #[arg(short, long)]

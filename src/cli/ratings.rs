@@ -70,7 +70,7 @@ pub struct RatingsArgs {
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// Output format [default: from the extension, else text].
-    #[arg(long, value_parser = format::parser(&FORMATS))]
+    #[arg(long, value_parser = super::choice::parser(&FORMATS))]
     pub format: Option<Format>,
     /// CSV: write cells unchanged (no `'` before cells a spreadsheet would run as formulas).
     #[arg(long)]

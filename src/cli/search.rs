@@ -66,11 +66,11 @@ pub struct QueryArgs {
     /// The Laws: the player to move could claim this draw here, on the board or by writing
     /// down the move that completes it (Art. 9.2 / 9.3 of the edition in force), and play
     /// went on; the first such ply.
-    #[arg(long, value_enum, value_name = "KIND", help_heading = LAWS_HEADING)]
+    #[arg(long, value_parser = super::choice::every::<ClaimKind>(), value_name = "KIND", help_heading = LAWS_HEADING)]
     pub claimable: Option<ClaimKind>,
     /// The Laws: the game ended here by itself under the 2014 Laws (fivefold repetition,
     /// Art. 9.6.1; 75 moves, 9.6.2) and the record goes on.
-    #[arg(long, value_enum, value_name = "KIND", help_heading = LAWS_HEADING)]
+    #[arg(long, value_parser = super::choice::every::<AutomaticKind>(), value_name = "KIND", help_heading = LAWS_HEADING)]
     pub automatic: Option<AutomaticKind>,
 }
 

@@ -101,7 +101,7 @@ const REPORT_FORMATS: [Format; 5] = [
 pub struct ReportOutput {
     /// text (default), json (the whole report, one document), or its rows as csv, jsonl or
     /// parquet; default: the -o file's extension.
-    #[arg(long, value_parser = format::parser(&REPORT_FORMATS))]
+    #[arg(long, value_parser = super::choice::parser(&REPORT_FORMATS))]
     pub format: Option<Format>,
     /// Output file (default: standard output); .gz/.zst/.bz2/.xz compress.
     #[arg(short, long)]
@@ -137,7 +137,7 @@ pub struct PlayersArgs {
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// text, csv, jsonl or parquet; default: the -o file's extension, else text.
-    #[arg(long, value_parser = format::parser(&BOARD_FORMATS))]
+    #[arg(long, value_parser = super::choice::parser(&BOARD_FORMATS))]
     pub format: Option<Format>,
     /// CSV: write cells unchanged (no `'` before cells a spreadsheet would run as formulas).
     #[arg(long)]

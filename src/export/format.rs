@@ -15,7 +15,7 @@ use std::fmt;
 use std::path::Path;
 
 /// Every output format a command may offer; each command says which it offers.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// An aligned table or report for people (standard output).
     Text,
@@ -29,6 +29,27 @@ pub enum Format {
     Json,
     /// Apache Parquet (compressed inside; needs -o FILE).
     Parquet,
+}
+
+impl crate::choice::Choice for Format {
+    const ALL: &'static [Format] = &Format::ALL;
+
+    fn name(self) -> &'static str {
+        Format::name(self)
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Format::Text => "An aligned table or report for people (standard output)",
+            Format::Pgn => "Clean PGN (games only)",
+            Format::Csv => {
+                "CSV with a header row; cells a spreadsheet would run as formulas get a `'`"
+            }
+            Format::Jsonl => "JSON lines: one JSON object per row",
+            Format::Json => "One JSON document (a report that is not a table)",
+            Format::Parquet => "Apache Parquet (compressed inside; needs -o FILE)",
+        }
+    }
 }
 
 impl Format {
@@ -79,18 +100,6 @@ impl Format {
             .into_iter()
             .find(|f| f.extensions().contains(&ext))
     }
-}
-
-/// The `--format` parser of a command that offers `offered`: clap then lists exactly those
-/// values in `--help` and in the error for any other value.
-pub fn parser(offered: &'static [Format]) -> impl clap::builder::TypedValueParser<Value = Format> {
-    use clap::builder::TypedValueParser as _;
-    clap::builder::PossibleValuesParser::new(offered.iter().map(|f| f.name())).map(|name| {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.name() == name)
-            .unwrap_or(Format::Text)
-    })
 }
 
 /// Whether the file name has an extension under its compression suffix (`f.xlsx`, not `f`).

@@ -22,7 +22,7 @@ use crate::search::Score;
 use crate::search::analysis::code as judged;
 
 /// Whose `[%eval]` is written when the game was analysed by arbiter and the file had its own.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Evals {
     /// arbiter's own (the file's are dropped) when the game was analysed; else the file's.
     #[default]
@@ -31,6 +31,30 @@ pub enum Evals {
     File,
     /// Both: the file's as written, arbiter's in a comment of its own after them.
     Both,
+}
+
+impl crate::choice::Choice for Evals {
+    const ALL: &'static [Evals] = &[Evals::Ours, Evals::File, Evals::Both];
+
+    fn name(self) -> &'static str {
+        match self {
+            Evals::Ours => "ours",
+            Evals::File => "file",
+            Evals::Both => "both",
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            Evals::Ours => {
+                "arbiter's own (the file's are dropped) when the game was analysed; else the file's"
+            }
+            Evals::File => "The file's only",
+            Evals::Both => {
+                "Both: the file's as written, arbiter's in a comment of its own after them"
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -19,7 +19,7 @@ use crate::laws::claims::{ClaimWay, fifty};
 use std::fmt;
 
 /// The claims `--claimable` names.
-#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClaimKind {
     /// Art. 9.2 (1980: 12.3; 1993: 10.10): the same position for the third time, on the
     /// board or by writing down the move that makes it.
@@ -30,12 +30,54 @@ pub enum ClaimKind {
 }
 
 /// The automatic draws of the 2014 Laws `--automatic` names.
-#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AutomaticKind {
     /// Art. 9.6.1: the same position for the fifth time.
     Fivefold,
     /// Art. 9.6.2: seventy-five moves each without pawn move or capture.
     SeventyFive,
+}
+
+impl crate::choice::Choice for ClaimKind {
+    const ALL: &'static [ClaimKind] = &[ClaimKind::Threefold, ClaimKind::Fifty];
+
+    fn name(self) -> &'static str {
+        match self {
+            ClaimKind::Threefold => "threefold",
+            ClaimKind::Fifty => "fifty",
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            ClaimKind::Threefold => {
+                "Art. 9.2 (1980: 12.3; 1993: 10.10): the same position for the third time, on the board or by writing down the move that makes it"
+            }
+            ClaimKind::Fifty => {
+                "Art. 9.3 (1980: 12.4; 1993: 10.12): fifty moves each without pawn move or capture; by a written move from 2001 on"
+            }
+        }
+    }
+}
+
+impl crate::choice::Choice for AutomaticKind {
+    const ALL: &'static [AutomaticKind] = &[AutomaticKind::Fivefold, AutomaticKind::SeventyFive];
+
+    fn name(self) -> &'static str {
+        match self {
+            AutomaticKind::Fivefold => "fivefold",
+            AutomaticKind::SeventyFive => "seventy-five",
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            AutomaticKind::Fivefold => "Art. 9.6.1: the same position for the fifth time",
+            AutomaticKind::SeventyFive => {
+                "Art. 9.6.2: seventy-five moves each without pawn move or capture"
+            }
+        }
+    }
 }
 
 impl fmt::Display for ClaimKind {

@@ -16,7 +16,7 @@ use rusqlite::Connection;
 use std::collections::BTreeMap;
 
 /// How siblings (the moves from one position) are ordered.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum TreeOrder {
     /// Most games first.
     #[default]
@@ -25,6 +25,26 @@ pub enum TreeOrder {
     Score,
     /// The moves' order in SAN (alphabetical).
     Move,
+}
+
+impl crate::choice::Choice for TreeOrder {
+    const ALL: &'static [TreeOrder] = &[TreeOrder::Games, TreeOrder::Score, TreeOrder::Move];
+
+    fn name(self) -> &'static str {
+        match self {
+            TreeOrder::Games => "games",
+            TreeOrder::Score => "score",
+            TreeOrder::Move => "move",
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            TreeOrder::Games => "Most games first",
+            TreeOrder::Score => "White's score, best first",
+            TreeOrder::Move => "The moves' order in SAN (alphabetical)",
+        }
+    }
 }
 
 /// The tree of a selection.
