@@ -190,8 +190,15 @@ pub fn to_san(pos: &Position, m: Move) -> SanText {
     out
 }
 
+/// Canonical SAN for a legal move without its suffix, for a replay that has the position
+/// after the move in hand anyway: `push_suffix` with that position completes it (the same
+/// text as `to_san`, without playing the move a second time).
+pub fn san_without_check(pos: &Position, m: Move) -> SanText {
+    san_without_suffix(pos, m)
+}
+
 /// Appends `+` or `#` as the position after the move requires.
-fn push_suffix(out: &mut SanText, after: &Position) {
+pub fn push_suffix(out: &mut SanText, after: &Position) {
     if after.is_check() {
         out.push(if after.has_legal_moves() { '+' } else { '#' });
     }

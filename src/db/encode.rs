@@ -15,6 +15,7 @@
 //!   byte is the high byte of a move code, whose kind (bits 12-15) is at most 7.
 
 use crate::chess::attacks;
+use crate::chess::san::{SanText, push_suffix, san_without_check};
 use crate::chess::{Bitboard, CastlingSide, Color, Move, MoveKind, Position, Rank, Role, Square};
 
 /// Moves as the little-endian 16-bit `Move` encoding, one after another.
@@ -79,6 +80,26 @@ pub fn decode_moves(start: &Position, blob: &[u8]) -> Result<Vec<Move>, DecodeEr
 /// is where the final FEN comes from (it is not stored). Either layout (module docs).
 pub fn decode_game(start: &Position, blob: &[u8]) -> Result<(Vec<Move>, Position), DecodeError> {
     decode_game_visit(start, blob, |_, _, _| false)
+}
+
+/// `decode_game` with each move's canonical SAN, written in the same replay (an export's
+/// moves column and PGN: the moves are replayed once, not once to decode and again to write).
+pub fn decode_game_san(
+    start: &Position,
+    blob: &[u8],
+) -> Result<(Vec<Move>, Vec<SanText>, Position), DecodeError> {
+    let mut sans: Vec<SanText> = Vec::with_capacity(blob.len() * 2);
+    let (moves, end) = decode_game_visit(start, blob, |pos, _, m| {
+        // The position after the last move: its suffix; then the next move's text.
+        if let Some(last) = sans.last_mut() {
+            push_suffix(last, pos);
+        }
+        if let Some(m) = m {
+            sans.push(san_without_check(pos, m));
+        }
+        false
+    })?;
+    Ok((moves, sans, end))
 }
 
 /// Decodes the moves one at a time for a scan that looks at each position as it comes:
@@ -628,6 +649,45 @@ mod tests {
             decode_moves(&start, &bad),
             Err(DecodeError::Illegal { ply: 1 })
         );
+    }
+
+    #[test]
+    fn the_san_written_while_decoding_is_to_sans_in_both_layouts() {
+        // Checks, mates (one by a promotion), castling, captures.
+        let lines = [
+            "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#",
+            "e4 d5 exd5 Nf6 Nc3 Nxd5 Nxd5 Qxd5 Bc4 Qxg2 Qf3 Qxf3 Nxf3 e5 O-O Bh3 Bxf7+ Kxf7",
+            "d4 e5 dxe5 d6 exd6 Be7 dxe7 Nf6 exd8=Q#",
+        ];
+        let mut seen = String::new();
+        for line in lines {
+            let start = Position::new();
+            let mut pos = start;
+            let moves: Vec<Move> = line
+                .split(' ')
+                .map(|t| play_san(&mut pos, t, SanMode::Strict).unwrap().mv)
+                .collect();
+            let mut replay = start;
+            let expected: Vec<String> = moves
+                .iter()
+                .map(|&m| {
+                    let text = crate::chess::san::to_san(&replay, m).to_string();
+                    replay.play_unchecked(m);
+                    text
+                })
+                .collect();
+            seen.push_str(&expected.join(" "));
+            for blob in [encode_moves(&moves), pack_moves(&start, &moves).unwrap()] {
+                let (got, sans, end) = decode_game_san(&start, &blob).unwrap();
+                assert_eq!(got, moves);
+                assert_eq!(end, pos);
+                let sans: Vec<String> = sans.iter().map(|s| s.to_string()).collect();
+                assert_eq!(sans, expected);
+            }
+        }
+        for mark in ["+", "#", "=Q", "O-O", "x"] {
+            assert!(seen.contains(mark), "{mark} in {seen}");
+        }
     }
 
     /// A game of `n` plies from the start: knights out and back, repeated.

@@ -3,6 +3,7 @@
 //! imported games in batches. Each SQL statement lives in its own file under `sql/`.
 
 pub mod analyses;
+pub mod bulk;
 pub mod checkpoint;
 pub mod directory;
 pub mod duplicate_list;

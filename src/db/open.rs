@@ -186,10 +186,18 @@ impl std::error::Error for DbError {}
 /// Opens an existing database for writing, migrating it to this build's schema: the opener
 /// of every command that changes a database it did not create (`players --apply-aliases`,
 /// `duplicates`, `ratings`' stored runs). A path with no file is an error, never a new
-/// empty database.
+/// empty database. Indexes a killed bulk import left unbuilt are built first
+/// (`db::bulk::restore`).
 pub fn open_existing(path: &Path) -> Result<Connection, DbError> {
     match inspect(path)? {
-        Found::Database => open_as(path, true),
+        Found::Database => {
+            let conn = open_as(path, true)?;
+            super::bulk::restore(&conn).map_err(|source| DbError::Sqlite {
+                path: path.to_owned(),
+                source,
+            })?;
+            Ok(conn)
+        }
         Found::Nothing => Err(DbError::Missing {
             path: path.to_owned(),
         }),

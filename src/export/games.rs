@@ -80,6 +80,7 @@ pub fn row_of_record(file: &str, record: &GameRecord) -> Result<ExportRow, Expor
         ply_count: record.moves.len() as i64,
         final_fen: record.final_position.fen(),
         moves: record.moves.clone(),
+        sans: Vec::new(),
         clocks: record.clocks.clone(),
         comments: record.comments.clone(),
         annotated: record.annotated.clone(),

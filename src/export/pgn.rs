@@ -264,16 +264,28 @@ pub fn to_pgn_game(row: &ExportRow, options: PgnOptions) -> Game {
     }
     let mut game = movetext(row);
     // Canonical SAN: the main line from the stored moves, variations replayed.
-    let mut pos = row.start;
-    for (node, &m) in game.moves.iter_mut().zip(&row.moves) {
-        let before = pos;
-        if node.annotations().is_some() {
+    // The row's SAN when it was read with it: then the main line is replayed only as far as
+    // a variation needs (`pos` stands at ply `at`).
+    let read = row.sans.len() == row.moves.len();
+    let (mut pos, mut at) = (row.start, 0);
+    for (i, (node, &m)) in game.moves.iter_mut().zip(&row.moves).enumerate() {
+        let varied = node.annotations().is_some_and(|a| !a.variations.is_empty());
+        if varied || !read {
+            for &earlier in &row.moves[at..i] {
+                pos.play_unchecked(earlier);
+            }
+            at = i;
+        }
+        if varied {
             for v in &mut node.annotations_mut().variations {
-                canonical_line(v, before, 1);
+                canonical_line(v, pos, 1);
             }
         }
-        node.san = token(to_san(&pos, m).as_str());
-        pos.play_unchecked(m);
+        node.san = if read {
+            token(row.sans[i].as_str())
+        } else {
+            token(to_san(&pos, m).as_str())
+        };
     }
     // A position query's first matching ply (`export --position`, docs/POSITIONS.md).
     if let Some(ply) = row.match_ply {

@@ -87,7 +87,8 @@ fn accuracy(row: &ExportRow, side: usize) -> Cell<'_> {
     row.accuracy[side].map_or(Cell::Null, |a| Cell::Float((a * 10.0).round() / 10.0))
 }
 
-/// The main line in SAN, move numbers included (`1. e4 e5 2. Nf3`).
+/// The main line in SAN, move numbers included (`1. e4 e5 2. Nf3`): from the SAN the row
+/// was read with, else replayed.
 pub fn san_text(row: &ExportRow) -> String {
     let mut pos = row.start;
     let mut out = String::with_capacity(row.moves.len() * 5);
@@ -102,8 +103,13 @@ pub fn san_text(row: &ExportRow) -> String {
         } else if i == 0 {
             let _ = write!(out, "{number}... ");
         }
-        out.push_str(to_san(&pos, m).as_str());
-        pos.play_unchecked(m);
+        match row.sans.get(i) {
+            Some(san) if row.sans.len() == row.moves.len() => out.push_str(san.as_str()),
+            _ => {
+                out.push_str(to_san(&pos, m).as_str());
+                pos.play_unchecked(m);
+            }
+        }
         if black {
             number += 1;
         }

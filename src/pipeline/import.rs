@@ -59,6 +59,9 @@ pub struct ImportSink {
     file_start: (Instant, ImportCounts),
     /// Per file, in input order.
     pub files: Vec<FileRate>,
+    /// A bulk load (`db::bulk`): the deferred indexes are built, and the position index's
+    /// key rows rewritten in key order, after the games.
+    bulk: bool,
 }
 
 /// When a transaction is committed: once it holds this many games or is this old, both
@@ -122,7 +125,32 @@ impl ImportSink {
             resume: Default::default(),
             file_start: (Instant::now(), ImportCounts::default()),
             files: Vec::new(),
+            bulk: false,
         }
+    }
+
+    /// Games in the database when the writer was given to this sink.
+    pub fn stored_at_start(&self) -> u64 {
+        self.stored_at_start
+    }
+
+    /// Chooses how the games go in, before the first: a bulk load drops the deferred
+    /// indexes (`db::bulk`; those an interrupted bulk load dropped stay dropped) for `finish`
+    /// to build; otherwise they are made first where an interrupted bulk load left them
+    /// unbuilt, and kept up to date game by game.
+    pub fn set_bulk(&mut self, bulk: bool) -> io::Result<()> {
+        let conn = self.writer.connection();
+        if bulk {
+            crate::db::bulk::begin(conn).map_err(sql)?;
+        } else {
+            crate::db::bulk::restore(conn).map_err(sql)?;
+        }
+        self.bulk = bulk;
+        Ok(())
+    }
+
+    pub fn is_bulk(&self) -> bool {
+        self.bulk
     }
 
     /// Commits the games written so far with the progress of the last batch among them, so
@@ -152,6 +180,13 @@ impl ImportSink {
             self.commit()?;
         }
         self.writer.flush_positions().map_err(sql)?;
+        // Interrupted or not, the database is left with every index (a kill during these
+        // steps leaves them to the next import or writer: `db::bulk`).
+        let conn = self.writer.connection();
+        crate::db::bulk::restore(conn).map_err(sql)?;
+        if self.bulk && self.index_positions {
+            crate::db::positions::compact(conn, 1).map_err(sql)?;
+        }
         if let Some(f) = self.findings {
             f.finish()?;
         }

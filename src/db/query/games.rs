@@ -6,8 +6,9 @@
 use super::names::{Names, Opening};
 use super::side::{SideRows, SideStatements, Table};
 use super::{QueryError, Selection};
+use crate::chess::san::SanText;
 use crate::chess::{Move, Position};
-use crate::db::encode::{decode_clocks, decode_game};
+use crate::db::encode::{decode_clocks, decode_game_san};
 use crate::search::Score;
 use rusqlite::{Connection, Row, params_from_iter};
 
@@ -56,6 +57,9 @@ pub struct ExportRow {
     pub ply_count: i64,
     pub final_fen: String,
     pub moves: Vec<Move>,
+    /// Each move's canonical SAN, written while the moves were decoded (a row read from the
+    /// database); empty when the row was made otherwise, and the writers replay for it.
+    pub sans: Vec<SanText>,
     pub clocks: Vec<Option<u64>>,
     /// (ply, text) of the main line.
     pub comments: Vec<(u32, String)>,
@@ -216,8 +220,9 @@ fn read_game(
         None => Position::new(),
     };
     let blob: Vec<u8> = r.get(13)?;
-    // The final position is the replay's (version 3 stores no final FEN).
-    let (moves, end) = decode_game(&start, &blob).map_err(|e| bad(e.to_string()))?;
+    // The final position is the replay's (version 3 stores no final FEN), and so is the SAN
+    // the exports write: the moves are replayed once.
+    let (moves, sans, end) = decode_game_san(&start, &blob).map_err(|e| bad(e.to_string()))?;
     let clocks = r
         .get::<_, Option<Vec<u8>>>(14)?
         .map_or_else(Vec::new, |b| decode_clocks(&b));
@@ -267,6 +272,7 @@ fn read_game(
         ply_count: r.get(11)?,
         final_fen: end.fen(),
         moves,
+        sans,
         clocks,
         comments: notes.comments,
         finding_codes: notes.finding_codes,
