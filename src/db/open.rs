@@ -524,10 +524,16 @@ fn uri(path: &Path, query: &str) -> String {
 
 /// Lets SQLite read the file through a memory map: a position search reads the index's
 /// blobs whole (26 MB of tail records at 1M games), which through read() calls cost more
-/// than the search itself. Best effort: a build without mmap reads as before.
+/// than the search itself. The map covers the file's first `MAP_BYTES` (the rest is read
+/// through the page cache as without a map), so that its resident pages, which count in the
+/// process's memory, stay bounded (373 MB of a search of 1.e4 at 930,000 games with the
+/// whole file mapped). Best effort: a build without mmap reads as before.
 pub fn map_pages(conn: &Connection) {
-    let _ = conn.pragma_update(None, "mmap_size", 1i64 << 32);
+    let _ = conn.pragma_update(None, "mmap_size", MAP_BYTES);
 }
+
+/// The most of a database file one connection maps.
+pub const MAP_BYTES: i64 = 96 << 20;
 
 /// Drops the pages a mapped connection holds (SQLite unmaps the file and maps it again,
 /// between statements only): a read spread over much of the file (a scan that replays

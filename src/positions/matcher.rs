@@ -216,6 +216,28 @@ impl Matcher {
         !self.targets.is_empty()
     }
 
+    /// Whether the query is exact positions alone (no material, pattern, pawns, sequence or
+    /// Laws' form, held one ply): its first match is then the first ply that `is_target`,
+    /// which a decoder can stop at.
+    pub fn lone_position(&self) -> bool {
+        let q = &self.query;
+        !self.targets.is_empty()
+            && q.material.is_none()
+            && q.patterns.is_empty()
+            && q.pawns.is_none()
+            && q.sequence.is_none()
+            && q.laws.is_empty()
+            && q.held <= 1
+    }
+
+    /// For a `lone_position` query: is `pos` one of its positions?
+    pub fn is_target(&self, pos: &Position) -> bool {
+        let key = self.query.identity.key(pos);
+        self.fast.iter().enumerate().any(|(s, f)| {
+            f.as_ref().is_some_and(|f| f.holds(pos)) && self.targets.get(s) == Some(&key)
+        })
+    }
+
     /// `first_match` for a query without the Laws' forms, the same answer by the same walk,
     /// with patterns, pawns and material tested on the position's bitboards instead of a
     /// board of codes kept beside it (a scan's test of every ply of every game). The tests

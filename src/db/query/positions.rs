@@ -85,6 +85,15 @@ fn verify(
 /// The first matching ply of a stored game (None: no match, or it does not decode).
 pub fn match_game(matcher: &Matcher, fen: Option<&str>, variant: &str, blob: &[u8]) -> Option<u32> {
     let start = start_position(fen, variant == "chess960").ok()?;
+    if matcher.lone_position() {
+        // Decoded only up to the match (1.e4 is found at ply 1 of a game of 80).
+        let mut found = None;
+        let _ = decode_visit(&start, blob, |pos, ply, _| {
+            found = matcher.is_target(pos).then_some(ply as u32);
+            found.is_some()
+        });
+        return found;
+    }
     let moves = decode_moves(&start, blob).ok()?;
     matcher.first_match(&start, &moves)
 }
