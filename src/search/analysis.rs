@@ -534,6 +534,7 @@ fn engine_tier(
         };
         let run = (|| {
             tier.name = with_engine(spec, |e| {
+                e.set_chess960(positions[0].is_chess960())?;
                 e.new_game()?;
                 Ok(e.name.clone())
             })?;

@@ -92,6 +92,9 @@ pub fn move_phases(start: &Position, moves: &[Move]) -> Vec<Phase> {
 pub struct PhaseFigures {
     pub accuracy: [[Option<f64>; 3]; 2],
     pub acpl: [[Option<u32>; 3]; 2],
+    /// Per side, per phase: inaccuracies, mistakes, blunders (`None`: a kind not judged).
+    /// `figures` leaves them `None`; the caller counts the game's labels.
+    pub labels: [[[Option<u32>; 3]; 3]; 2],
 }
 
 /// The figures of each phase from White's centipawns of every position (`white_cp`, start

@@ -212,3 +212,229 @@ fn the_own_search_keeps_a_legal_line_starting_with_its_best_move() {
     }
     assert!(a.evals.iter().any(|e| e.pv.as_slice().len() > 1));
 }
+
+/// A middlegame traded into an endgame, from a FEN: 1. Rxe8+ Rxe8 (eight pieces, then six:
+/// the endgame) 2. Nxd5?? (White falls from 0.00 to -2.00, a blunder; Ne4 was the engine's
+/// line) Nxd4.
+const TRADES: &str = "[Event \"phases\"]\n[Site \"testdata\"]\n[Date \"2026.12.01\"]\n\
+    [Round \"2\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n[SetUp \"1\"]\n\
+    [FEN \"r3r1k1/ppp2ppp/2n5/3b4/3B4/2N5/PPP2PPP/R3R1K1 w - - 0 20\"]\n\n\
+    20. Rxe8+ Rxe8 21. Nxd5 Nxd4 *\n";
+const TRADES_PLIES: [(i32, &str); 5] = [
+    (0, "e1e8 a8e8"),
+    (0, "a8e8 c3d5"),
+    (0, "c3e4 d5e4"),
+    (200, "c6d4 g2g3"),
+    (-200, "a1d1"),
+];
+
+/// The named columns of the one game `db` holds, as JSON.
+fn exported_row(db: &Path, columns: &str) -> serde_json::Value {
+    let out = run(&[
+        "export",
+        "--db",
+        db.to_str().unwrap(),
+        "--format",
+        "jsonl",
+        "--columns",
+        columns,
+    ]);
+    serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap()
+}
+
+#[test]
+fn each_sides_accuracy_acpl_and_labels_by_phase_are_exported() {
+    let columns = |side: &str| {
+        ["opening", "middlegame", "endgame"]
+            .iter()
+            .flat_map(|p| {
+                ["accuracy", "acpl", "inaccuracies", "mistakes", "blunders"]
+                    .map(|f| format!("{side}_{p}_{f}"))
+            })
+            .collect::<Vec<_>>()
+    };
+    let all = [columns("white"), columns("black")].concat();
+    let figures = |row: &serde_json::Value, side: &str| -> Vec<String> {
+        columns(side).iter().map(|c| row[c].to_string()).collect()
+    };
+    // The Ruy Lopez's six plies are all the opening's. White: 1. e4 from lichess's +0.15 to
+    // 0.00 (15), 2. Nf3 a mistake (120), 3. Bb5 nothing: ACPL 45; Black lost nothing.
+    let dir = tempfile::tempdir().unwrap();
+    let engine = scripted_engine(dir.path(), &RUY_PLIES, &[]);
+    let db = analysed_db(dir.path(), RUY, &engine);
+    let row = exported_row(&db, &format!("white_accuracy,{}", all.join(",")));
+    let null5 = ["null"; 5].map(str::to_owned);
+    assert_eq!(
+        figures(&row, "white")[..5],
+        [
+            row["white_accuracy"].to_string(),
+            "45".into(),
+            "0".into(),
+            "1".into(),
+            "0".into()
+        ]
+    );
+    assert_eq!(figures(&row, "white")[5..10], null5);
+    assert_eq!(figures(&row, "white")[10..], null5);
+    assert_eq!(figures(&row, "black")[..5], ["100.0", "0", "0", "0", "0"]);
+    assert_eq!(
+        figures(&row, "black")[5..],
+        [null5.clone(), null5.clone()].concat()
+    );
+
+    // The FEN game: both sides' first moves in the middlegame, their second in the endgame,
+    // where White's 21. Nxd5 loses 200 (move accuracy 45.7, lichess's formula).
+    let dir = tempfile::tempdir().unwrap();
+    let engine = scripted_engine(dir.path(), &TRADES_PLIES, &[]);
+    let db = analysed_db(dir.path(), TRADES, &engine);
+    let row = exported_row(&db, &all.join(","));
+    assert_eq!(figures(&row, "white")[..5], null5);
+    assert_eq!(
+        figures(&row, "white")[5..],
+        ["100.0", "0", "0", "0", "0", "45.7", "200", "0", "0", "1"]
+    );
+    assert_eq!(
+        figures(&row, "black")[5..],
+        ["100.0", "0", "0", "0", "0", "100.0", "0", "0", "0", "0"]
+    );
+    // The default columns carry accuracy and ACPL by phase, the label counts only when
+    // chosen.
+    let out = run(&["export", "--db", db.to_str().unwrap(), "--format", "csv"]);
+    let header = String::from_utf8(out.stdout).unwrap();
+    let header = header.lines().next().unwrap();
+    assert!(header.contains("white_endgame_acpl") && header.contains("black_opening_accuracy"));
+    assert!(!header.contains("endgame_blunders"), "{header}");
+}
+
+/// A Chess960 game (the Variant tag, castling rights of the rooks on a and h): 1. O-O O-O-O,
+/// in UCI as the king taking its rook.
+const CASTLES_960: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+
+fn chess960_game() -> (Position, Vec<Move>) {
+    let setup = arbiter::chess::fen::parse_setup(CASTLES_960).unwrap();
+    let start = Position::from_setup(&setup, true).unwrap();
+    let mut pos = start;
+    let moves = ["e1h1", "e8a8"]
+        .iter()
+        .map(|t| {
+            let m = parse_uci(&pos, t).unwrap();
+            assert!(m.is_castle());
+            pos.play_unchecked(m);
+            m
+        })
+        .collect();
+    (start, moves)
+}
+
+fn engine_options(engine: &Path) -> AnalysisOptions {
+    let spec = Box::leak(Box::new(arbiter::search::EngineSpec {
+        path: engine.to_path_buf(),
+        limit: arbiter::search::EngineLimit::Nodes(50_000),
+        threads: 1,
+        options: Vec::new(),
+        search_timeout: std::time::Duration::from_secs(20),
+        sweep_nodes: 2_000,
+        refine_nodes: 0,
+    }));
+    AnalysisOptions {
+        engine: Some(spec),
+        ..AnalysisOptions::default()
+    }
+}
+
+#[test]
+fn a_chess960_game_turns_the_engines_chess960_mode_on_and_castles_king_takes_rook() {
+    let dir = tempfile::tempdir().unwrap();
+    let plies = [(0, "e1h1 e8a8"), (0, "e8a8 g1h1"), (0, "g1h1")];
+    let option = "option name UCI_Chess960 type check default false";
+    let engine = scripted_engine(dir.path(), &plies, &[option]);
+    let (start, moves) = chess960_game();
+    let a =
+        arbiter::search::analyse(&start, &moves, None, false, &engine_options(&engine)).unwrap();
+    assert!(a.engine_failure.is_none(), "{a:#?}");
+    assert!(a.evals.iter().all(|e| e.nodes > 0), "{a:#?}");
+    let log = std::fs::read_to_string(engine.with_extension("log")).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    let on = lines
+        .iter()
+        .position(|l| *l == "setoption name UCI_Chess960 value true")
+        .expect("UCI_Chess960 set");
+    assert!(on < lines.iter().position(|l| *l == "ucinewgame").unwrap());
+    assert!(
+        lines.contains(&format!("position fen {CASTLES_960} moves e1h1 e8a8").as_str()),
+        "{log}"
+    );
+    // The same engine on a standard game: the mode goes off again before it.
+    let start = Position::new();
+    let e4 = parse_uci(&start, "e2e4").unwrap();
+    std::fs::remove_file(engine.with_extension("log")).unwrap();
+    arbiter::search::analyse(&start, &[e4], None, false, &engine_options(&engine)).unwrap();
+    let log = std::fs::read_to_string(engine.with_extension("log")).unwrap();
+    assert!(
+        log.starts_with("setoption name UCI_Chess960 value false\nucinewgame"),
+        "{log}"
+    );
+
+    // An engine without the option is sent none.
+    let dir = tempfile::tempdir().unwrap();
+    let plain = scripted_engine(dir.path(), &plies, &[]);
+    let (start, moves) = chess960_game();
+    arbiter::search::analyse(&start, &moves, None, false, &engine_options(&plain)).unwrap();
+    let log = std::fs::read_to_string(plain.with_extension("log")).unwrap();
+    assert!(!log.contains("UCI_Chess960"), "{log}");
+}
+
+/// Stockfish on a real Chess960 game whose castling differs between the two forms (game 6 of
+/// the corpus's `pychess-chess960rwch.pgn`: 11. O-O is `e1h1`, not `e1g1`): every position
+/// evaluated, no engine failure.
+#[test]
+fn stockfish_analyses_a_corpus_chess960_game_with_its_castling() {
+    let Some(corpus) = crate::common::corpus() else {
+        return;
+    };
+    let Some(sf) = crate::common::stockfish() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = corpus.join("games/chess960/pychess-chess960rwch.pgn");
+    let db = dir.path().join("a.sqlite");
+    let s = |p: &Path| p.to_str().unwrap().to_owned();
+    run(&["import", &s(&file), "--quiet", "--db", &s(&db)]);
+    let out = run(&[
+        "analyse",
+        "--quiet",
+        "--jobs",
+        "1",
+        "--db",
+        &s(&db),
+        "--where",
+        "g.game_number = 6",
+        "--engine",
+        &s(&sf),
+        "--engine-nodes",
+        "20000",
+        "--engine-sweep-nodes",
+        "2000",
+        "--engine-refine-nodes",
+        "0",
+    ]);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(
+        one("SELECT count(*) FROM games WHERE game_number = 6 AND variant = 'chess960'"),
+        1
+    );
+    assert_eq!(
+        one("SELECT count(*) FROM findings WHERE code = 'analysis.engine-failed'"),
+        0,
+        "{out:?}"
+    );
+    // 98 plies: 99 positions, each evaluated by the engine's sweep or budget.
+    assert_eq!(
+        one(
+            "SELECT count(*) FROM evaluations e JOIN games g ON g.id = e.game_id \
+             WHERE g.game_number = 6 AND e.nodes > 0"
+        ),
+        98,
+    );
+}
