@@ -435,6 +435,6 @@ fn stockfish_analyses_a_corpus_chess960_game_with_its_castling() {
             "SELECT count(*) FROM evaluations e JOIN games g ON g.id = e.game_id \
              WHERE g.game_number = 6 AND e.nodes > 0"
         ),
-        98,
+        99,
     );
 }
