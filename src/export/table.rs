@@ -36,10 +36,7 @@ struct GameColumn {
     default: bool,
 }
 
-macro_rules! col {
-    ($name:literal, $kind:ident, $meaning:literal, $get:expr) => {
-        col!($name, $kind, $meaning, $get, true)
-    };
+macro_rules! column {
     ($name:literal, $kind:ident, $meaning:literal, $get:expr, $default:expr) => {
         GameColumn {
             column: Column {
@@ -47,24 +44,25 @@ macro_rules! col {
                 kind: Kind::$kind,
                 meaning: $meaning,
             },
-            get: Get::Row($get),
+            get: $get,
             default: $default,
         }
+    };
+}
+
+macro_rules! col {
+    ($name:literal, $kind:ident, $meaning:literal, $get:expr) => {
+        col!($name, $kind, $meaning, $get, true)
+    };
+    ($name:literal, $kind:ident, $meaning:literal, $get:expr, $default:expr) => {
+        column!($name, $kind, $meaning, Get::Row($get), $default)
     };
 }
 
 /// A column of a side's figure in a phase (`search::phase`).
 macro_rules! phase_col {
     ($name:literal, $kind:ident, $meaning:literal, $get:expr, $default:expr) => {
-        GameColumn {
-            column: Column {
-                name: $name,
-                kind: Kind::$kind,
-                meaning: $meaning,
-            },
-            get: Get::Phase($get),
-            default: $default,
-        }
+        column!($name, $kind, $meaning, Get::Phase($get), $default)
     };
 }
 

@@ -67,23 +67,20 @@ fn analysed_db(dir: &Path, pgn: &str, engine: &Path) -> PathBuf {
     let db = dir.join("a.sqlite");
     let s = |p: &Path| p.to_str().unwrap().to_owned();
     run(&["import", &s(&file), "--quiet", "--db", &s(&db)]);
-    run(&[
-        "analyse",
-        "--quiet",
-        "--jobs",
-        "1",
-        "--db",
-        &s(&db),
-        "--engine",
-        &s(engine),
-        "--engine-nodes",
-        "50000",
-        "--engine-sweep-nodes",
-        "2000",
-        "--engine-refine-nodes",
-        "0",
-    ]);
+    analyse_with(&db, engine, "50000", &[]);
     db
+}
+
+/// `analyse --db` with `engine` at `nodes`, a sweep at 2,000 and no second look.
+fn analyse_with(db: &Path, engine: &Path, nodes: &str, extra: &[&str]) -> std::process::Output {
+    let (db, engine) = (db.to_str().unwrap(), engine.to_str().unwrap());
+    let mut args = vec![
+        "analyse", "--quiet", "--jobs", "1", "--db", db, "--engine", engine,
+    ];
+    args.extend(["--engine-nodes", nodes, "--engine-sweep-nodes", "2000"]);
+    args.extend(["--engine-refine-nodes", "0"]);
+    args.extend(extra);
+    run(&args)
 }
 
 /// pgn-extract on PATH or where Debian puts it.
@@ -400,24 +397,7 @@ fn stockfish_analyses_a_corpus_chess960_game_with_its_castling() {
     let db = dir.path().join("a.sqlite");
     let s = |p: &Path| p.to_str().unwrap().to_owned();
     run(&["import", &s(&file), "--quiet", "--db", &s(&db)]);
-    let out = run(&[
-        "analyse",
-        "--quiet",
-        "--jobs",
-        "1",
-        "--db",
-        &s(&db),
-        "--where",
-        "g.game_number = 6",
-        "--engine",
-        &s(&sf),
-        "--engine-nodes",
-        "20000",
-        "--engine-sweep-nodes",
-        "2000",
-        "--engine-refine-nodes",
-        "0",
-    ]);
+    let out = analyse_with(&db, &sf, "20000", &["--where", "g.game_number = 6"]);
     let conn = rusqlite::Connection::open(&db).unwrap();
     let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
     assert_eq!(
