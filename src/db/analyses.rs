@@ -4,6 +4,7 @@
 //! the one read (migration 011: `analyses` and `evaluations` are views of it).
 
 use super::record::AnalysisRecord;
+use crate::chess::Move;
 use crate::search::strength::Strength;
 use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
 use std::collections::{BTreeMap, HashMap};
@@ -222,10 +223,25 @@ fn insert_run(
             e.nodes as i64,
             e.best_move.map(|m| m.to_u16()),
             e.deep,
-            e.engine
+            e.engine,
+            encode_pv(&e.pv)
         ])?;
     }
     Ok(())
+}
+
+/// A principal variation as stored (`run_evaluations.pv`, version 12): two bytes a move,
+/// little-endian, the rules core's encoding; `None` for no line.
+pub fn encode_pv(pv: &[Move]) -> Option<Vec<u8>> {
+    (!pv.is_empty()).then(|| pv.iter().flat_map(|m| m.to_u16().to_le_bytes()).collect())
+}
+
+/// The moves of a stored principal variation, unchecked: the reader replays them from the
+/// evaluated position and stops at the first that is not legal there.
+pub fn decode_pv(blob: &[u8]) -> Vec<Move> {
+    blob.chunks_exact(2)
+        .map(|b| Move::from_u16(u16::from_le_bytes([b[0], b[1]])))
+        .collect()
 }
 
 /// Migration 011's step beyond SQL: the inaccuracy and mistake counts of the analyses it

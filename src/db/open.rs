@@ -12,7 +12,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 11;
+pub const SCHEMA_VERSION: i64 = 12;
 
 /// The oldest schema version the readers (export, stats, openings, ratings) read without a
 /// migration: version 4 packs the moves as they expect. An older file is refused by
@@ -35,6 +35,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/009_position_material.sql"),
     include_str!("migrations/010_position_postings.sql"),
     include_str!("migrations/011_analysis_runs.sql"),
+    include_str!("migrations/012_principal_variations.sql"),
 ];
 
 /// What a migration needs beyond SQL, run in its transaction after its SQL (by index).
@@ -51,6 +52,7 @@ const UPGRADES: &[Option<Upgrade>] = &[
     None,
     None,
     Some(super::analyses::after_v11),
+    None,
 ];
 
 #[derive(Debug)]
@@ -632,7 +634,7 @@ mod tests {
         let version: i64 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(version, 11);
+        assert_eq!(version, SCHEMA_VERSION);
         let run: (i64, i64, f64, i64, String) = conn
             .query_row(
                 "SELECT game_id, current, black_accuracy, black_blunders, settings FROM analysis_runs \
@@ -677,5 +679,14 @@ mod tests {
             evals,
             [(7, 0, Some(20), None, 0), (7, 1, None, Some(-2), 1)]
         );
+        // Version 12: an evaluation stored before it has no principal variation.
+        let lines: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM evaluations WHERE pv IS NULL",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(lines, 2);
     }
 }

@@ -30,6 +30,8 @@ pub struct EvalRecord {
     pub depth: u32,
     pub nodes: u64,
     pub best_move: Option<Move>,
+    /// The principal variation, best move first (a few plies; empty: none).
+    pub pv: Vec<Move>,
     pub deep: bool,
     /// Evaluated by the UCI engine (the second tier).
     pub engine: bool,

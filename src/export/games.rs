@@ -98,6 +98,13 @@ pub fn row_of_record(file: &str, record: &GameRecord) -> Result<ExportRow, Expor
                 })
                 .collect()
         }),
+        lines: analysis.map_or_else(Vec::new, |a| {
+            a.evals
+                .iter()
+                .filter(|e| !e.pv.is_empty())
+                .map(|e| (e.ply, e.pv.clone()))
+                .collect()
+        }),
         accuracy: analysis.map_or([None, None], |a| a.accuracy),
         judgements: analysis.map(|a| {
             let judged = crate::search::strength::Strength::judged_kinds(&a.settings);

@@ -10,14 +10,13 @@
 use super::ExportRow;
 use super::output::Finish;
 use super::{ExportError, Writer};
-use crate::chess::Position;
 use crate::chess::san::{SanMode, play_san, to_san};
+use crate::chess::{Color, Position};
 use crate::laws::{Code, Edition, LawsChoice};
 use crate::pgn::commands::parse_commands;
 use crate::pgn::{
     Comment, Game, Marker, MoveNode, Pos, SanToken, WriteOptions, parse_game_bytes, write_game,
 };
-#[cfg(test)]
 use crate::search::Score;
 use crate::search::analysis::code as judged;
 
@@ -70,7 +69,9 @@ pub struct PgnOptions {
     /// line: no comment, NAG or variation.
     pub moves_only: bool,
     pub evals: Evals,
-    /// Judgement NAGs (`$6` inaccuracy, `$2` mistake, `$4` blunder) for analysed moves.
+    /// For each labelled move: its judgement NAG (`$6` inaccuracy, `$2` mistake, `$4`
+    /// blunder), lichess's comment (`Mistake. a4 was best.`) and the better line as a
+    /// variation.
     pub annotate: bool,
 }
 
@@ -223,13 +224,80 @@ fn movetext(row: &ExportRow) -> Game {
     }
 }
 
-/// The NAG of a judgement finding: `$6` inaccuracy, `$2` mistake, `$4` blunder.
-fn judgement_nag(code: &str) -> Option<u8> {
+/// The NAG and lichess's word of a judgement finding: `$6` inaccuracy, `$2` mistake, `$4`
+/// blunder.
+fn judgement_of(code: &str) -> Option<(u8, &'static str)> {
     match code {
-        judged::INACCURACY => Some(6),
-        judged::MISTAKE => Some(2),
-        judged::BLUNDER => Some(4),
+        judged::INACCURACY => Some((6, "Inaccuracy")),
+        judged::MISTAKE => Some((2, "Mistake")),
+        judged::BLUNDER => Some((4, "Blunder")),
         _ => None,
+    }
+}
+
+/// The stored evaluation of position `ply`, from the point of view of `mover`.
+fn score_for(row: &ExportRow, ply: usize, mover: Color) -> Option<Score> {
+    let &(_, score, _) = row.evals.iter().find(|e| e.0 as usize == ply)?;
+    Some(match (mover, score) {
+        (Color::White, s) => s,
+        (Color::Black, Score::Cp(cp)) => Score::Cp(-cp),
+        (Color::Black, Score::Mate(n)) => Score::Mate(-n),
+    })
+}
+
+/// What lichess writes for a labelled move: the label's word, or across a mate transition
+/// its description (the mover had a forced mate and lost it; the move lets the opponent
+/// force one).
+fn judgement_text(row: &ExportRow, k: usize, mover: Color, word: &'static str) -> &'static str {
+    match (score_for(row, k, mover), score_for(row, k + 1, mover)) {
+        (Some(Score::Mate(m)), _) if m > 0 => "Lost forced checkmate sequence",
+        (Some(Score::Cp(_)), Some(Score::Mate(m))) if m < 0 => "Checkmate is now unavoidable",
+        _ => word,
+    }
+}
+
+/// The stored principal variation from position `k` (before move `k + 1`), replayed from
+/// `before`: its moves up to the first that is not legal there, in canonical SAN.
+fn better_line(row: &ExportRow, k: usize, before: &Position) -> Vec<MoveNode> {
+    let Some((_, pv)) = row.lines.iter().find(|(ply, _)| *ply as usize == k) else {
+        return Vec::new();
+    };
+    let mut pos = *before;
+    let mut line = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if !pos.is_legal(m) {
+            break;
+        }
+        line.push(MoveNode::new(
+            token(to_san(&pos, m).as_str()),
+            Pos::default(),
+        ));
+        pos.play_unchecked(m);
+    }
+    line
+}
+
+/// `--annotate` on move `k + 1` (`node`, played from `before`), labelled by `code`: the
+/// judgement NAG, lichess's comment (`Mistake. a4 was best.`) and the better line as a
+/// variation, which starts with the best move in place of the one played.
+fn annotate_move(row: &ExportRow, k: usize, code: &str, node: &mut MoveNode, before: &Position) {
+    let Some((nag, word)) = judgement_of(code) else {
+        return;
+    };
+    // A move-quality NAG ($1-$6) already there is the annotator's word: kept.
+    if !node.nags().iter().any(|n| (1..=6).contains(n)) {
+        node.annotations_mut().nags.push(nag);
+    }
+    let mut text = format!("{}.", judgement_text(row, k, before.turn(), word));
+    let line = better_line(row, k, before);
+    let best_is_other = line.first().is_some_and(|m| m.san != node.san);
+    if best_is_other {
+        text.push_str(&format!(" {} was best.", line[0].san.as_str()));
+    }
+    let a = node.annotations_mut();
+    a.comments_after.push(comment(text));
+    if best_is_other {
+        a.variations.push(line);
     }
 }
 
@@ -338,19 +406,23 @@ pub fn to_pgn_game(row: &ExportRow, options: PgnOptions) -> Game {
         }
     }
     if options.annotate {
+        // The position before each move, for the labels' better lines.
+        let mut pos = row.start;
+        let befores: Vec<Position> = row
+            .moves
+            .iter()
+            .map(|&m| {
+                let before = pos;
+                pos.play_unchecked(m);
+                before
+            })
+            .collect();
         for (code, ply) in row.finding_codes.iter().zip(&row.finding_plies) {
-            let (Some(nag), Some(ply)) = (judgement_nag(code), ply) else {
+            let Some(k) = ply.and_then(|p| (p as usize).checked_sub(1)) else {
                 continue;
             };
-            let Some(node) = (*ply as usize)
-                .checked_sub(1)
-                .and_then(|i| game.moves.get_mut(i))
-            else {
-                continue;
-            };
-            // A move-quality NAG ($1-$6) already there is the annotator's word: kept.
-            if !node.nags().iter().any(|n| (1..=6).contains(n)) {
-                node.annotations_mut().nags.push(nag);
+            if let (Some(node), Some(before)) = (game.moves.get_mut(k), befores.get(k)) {
+                annotate_move(row, k, code, node, before);
             }
         }
     }
@@ -501,11 +573,77 @@ mod tests {
         );
         assert_eq!(
             text(Evals::File, true),
-            "1. e4 {[%eval 0.17] [%clk 0:03:00]} 1... e5 $4 {[%eval 0.2]} *"
+            "1. e4 {[%eval 0.17] [%clk 0:03:00]} 1... e5 $4 {[%eval 0.2]} {Blunder.} *"
         );
         assert_eq!(
             text(Evals::Both, false),
             "1. e4 {[%eval 0.17] [%clk 0:03:00]} {[%eval 0.31,12]} 1... e5 {[%eval 0.2]} {[%eval #-3,9]} *"
         );
+    }
+
+    /// The moves of `uci` played from `pos`, for a stored line.
+    fn line_of(pgn: &str, ply: usize, uci: &str) -> Vec<crate::chess::Move> {
+        let row = row_of(pgn);
+        let mut pos = row.start;
+        for &m in &row.moves[..ply] {
+            pos.play_unchecked(m);
+        }
+        uci.split_whitespace()
+            .map(|t| {
+                let m = crate::chess::uci::parse_uci(&pos, t).unwrap();
+                pos.play_unchecked(m);
+                m
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_labelled_move_gets_lichess_comment_and_the_better_line_as_a_variation() {
+        let pgn = "1. e4 e5 2. Nf3 Qg5 3. Nxg5 *";
+        let mut row = row_of(pgn);
+        row.evals = vec![
+            (3, Score::Cp(40), 20),
+            (4, Score::Cp(900), 20),
+            (5, Score::Cp(890), 20),
+        ];
+        row.lines = vec![(3, line_of(pgn, 3, "b8c6 f1b5 a7a6 b5a4"))];
+        row.finding_codes = vec![judged::BLUNDER.to_owned()];
+        row.finding_plies = vec![Some(4)];
+        let annotated = PgnOptions {
+            annotate: true,
+            ..PgnOptions::default()
+        };
+        let text = |row: &ExportRow, o: PgnOptions| {
+            let mut t = String::new();
+            write_pgn(row, o, &mut t);
+            t.split("\n\n").nth(1).unwrap().replace('\n', " ")
+        };
+        assert_eq!(
+            text(&row, annotated),
+            "1. e4 e5 2. Nf3 {[%eval 0.40,20]} 2... Qg5 $4 {[%eval 9.00,20]} {Blunder. Nc6 was \
+             best.} (2... Nc6 3. Bb5 a6 4. Ba4) 3. Nxg5 {[%eval 8.90,20]} *"
+        );
+        // No variation without variations; nothing of it without --annotate.
+        let plain = text(
+            &row,
+            PgnOptions {
+                variations: false,
+                ..annotated
+            },
+        );
+        assert!(plain.contains("$4 {[%eval 9.00,20]} {Blunder. Nc6 was best.} 3. Nxg5"));
+        assert!(!text(&row, PgnOptions::default()).contains("best"));
+        // A move that lets the opponent force a mate is said so; a stored line whose first
+        // move is the one played, or is not legal, gives no better move.
+        row.evals[1].1 = Score::Mate(3);
+        row.lines = vec![(3, line_of(pgn, 3, "d8g5"))];
+        assert!(
+            text(&row, annotated)
+                .contains("2... Qg5 $4 {[%eval #3,20]} {Checkmate is now unavoidable.} 3. Nxg5"),
+            "{}",
+            text(&row, annotated)
+        );
+        row.lines = vec![(3, line_of(pgn, 0, "g1f3"))];
+        assert!(text(&row, annotated).contains("{Checkmate is now unavoidable.} 3. Nxg5"));
     }
 }

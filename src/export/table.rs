@@ -7,6 +7,7 @@ use super::ExportRow;
 use super::{ExportError, Writer};
 use crate::chess::san::to_san;
 use crate::chess::uci::to_uci;
+use crate::search::phase::{self, Phase, PhaseFigures};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
@@ -20,7 +21,13 @@ pub trait TableFormat: Send {
     fn finish(self: Box<Self>) -> Result<(), ExportError>;
 }
 
-type Get = for<'r> fn(&'r ExportRow) -> Cell<'r>;
+/// A column's value: from the row, or from the row's figures by phase (computed once a row
+/// for all the phase columns).
+#[derive(Clone, Copy)]
+enum Get {
+    Row(for<'r> fn(&'r ExportRow) -> Cell<'r>),
+    Phase(fn(&PhaseFigures) -> Cell<'static>),
+}
 
 struct GameColumn {
     column: Column,
@@ -29,10 +36,7 @@ struct GameColumn {
     default: bool,
 }
 
-macro_rules! col {
-    ($name:literal, $kind:ident, $meaning:literal, $get:expr) => {
-        col!($name, $kind, $meaning, $get, true)
-    };
+macro_rules! column {
     ($name:literal, $kind:ident, $meaning:literal, $get:expr, $default:expr) => {
         GameColumn {
             column: Column {
@@ -46,6 +50,22 @@ macro_rules! col {
     };
 }
 
+macro_rules! col {
+    ($name:literal, $kind:ident, $meaning:literal, $get:expr) => {
+        col!($name, $kind, $meaning, $get, true)
+    };
+    ($name:literal, $kind:ident, $meaning:literal, $get:expr, $default:expr) => {
+        column!($name, $kind, $meaning, Get::Row($get), $default)
+    };
+}
+
+/// A column of a side's figure in a phase (`search::phase`).
+macro_rules! phase_col {
+    ($name:literal, $kind:ident, $meaning:literal, $get:expr, $default:expr) => {
+        column!($name, $kind, $meaning, Get::Phase($get), $default)
+    };
+}
+
 fn tag<'r>(row: &'r ExportRow, name: &str) -> Cell<'r> {
     Cell::opt_text(row.tag(name))
 }
@@ -54,14 +74,15 @@ fn judgement(row: &ExportRow, side: usize, kind: usize) -> Cell<'_> {
     Cell::opt_int(row.judgements.and_then(|j| j[side][kind]).map(i64::from))
 }
 
-/// The side's average centipawn loss on the game's evaluations (`lichess::acpl`): a mate is
-/// ±`CP_CEILING` (`Mate(0)`, a checkmate on the board, against the side to move), and a
-/// game from the standard start begins at lichess's `INITIAL_CP`.
-fn acpl(row: &ExportRow, side: usize) -> Cell<'_> {
+/// White's centipawns of every position from the stored evaluations (`None`: not evaluated),
+/// as lichess's ACPL reads them: a mate is ±`CP_CEILING` (`Mate(0)`, a checkmate on the
+/// board, against the side to move), and a game from the standard start begins at lichess's
+/// `INITIAL_CP`. `None` for a game without an analysis.
+fn white_curve(row: &ExportRow) -> Option<Vec<Option<i32>>> {
     use crate::search::Score;
-    use crate::search::lichess::{CP_CEILING, INITIAL_CP, acpl};
+    use crate::search::lichess::{CP_CEILING, INITIAL_CP};
     if row.evals.is_empty() {
-        return Cell::Null;
+        return None;
     }
     let mut curve = vec![None; row.moves.len() + 1];
     let white_first = row.start.turn() == crate::chess::Color::White;
@@ -80,7 +101,58 @@ fn acpl(row: &ExportRow, side: usize) -> Cell<'_> {
     if row.start_fen.is_none() && curve[0].is_some() {
         curve[0] = Some(INITIAL_CP);
     }
-    Cell::opt_int(acpl(&curve, white_first)[side].map(i64::from))
+    Some(curve)
+}
+
+/// The side's average centipawn loss on the game's evaluations (`lichess::acpl`).
+fn acpl(row: &ExportRow, side: usize) -> Cell<'_> {
+    let Some(curve) = white_curve(row) else {
+        return Cell::Null;
+    };
+    let white_first = row.start.turn() == crate::chess::Color::White;
+    Cell::opt_int(crate::search::lichess::acpl(&curve, white_first)[side].map(i64::from))
+}
+
+/// The game's figures by phase: each side's accuracy and ACPL over the moves of each phase
+/// (`search::phase`), and its labels there, a kind the analysis never gives left `None`.
+/// `None` for a game without an analysis.
+fn phase_figures(row: &ExportRow) -> Option<PhaseFigures> {
+    let curve = white_curve(row)?;
+    let phases = phase::move_phases(&row.start, &row.moves);
+    let white_first = row.start.turn() == crate::chess::Color::White;
+    let mut f = phase::figures(&curve, white_first, &phases);
+    if let Some(judged) = row.judgements {
+        // 0 of a judged kind where the side moved in the phase; blank where it did not.
+        for (k, phase) in phases.iter().enumerate() {
+            let side = usize::from((k % 2 == 0) != white_first);
+            for (kind, n) in f.labels[side][phase.index()].iter_mut().enumerate() {
+                *n = judged[side][kind].map(|_| 0);
+            }
+        }
+        for (code, ply) in row.finding_codes.iter().zip(&row.finding_plies) {
+            let kind = crate::search::analysis::Judgement::ALL
+                .iter()
+                .find(|j| j.code() == code.as_str());
+            let Some(k) = ply.and_then(|p| (p as usize).checked_sub(1)) else {
+                continue;
+            };
+            if let (Some(kind), Some(&phase)) = (kind, phases.get(k)) {
+                let side = usize::from((k % 2 == 0) != white_first);
+                if let Some(n) = &mut f.labels[side][phase.index()][kind.index()] {
+                    *n += 1;
+                }
+            }
+        }
+    }
+    Some(f)
+}
+
+fn phase_accuracy(f: &PhaseFigures, side: usize, phase: Phase) -> Cell<'static> {
+    f.accuracy[side][phase.index()].map_or(Cell::Null, |a| Cell::Float((a * 10.0).round() / 10.0))
+}
+
+fn phase_labels(f: &PhaseFigures, side: usize, phase: Phase, kind: usize) -> Cell<'static> {
+    Cell::opt_int(f.labels[side][phase.index()][kind].map(i64::from))
 }
 
 fn accuracy(row: &ExportRow, side: usize) -> Cell<'_> {
@@ -360,6 +432,216 @@ static GAME_COLUMNS: &[GameColumn] = &[
     col!("black_blunders", Int, "--analyse: Black's blunders", |r| {
         judgement(r, 1, 2)
     }),
+    phase_col!(
+        "white_opening_accuracy",
+        Float,
+        "--analyse: White's accuracy over its moves in the opening (docs/ANALYSIS.md, Phases), 0-100",
+        |f| phase_accuracy(f, 0, Phase::Opening),
+        true
+    ),
+    phase_col!(
+        "white_opening_acpl",
+        Int,
+        "--analyse: White's average centipawn loss over its moves in the opening",
+        |f| Cell::opt_int(f.acpl[0][Phase::Opening.index()].map(i64::from)),
+        true
+    ),
+    phase_col!(
+        "white_middlegame_accuracy",
+        Float,
+        "--analyse: White's accuracy over its moves in the middlegame (docs/ANALYSIS.md, Phases), 0-100",
+        |f| phase_accuracy(f, 0, Phase::Middlegame),
+        true
+    ),
+    phase_col!(
+        "white_middlegame_acpl",
+        Int,
+        "--analyse: White's average centipawn loss over its moves in the middlegame",
+        |f| Cell::opt_int(f.acpl[0][Phase::Middlegame.index()].map(i64::from)),
+        true
+    ),
+    phase_col!(
+        "white_endgame_accuracy",
+        Float,
+        "--analyse: White's accuracy over its moves in the endgame (docs/ANALYSIS.md, Phases), 0-100",
+        |f| phase_accuracy(f, 0, Phase::Endgame),
+        true
+    ),
+    phase_col!(
+        "white_endgame_acpl",
+        Int,
+        "--analyse: White's average centipawn loss over its moves in the endgame",
+        |f| Cell::opt_int(f.acpl[0][Phase::Endgame.index()].map(i64::from)),
+        true
+    ),
+    phase_col!(
+        "black_opening_accuracy",
+        Float,
+        "--analyse: Black's accuracy over its moves in the opening (docs/ANALYSIS.md, Phases), 0-100",
+        |f| phase_accuracy(f, 1, Phase::Opening),
+        true
+    ),
+    phase_col!(
+        "black_opening_acpl",
+        Int,
+        "--analyse: Black's average centipawn loss over its moves in the opening",
+        |f| Cell::opt_int(f.acpl[1][Phase::Opening.index()].map(i64::from)),
+        true
+    ),
+    phase_col!(
+        "black_middlegame_accuracy",
+        Float,
+        "--analyse: Black's accuracy over its moves in the middlegame (docs/ANALYSIS.md, Phases), 0-100",
+        |f| phase_accuracy(f, 1, Phase::Middlegame),
+        true
+    ),
+    phase_col!(
+        "black_middlegame_acpl",
+        Int,
+        "--analyse: Black's average centipawn loss over its moves in the middlegame",
+        |f| Cell::opt_int(f.acpl[1][Phase::Middlegame.index()].map(i64::from)),
+        true
+    ),
+    phase_col!(
+        "black_endgame_accuracy",
+        Float,
+        "--analyse: Black's accuracy over its moves in the endgame (docs/ANALYSIS.md, Phases), 0-100",
+        |f| phase_accuracy(f, 1, Phase::Endgame),
+        true
+    ),
+    phase_col!(
+        "black_endgame_acpl",
+        Int,
+        "--analyse: Black's average centipawn loss over its moves in the endgame",
+        |f| Cell::opt_int(f.acpl[1][Phase::Endgame.index()].map(i64::from)),
+        true
+    ),
+    phase_col!(
+        "white_opening_inaccuracies",
+        Int,
+        "--analyse: White's inaccuracies in the opening (blank: not judged)",
+        |f| phase_labels(f, 0, Phase::Opening, 0),
+        false
+    ),
+    phase_col!(
+        "white_opening_mistakes",
+        Int,
+        "--analyse: White's mistakes in the opening (blank: not judged)",
+        |f| phase_labels(f, 0, Phase::Opening, 1),
+        false
+    ),
+    phase_col!(
+        "white_opening_blunders",
+        Int,
+        "--analyse: White's blunders in the opening (blank: not judged)",
+        |f| phase_labels(f, 0, Phase::Opening, 2),
+        false
+    ),
+    phase_col!(
+        "white_middlegame_inaccuracies",
+        Int,
+        "--analyse: White's inaccuracies in the middlegame (blank: not judged)",
+        |f| phase_labels(f, 0, Phase::Middlegame, 0),
+        false
+    ),
+    phase_col!(
+        "white_middlegame_mistakes",
+        Int,
+        "--analyse: White's mistakes in the middlegame (blank: not judged)",
+        |f| phase_labels(f, 0, Phase::Middlegame, 1),
+        false
+    ),
+    phase_col!(
+        "white_middlegame_blunders",
+        Int,
+        "--analyse: White's blunders in the middlegame (blank: not judged)",
+        |f| phase_labels(f, 0, Phase::Middlegame, 2),
+        false
+    ),
+    phase_col!(
+        "white_endgame_inaccuracies",
+        Int,
+        "--analyse: White's inaccuracies in the endgame (blank: not judged)",
+        |f| phase_labels(f, 0, Phase::Endgame, 0),
+        false
+    ),
+    phase_col!(
+        "white_endgame_mistakes",
+        Int,
+        "--analyse: White's mistakes in the endgame (blank: not judged)",
+        |f| phase_labels(f, 0, Phase::Endgame, 1),
+        false
+    ),
+    phase_col!(
+        "white_endgame_blunders",
+        Int,
+        "--analyse: White's blunders in the endgame (blank: not judged)",
+        |f| phase_labels(f, 0, Phase::Endgame, 2),
+        false
+    ),
+    phase_col!(
+        "black_opening_inaccuracies",
+        Int,
+        "--analyse: Black's inaccuracies in the opening (blank: not judged)",
+        |f| phase_labels(f, 1, Phase::Opening, 0),
+        false
+    ),
+    phase_col!(
+        "black_opening_mistakes",
+        Int,
+        "--analyse: Black's mistakes in the opening (blank: not judged)",
+        |f| phase_labels(f, 1, Phase::Opening, 1),
+        false
+    ),
+    phase_col!(
+        "black_opening_blunders",
+        Int,
+        "--analyse: Black's blunders in the opening (blank: not judged)",
+        |f| phase_labels(f, 1, Phase::Opening, 2),
+        false
+    ),
+    phase_col!(
+        "black_middlegame_inaccuracies",
+        Int,
+        "--analyse: Black's inaccuracies in the middlegame (blank: not judged)",
+        |f| phase_labels(f, 1, Phase::Middlegame, 0),
+        false
+    ),
+    phase_col!(
+        "black_middlegame_mistakes",
+        Int,
+        "--analyse: Black's mistakes in the middlegame (blank: not judged)",
+        |f| phase_labels(f, 1, Phase::Middlegame, 1),
+        false
+    ),
+    phase_col!(
+        "black_middlegame_blunders",
+        Int,
+        "--analyse: Black's blunders in the middlegame (blank: not judged)",
+        |f| phase_labels(f, 1, Phase::Middlegame, 2),
+        false
+    ),
+    phase_col!(
+        "black_endgame_inaccuracies",
+        Int,
+        "--analyse: Black's inaccuracies in the endgame (blank: not judged)",
+        |f| phase_labels(f, 1, Phase::Endgame, 0),
+        false
+    ),
+    phase_col!(
+        "black_endgame_mistakes",
+        Int,
+        "--analyse: Black's mistakes in the endgame (blank: not judged)",
+        |f| phase_labels(f, 1, Phase::Endgame, 1),
+        false
+    ),
+    phase_col!(
+        "black_endgame_blunders",
+        Int,
+        "--analyse: Black's blunders in the endgame (blank: not judged)",
+        |f| phase_labels(f, 1, Phase::Endgame, 2),
+        false
+    ),
     col!(
         "analysis_engine",
         Text,
@@ -457,7 +739,14 @@ impl Selection {
     /// The row's cells for these columns.
     pub fn cells<'r>(&self, row: &'r ExportRow, out: &mut Vec<Cell<'r>>) {
         out.clear();
-        out.extend(self.0.iter().map(|&i| (GAME_COLUMNS[i].get)(row)));
+        let mut by_phase = None;
+        out.extend(self.0.iter().map(|&i| match GAME_COLUMNS[i].get {
+            Get::Row(get) => get(row),
+            Get::Phase(get) => match by_phase.get_or_insert_with(|| phase_figures(row)) {
+                Some(f) => get(f),
+                None => Cell::Null,
+            },
+        }));
     }
 }
 

@@ -121,6 +121,7 @@ pub(crate) fn analysis_record(a: &GameAnalysis) -> AnalysisRecord {
                     depth: e.depth,
                     nodes: e.nodes,
                     best_move: e.best_move,
+                    pv: e.pv.as_slice().to_vec(),
                     deep: e.deep,
                     engine: e.engine,
                 }

@@ -103,10 +103,51 @@ pub struct PlyEval {
     pub nodes: u64,
     /// `None` when the game is over on the board (mate or stalemate).
     pub best_move: Option<Move>,
+    /// The search's principal variation, `best_move` first: the better line annotated PGN
+    /// shows beside a labelled move.
+    pub pv: Pv,
     /// Settled by a deep search (or the engine); otherwise the cheap pass's estimate.
     pub deep: bool,
     /// Evaluated by the UCI engine (the second tier).
     pub engine: bool,
+}
+
+/// Plies of a principal variation kept with each evaluation: a few moves, as lichess shows
+/// beside a labelled move.
+pub const PV_PLIES: usize = 8;
+
+/// The first `PV_PLIES` moves of a search's principal variation, best move first; empty when
+/// the position has no legal move. Fixed-size, so an evaluation stays `Copy`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pv {
+    moves: [Move; PV_PLIES],
+    len: u8,
+}
+
+impl Pv {
+    /// The line `moves` begins, cut to `PV_PLIES`.
+    pub fn new(moves: &[Move]) -> Pv {
+        let mut pv = Pv::default();
+        for &m in moves.iter().take(PV_PLIES) {
+            pv.moves[pv.len as usize] = m;
+            pv.len += 1;
+        }
+        pv
+    }
+
+    /// A search's line: its principal variation when that starts with its best move, else the
+    /// best move alone (a variation cut short by the hash, or an engine that sent none).
+    pub fn of(r: &SearchResult) -> Pv {
+        match r.best_move {
+            None => Pv::default(),
+            Some(best) if r.pv.first() == Some(&best) => Pv::new(&r.pv),
+            Some(best) => Pv::new(&[best]),
+        }
+    }
+
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len as usize]
+    }
 }
 
 /// Which tier's evaluations labelled a move.
@@ -242,6 +283,7 @@ struct Slot {
     depth: u32,
     nodes: u64,
     best: Option<Move>,
+    pv: Pv,
     deep: bool,
 }
 
@@ -252,6 +294,7 @@ impl Slot {
             depth: r.depth,
             nodes: r.nodes,
             best: r.best_move,
+            pv: Pv::of(r),
             deep,
         }
     }
@@ -491,6 +534,7 @@ fn engine_tier(
         };
         let run = (|| {
             tier.name = with_engine(spec, |e| {
+                e.set_chess960(positions[0].is_chess960())?;
                 e.new_game()?;
                 Ok(e.name.clone())
             })?;
@@ -775,6 +819,7 @@ fn ply_evals(
             depth: s.depth,
             nodes: s.nodes,
             best_move: s.best,
+            pv: s.pv,
             deep: s.deep,
             engine: eng.is_some(),
         })
@@ -1087,6 +1132,7 @@ mod tests {
             depth: 1,
             nodes: 1,
             best: None,
+            pv: Pv::default(),
             deep: false,
         }
     }

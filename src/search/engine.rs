@@ -152,6 +152,9 @@ pub struct UciEngine {
     lines: Receiver<String>,
     /// From `id name`, else the file name.
     pub name: String,
+    /// The engine offers `UCI_Chess960`, and whether it is on now.
+    chess960_offered: bool,
+    chess960: bool,
 }
 
 /// Whether an option whose `option` line reads `kind` after `type ` (`spin default 16 min 1
@@ -233,6 +236,8 @@ impl UciEngine {
                 .path
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            chess960_offered: false,
+            chess960: false,
         };
         // A program that exits at once (not an engine) closes its input before `uci` arrives.
         engine
@@ -251,6 +256,7 @@ impl UciEngine {
                 break;
             }
         }
+        engine.chess960_offered = known.iter().any(|(n, _)| n == "uci_chess960");
         let threads = spec.threads.to_string();
         let options = std::iter::once(("Threads", threads.as_str()))
             .chain(spec.options.iter().map(|(k, v)| (k.as_str(), v.as_str())));
@@ -322,6 +328,18 @@ impl UciEngine {
                 return Err(self.error(position, EngineErrorKind::Option(rest.to_string())));
             }
         }
+    }
+
+    /// Chess960 on or off for the games that follow (`UCI_Chess960`, when the engine offers
+    /// it): castling is then sent and read as the king taking its rook (`chess::uci`), and an
+    /// engine in standard mode finds those moves illegal. Sent only when it changes; an
+    /// engine without the option is left as it is.
+    pub fn set_chess960(&mut self, on: bool) -> Result<(), EngineError> {
+        if self.chess960_offered && self.chess960 != on {
+            self.send(&format!("setoption name UCI_Chess960 value {on}"), None)?;
+            self.chess960 = on;
+        }
+        Ok(())
     }
 
     /// A new game: the engine forgets what it learnt (its hash), so each game's analysis

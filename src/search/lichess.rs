@@ -149,6 +149,16 @@ pub fn move_accuracy(win_before: f64, win_after: f64) -> f64 {
 /// clamped to 0.5..12; the harmonic mean reads accuracies below 1 as 1. `None` for a side
 /// without a move.
 pub fn game_accuracy(white_cp: &[i32], white_first: bool) -> [Option<f64>; 2] {
+    game_accuracy_of(white_cp, white_first, |_| true)
+}
+
+/// `game_accuracy` over the moves `counted` accepts (by 0-based move index), each weighted by
+/// its window in the whole game: a phase's accuracy (`search::phase`).
+pub fn game_accuracy_of(
+    white_cp: &[i32],
+    white_first: bool,
+    counted: impl Fn(usize) -> bool,
+) -> [Option<f64>; 2] {
     let win: Vec<f64> = white_cp
         .iter()
         .map(|&cp| win_percent(Eval::Cp(cp)))
@@ -172,6 +182,9 @@ pub fn game_accuracy(white_cp: &[i32], white_first: bool) -> [Option<f64>; 2] {
     let mut sums = [[0.0f64; 3]; 2];
     let mut counts = [0usize; 2];
     for (i, (pair, weight)) in win.windows(2).zip(weights).enumerate() {
+        if !counted(i) {
+            continue;
+        }
         let white_moves = (i % 2 == 0) == white_first;
         let (side, before, after) = if white_moves {
             (0, pair[0], pair[1])
@@ -198,9 +211,18 @@ pub fn game_accuracy(white_cp: &[i32], white_first: bool) -> [Option<f64>; 2] {
 /// (`None`: not evaluated); `white_first` says who made the first move. `None` for a side
 /// without an evaluated move.
 pub fn acpl(white_cp: &[Option<i32>], white_first: bool) -> [Option<u32>; 2] {
+    acpl_of(white_cp, white_first, |_| true)
+}
+
+/// `acpl` over the moves `counted` accepts (by 0-based move index): a phase's.
+pub fn acpl_of(
+    white_cp: &[Option<i32>],
+    white_first: bool,
+    counted: impl Fn(usize) -> bool,
+) -> [Option<u32>; 2] {
     let mut sums = [(0i64, 0i64); 2];
     for (i, pair) in white_cp.windows(2).enumerate() {
-        let (Some(before), Some(after)) = (pair[0], pair[1]) else {
+        let (true, Some(before), Some(after)) = (counted(i), pair[0], pair[1]) else {
             continue;
         };
         let [before, after] = [before, after].map(|cp| cp.clamp(-CP_CEILING, CP_CEILING));

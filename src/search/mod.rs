@@ -10,6 +10,7 @@ pub mod eval;
 pub mod lichess;
 pub mod limits;
 pub mod ordering;
+pub mod phase;
 pub mod score;
 #[allow(clippy::module_inception)]
 pub mod search;

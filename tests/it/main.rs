@@ -7,6 +7,7 @@ mod common;
 mod alive_shortcut;
 mod analyse_stage;
 mod analysis;
+mod annotate;
 mod bulk_import;
 mod check_parquet;
 mod chess_corpus;

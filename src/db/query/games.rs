@@ -71,6 +71,9 @@ pub struct ExportRow {
     pub finding_plies: Vec<Option<u32>>,
     /// `--analyse` results: (ply, score, depth), White's view.
     pub evals: Vec<(u32, Score, u32)>,
+    /// The principal variation of each evaluated position that has one, by ply, best move
+    /// first; unchecked (`db::analyses::decode_pv`): replay it from the position.
+    pub lines: Vec<(u32, Vec<Move>)>,
     /// White, Black accuracy; per side inaccuracies, mistakes, blunders.
     pub accuracy: [Option<f64>; 2],
     /// `None` for a kind the analysis never gives (arbiter's own search: blunders only).
@@ -187,7 +190,7 @@ pub fn for_each_game<E: From<QueryError> + From<rusqlite::Error>>(
     let mut rows = stmt.query(params_from_iter(values.iter()))?;
     // In id order the side tables are read by one cursor each, alongside this one.
     let mut side_statements =
-        SideStatements::prepare(conn, order.by_id(version), from, clause, values)?;
+        SideStatements::prepare(conn, version, order.by_id(version), from, clause, values)?;
     let mut side = side_statements.open()?;
     let mut n = 0;
     let mut row = ExportRow::default();
@@ -278,6 +281,7 @@ fn read_game(
         finding_codes: notes.finding_codes,
         finding_plies: notes.finding_plies,
         evals: notes.evals,
+        lines: notes.lines,
         accuracy: notes.analysis.as_ref().map_or([None, None], |a| a.0),
         judgements: notes.analysis.as_ref().map(|a| a.1),
         analysis_engine: notes.analysis.map(|a| a.2),
@@ -397,6 +401,7 @@ struct Annotations {
     finding_codes: Vec<String>,
     finding_plies: Vec<Option<u32>>,
     evals: Vec<(u32, Score, u32)>,
+    lines: Vec<(u32, Vec<Move>)>,
     analysis: Option<Analysis>,
 }
 
@@ -413,13 +418,17 @@ impl Annotations {
             finding_plies.push(t.get::<_, Option<u32>>(2)?);
             Ok(())
         })?;
-        let mut evals = Vec::new();
+        let (mut evals, mut lines) = (Vec::new(), Vec::new());
         side.each(Table::Evaluations, id, |t| {
             let score = match (t.get::<_, Option<i32>>(2)?, t.get::<_, Option<i32>>(3)?) {
                 (_, Some(mate)) => Score::Mate(mate),
                 (cp, None) => Score::Cp(cp.unwrap_or(0)),
             };
-            evals.push((t.get::<_, u32>(1)?, score, t.get::<_, u32>(4)?));
+            let ply = t.get::<_, u32>(1)?;
+            evals.push((ply, score, t.get::<_, u32>(4)?));
+            if let Some(pv) = t.get::<_, Option<Vec<u8>>>(5)? {
+                lines.push((ply, crate::db::analyses::decode_pv(&pv)));
+            }
             Ok(())
         })?;
         let mut analysis = None;
@@ -439,6 +448,7 @@ impl Annotations {
             finding_codes,
             finding_plies,
             evals,
+            lines,
             analysis,
         })
     }

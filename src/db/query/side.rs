@@ -17,7 +17,7 @@ const TABLES: [(&str, &str); 5] = [
     ("SELECT game_id, ply, text FROM comments", "ply, seq"),
     ("SELECT game_id, code, ply FROM findings", "id"),
     (
-        "SELECT game_id, ply, score_cp, mate, depth FROM evaluations",
+        "SELECT game_id, ply, score_cp, mate, depth, pv FROM evaluations",
         "ply",
     ),
     (
@@ -27,6 +27,10 @@ const TABLES: [(&str, &str); 5] = [
         "game_id",
     ),
 ];
+
+/// Before version 12 (`evaluations.pv`): the evaluations without their lines.
+const EVALUATIONS_BEFORE_12: &str =
+    "SELECT game_id, ply, score_cp, mate, depth, NULL FROM evaluations";
 
 /// Which per-game table, in the order of `TABLES`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,9 +52,11 @@ pub struct SideStatements<'c> {
 impl<'c> SideStatements<'c> {
     /// `merged`: the games come out in ascending id order, selected by `clause` over
     /// `from` (the games' joins) with `values` bound; each table is then read once, in that
-    /// order, restricted to the selected games. Otherwise one lookup per game.
+    /// order, restricted to the selected games. Otherwise one lookup per game. `version` is
+    /// the schema version (older files are read as they are).
     pub fn prepare(
         conn: &'c Connection,
+        version: i64,
         merged: bool,
         from: &str,
         clause: &str,
@@ -58,7 +64,13 @@ impl<'c> SideStatements<'c> {
     ) -> Result<SideStatements<'c>, QueryError> {
         let statements = TABLES
             .iter()
-            .map(|(select, key)| {
+            .enumerate()
+            .map(|(i, &(select, key))| {
+                let select = if i == Table::Evaluations as usize && version < 12 {
+                    EVALUATIONS_BEFORE_12
+                } else {
+                    select
+                };
                 let sql = match (merged, clause == "1") {
                     (false, _) => format!("{select} WHERE game_id = ?1 ORDER BY {key}"),
                     (true, true) => format!("{select} ORDER BY game_id, {key}"),
@@ -172,7 +184,8 @@ mod tests {
         )
         .unwrap();
         let values = [Value::Integer(1990)];
-        let mut st = SideStatements::prepare(&conn, merged, "games g", clause, &values).unwrap();
+        let mut st =
+            SideStatements::prepare(&conn, 11, merged, "games g", clause, &values).unwrap();
         let mut side = st.open().unwrap();
         let mut out = Vec::new();
         for &id in ids {
