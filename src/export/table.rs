@@ -58,33 +58,24 @@ fn judgement(row: &ExportRow, side: usize, kind: usize) -> Cell<'_> {
 /// ±`CP_CEILING` (`Mate(0)`, a checkmate on the board, against the side to move), and a
 /// game from the standard start begins at lichess's `INITIAL_CP`.
 fn acpl(row: &ExportRow, side: usize) -> Cell<'_> {
-    use crate::search::Score;
-    use crate::search::lichess::{CP_CEILING, INITIAL_CP, acpl};
     if row.evals.is_empty() {
         return Cell::Null;
     }
-    let mut curve = vec![None; row.moves.len() + 1];
     let white_first = row.start.turn() == crate::chess::Color::White;
-    for &(ply, score, _) in &row.evals {
-        let white_to_move = (ply % 2 == 0) == white_first;
-        let cp = match score {
-            Score::Cp(cp) => cp,
-            Score::Mate(0) if white_to_move => -CP_CEILING,
-            Score::Mate(n) if n < 0 => -CP_CEILING,
-            Score::Mate(_) => CP_CEILING,
-        };
-        if let Some(slot) = curve.get_mut(ply as usize) {
-            *slot = Some(cp);
-        }
-    }
-    if row.start_fen.is_none() && curve[0].is_some() {
-        curve[0] = Some(INITIAL_CP);
-    }
-    Cell::opt_int(acpl(&curve, white_first)[side].map(i64::from))
+    let evals = row.evals.iter().map(|&(ply, score, _)| (ply, score));
+    let acpl = crate::search::lichess::stored_acpl(
+        evals,
+        row.moves.len(),
+        white_first,
+        row.start_fen.is_none(),
+    );
+    Cell::opt_int(acpl[side].map(i64::from))
 }
 
 fn accuracy(row: &ExportRow, side: usize) -> Cell<'_> {
-    row.accuracy[side].map_or(Cell::Null, |a| Cell::Float((a * 10.0).round() / 10.0))
+    row.accuracy[side].map_or(Cell::Null, |a| {
+        Cell::Float(crate::search::lichess::shown_accuracy(a))
+    })
 }
 
 /// The main line in SAN, move numbers included (`1. e4 e5 2. Nf3`).
