@@ -144,9 +144,15 @@ fn line_chart(
             escape(tip)
         );
         if i % label_every == 0 || i + 1 == points.len() {
+            // The last label ends at its point, so that it stays inside the chart.
+            let anchor = if i + 1 == points.len() && i > 0 {
+                "end"
+            } else {
+                "middle"
+            };
             let _ = writeln!(
                 out,
-                "<text class=\"lbl\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                "<text class=\"lbl\" x=\"{:.1}\" y=\"{}\" text-anchor=\"{anchor}\">{}</text>",
                 x(i),
                 H - PAD_B + 16.0,
                 escape(key)
