@@ -381,6 +381,19 @@ fn write_document(
     Ok(())
 }
 
+/// The report as one JSON document with one more top-level key.
+fn json_with(
+    report: &Report,
+    key: &str,
+    extra: &impl serde::Serialize,
+) -> serde_json::Result<String> {
+    let mut value = serde_json::to_value(report)?;
+    if let Some(map) = value.as_object_mut() {
+        map.insert(key.into(), serde_json::to_value(extra)?);
+    }
+    serde_json::to_string_pretty(&value)
+}
+
 fn write_file(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).with_path(path)
 }
@@ -439,14 +452,8 @@ fn player(args: &PlayerArgs) -> Result {
         &args.out,
         format,
         text,
-        || {
-            // The report with the person's events as tournaments (score, TPR, place).
-            let mut value = serde_json::to_value(&report)?;
-            if let Some(map) = value.as_object_mut() {
-                map.insert("events".into(), serde_json::to_value(&events)?);
-            }
-            serde_json::to_string_pretty(&value)
-        },
+        // The report with the person's events as tournaments (score, TPR, place).
+        || json_with(&report, "events", &events),
         || report.csv_records(),
     )?;
     Ok(Outcome::Success)
@@ -501,13 +508,7 @@ fn h2h(args: &H2hArgs) -> Result {
         &args.out,
         format,
         text,
-        || {
-            let mut value = serde_json::to_value(&report)?;
-            if let Some(map) = value.as_object_mut() {
-                map.insert("opponent_analysis".into(), serde_json::to_value(&opponent)?);
-            }
-            serde_json::to_string_pretty(&value)
-        },
+        || json_with(&report, "opponent_analysis", &opponent),
         || report.csv_records(),
     )?;
     Ok(Outcome::Success)

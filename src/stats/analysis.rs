@@ -362,6 +362,41 @@ impl AnalysisOut {
     }
 }
 
+impl AnalysisOut {
+    /// The engines behind the games, as the text and the page say them: `Stockfish 15.1 at
+    /// 1000000 nodes a position (5 games), ...`.
+    pub fn engines_text(&self) -> String {
+        let engines: Vec<String> = self
+            .engines
+            .iter()
+            .map(|e| format!("{} ({} games)", e.analysis, e.games))
+            .collect();
+        engines.join(", ")
+    }
+
+    /// The table's lines, as the text and the page show them: all, by colour, by time
+    /// control, by year, and by phase when there is a split.
+    pub fn lines(&self) -> Vec<(String, &FiguresOut)> {
+        fn section<'a>(name: &str, lines: &'a [FiguresOut]) -> Vec<(String, &'a FiguresOut)> {
+            lines
+                .iter()
+                .map(|f| (format!("{name} {}", f.key), f))
+                .collect()
+        }
+        let mut v = vec![
+            ("all".to_owned(), &self.overall),
+            ("white".to_owned(), &self.white),
+            ("black".to_owned(), &self.black),
+        ];
+        v.extend(section("time control", &self.by_time_control));
+        v.extend(section("year", &self.by_year));
+        if let Some(phases) = &self.by_phase {
+            v.extend(section("phase", phases));
+        }
+        v
+    }
+}
+
 /// The head-to-head's line: each player's accuracy and ACPL in the games against each other.
 pub fn h2h_text(names: [&str; 2], figures: [&FiguresOut; 2]) -> String {
     let one = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.1}"));

@@ -3,7 +3,7 @@
 //! same drawing), score-by-year bars with their 95 % intervals, the results tables, the
 //! opening table and the analysis section.
 
-use super::analysis::{AnalysisOut, FiguresOut};
+use super::analysis::AnalysisOut;
 use super::report::{Line, OpeningLine, Report};
 use super::tournament::event::PlayerEvent;
 use std::fmt::Write as _;
@@ -206,22 +206,17 @@ fn analysis_section(a: &AnalysisOut, out: &mut String) {
         );
         return;
     }
-    let engines: Vec<String> = a
-        .engines
-        .iter()
-        .map(|e| format!("{} ({} games)", escape(&e.analysis), e.games))
-        .collect();
     let _ = writeln!(
         out,
         "<p>{} of {} games analysed, {} without analysis; by {}. Each game counts with its strongest analysis.</p>",
         a.overall.games,
         a.of_games,
         a.without_analysis,
-        engines.join(", ")
+        escape(&a.engines_text())
     );
     let one = |v: Option<f64>, d: usize| v.map_or("-".to_owned(), |v| format!("{v:.d$}"));
     out.push_str("<table id=\"analysis-figures\"><tr><th></th><th>games</th><th>accuracy</th><th>ACPL</th><th>inaccuracies /100</th><th>mistakes /100</th><th>blunders /100</th></tr>\n");
-    let mut row = |key: String, f: &FiguresOut| {
+    for (key, f) in a.lines() {
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
@@ -233,18 +228,6 @@ fn analysis_section(a: &AnalysisOut, out: &mut String) {
             one(f.mistake_rate, 2),
             one(f.blunder_rate, 2)
         );
-    };
-    row("all".to_owned(), &a.overall);
-    row("white".to_owned(), &a.white);
-    row("black".to_owned(), &a.black);
-    for f in &a.by_time_control {
-        row(format!("time control {}", f.key), f);
-    }
-    for f in &a.by_year {
-        row(format!("year {}", f.key), f);
-    }
-    for f in a.by_phase.iter().flatten() {
-        row(format!("phase {}", f.key), f);
     }
     out.push_str("</table>\n");
     for (id, title, games) in [

@@ -2,7 +2,7 @@
 //! 95 % Wilson interval. One `Report` feeds the text, JSON, CSV and HTML outputs; `LeaderRow`
 //! is the one-line-per-person form of the leaderboard.
 
-use super::analysis::{AnalysisOut, FiguresOut, Summary};
+use super::analysis::{AnalysisOut, Summary};
 use super::dossier::{
     ByColour, Dossier, Ending, PLY_BUCKET_WIDTH, PLY_BUCKETS, Stats, Streak, Tally,
 };
@@ -574,53 +574,30 @@ fn write_analysis(a: &AnalysisOut, out: &mut String) {
         );
         return;
     }
-    let engines: Vec<String> = a
-        .engines
-        .iter()
-        .map(|e| format!("{} ({} games)", e.analysis, e.games))
-        .collect();
     let _ = writeln!(
         out,
         "\nanalysis: {} of {} games analysed, {} without analysis; by {}",
         a.overall.games,
         a.of_games,
         a.without_analysis,
-        engines.join(", ")
+        a.engines_text()
     );
     let one = |v: Option<f64>, digits: usize| v.map_or("-".to_owned(), |v| format!("{v:.digits$}"));
-    let figures = |key: String, f: &FiguresOut| {
-        vec![
-            key,
-            f.games.to_string(),
-            one(f.accuracy, 1),
-            one(f.acpl, 1),
-            one(f.inaccuracy_rate, 2),
-            one(f.mistake_rate, 2),
-            one(f.blunder_rate, 2),
-        ]
-    };
-    let mut rows = vec![
-        figures("all".to_owned(), &a.overall),
-        figures("white".to_owned(), &a.white),
-        figures("black".to_owned(), &a.black),
-    ];
-    rows.extend(
-        a.by_time_control
-            .iter()
-            .map(|f| figures(format!("time control {}", f.key), f)),
-    );
-    rows.extend(
-        a.by_year
-            .iter()
-            .map(|f| figures(format!("year {}", f.key), f)),
-    );
-    if let Some(phases) = &a.by_phase {
-        rows.extend(
-            phases
-                .iter()
-                .map(|f| figures(format!("phase {}", f.key), f)),
-        );
-    }
+    let rows: Vec<Vec<String>> = a
+        .lines()
+        .into_iter()
+        .map(|(key, f)| {
+            vec![
+                key,
+                f.games.to_string(),
+                one(f.accuracy, 1),
+                one(f.acpl, 1),
+                one(f.inaccuracy_rate, 2),
+                one(f.mistake_rate, 2),
+                one(f.blunder_rate, 2),
+            ]
+        })
+        .collect();
     table(
         &[
             "",
