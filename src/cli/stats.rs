@@ -10,7 +10,7 @@ use crate::db::query::select::Filter;
 use crate::export::format::{self, Format};
 use crate::export::output::Output;
 use crate::export::table::TableFormat;
-use crate::stats::analysis::{self, AnalysisOut, Scope, Summary};
+use crate::stats::analysis::{self, AnalysisOut, Scope, Summary, shown};
 use crate::stats::board;
 use crate::stats::dossier::{Selection, Stats};
 use crate::stats::read;
@@ -293,9 +293,6 @@ fn players(args: &PlayersArgs) -> Result {
                 .enumerate()
                 .map(|(i, r)| {
                     let f = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.0}"));
-                    let one = |v: Option<f64>, digits: usize| {
-                        v.map_or("-".to_owned(), |v| format!("{v:.digits$}"))
-                    };
                     vec![
                         format!("{}. {}", i + 1, r.player),
                         r.games.to_string(),
@@ -307,9 +304,9 @@ fn players(args: &PlayersArgs) -> Result {
                         f(r.performance_perfect),
                         r.unfinished.to_string(),
                         r.analysed_games.to_string(),
-                        one(r.accuracy, 1),
-                        one(r.acpl, 1),
-                        one(r.blunder_rate, 2),
+                        shown(r.accuracy, 1),
+                        shown(r.acpl, 1),
+                        shown(r.blunder_rate, 2),
                     ]
                 })
                 .collect();

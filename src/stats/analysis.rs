@@ -273,6 +273,26 @@ impl FiguresOut {
     }
 }
 
+/// A figure as the text, the page and the leaderboard print it: `digits` decimals, `-` when
+/// unknown.
+pub fn shown(v: Option<f64>, digits: usize) -> String {
+    v.map_or("-".to_owned(), |v| format!("{v:.digits$}"))
+}
+
+impl FiguresOut {
+    /// The printed cells after the key: games, accuracy, ACPL, and the three rates.
+    pub fn cells(&self) -> [String; 6] {
+        [
+            self.games.to_string(),
+            shown(self.accuracy, 1),
+            shown(self.acpl, 1),
+            shown(self.inaccuracy_rate, 2),
+            shown(self.mistake_rate, 2),
+            shown(self.blunder_rate, 2),
+        ]
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EngineOut {
     /// The engine's UCI name, or `arbiter` for its own search.
@@ -399,7 +419,7 @@ impl AnalysisOut {
 
 /// The head-to-head's line: each player's accuracy and ACPL in the games against each other.
 pub fn h2h_text(names: [&str; 2], figures: [&FiguresOut; 2]) -> String {
-    let one = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.1}"));
+    let one = |v: Option<f64>| shown(v, 1);
     let sides: Vec<String> = names
         .iter()
         .zip(figures)

@@ -214,20 +214,13 @@ fn analysis_section(a: &AnalysisOut, out: &mut String) {
         a.without_analysis,
         escape(&a.engines_text())
     );
-    let one = |v: Option<f64>, d: usize| v.map_or("-".to_owned(), |v| format!("{v:.d$}"));
     out.push_str("<table id=\"analysis-figures\"><tr><th></th><th>games</th><th>accuracy</th><th>ACPL</th><th>inaccuracies /100</th><th>mistakes /100</th><th>blunders /100</th></tr>\n");
     for (key, f) in a.lines() {
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-            escape(&key),
-            f.games,
-            one(f.accuracy, 1),
-            one(f.acpl, 1),
-            one(f.inaccuracy_rate, 2),
-            one(f.mistake_rate, 2),
-            one(f.blunder_rate, 2)
-        );
+        let _ = write!(out, "<tr><td>{}</td>", escape(&key));
+        for c in f.cells() {
+            let _ = write!(out, "<td class=\"n\">{c}</td>");
+        }
+        out.push_str("</tr>\n");
     }
     out.push_str("</table>\n");
     for (id, title, games) in [

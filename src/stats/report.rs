@@ -582,21 +582,10 @@ fn write_analysis(a: &AnalysisOut, out: &mut String) {
         a.without_analysis,
         a.engines_text()
     );
-    let one = |v: Option<f64>, digits: usize| v.map_or("-".to_owned(), |v| format!("{v:.digits$}"));
     let rows: Vec<Vec<String>> = a
         .lines()
         .into_iter()
-        .map(|(key, f)| {
-            vec![
-                key,
-                f.games.to_string(),
-                one(f.accuracy, 1),
-                one(f.acpl, 1),
-                one(f.inaccuracy_rate, 2),
-                one(f.mistake_rate, 2),
-                one(f.blunder_rate, 2),
-            ]
-        })
+        .map(|(key, f)| std::iter::once(key).chain(f.cells()).collect())
         .collect();
     table(
         &[
