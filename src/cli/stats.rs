@@ -10,6 +10,7 @@ use crate::db::query::select::Filter;
 use crate::export::format::{self, Format};
 use crate::export::output::Output;
 use crate::export::table::TableFormat;
+use crate::stats::analysis::{self, AnalysisOut, Scope, Summary, shown};
 use crate::stats::board;
 use crate::stats::dossier::{Selection, Stats};
 use crate::stats::read;
@@ -19,6 +20,7 @@ use crate::stats::report::{
 use crate::stats::tournament::event::EventKeys;
 use clap::{Args, Subcommand, ValueEnum};
 use rusqlite::Connection;
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -215,13 +217,14 @@ pub fn run(args: &StatsArgs) -> Result {
     }
 }
 
-/// The one pass: every row of the selection into the dossiers.
+/// The one pass: every row of the selection into the dossiers, and the analysis summaries
+/// over the same selection (of `person`'s games against `opponent`, when given).
 fn collect(
     conn: &Connection,
     common: &Common,
     person: Option<i64>,
     opponent: Option<i64>,
-) -> Result<Stats> {
+) -> Result<(Stats, HashMap<i64, Summary>)> {
     let (filter, unique) = common.filter(conn)?;
     let mut stats = Stats::new(Selection {
         all_games: !unique,
@@ -229,7 +232,13 @@ fn collect(
         opponent,
     });
     read::for_each_row(conn, &filter, person, |row| stats.add(row))?;
-    Ok(stats)
+    let scope = Scope {
+        all_games: !unique,
+        person,
+        opponent,
+    };
+    let summaries = analysis::summarise(conn, &filter, &scope)?;
+    Ok((stats, summaries))
 }
 
 fn open(common: &Common) -> Result<(Connection, Directory)> {
@@ -255,8 +264,13 @@ fn players(args: &PlayersArgs) -> Result {
     // The board needs a few numbers per game: the lean scan, not the dossiers' rows.
     let (filter, unique) = args.common.filter(&conn)?;
     let board = board::collect(&conn, &dir, &filter, !unique)?;
+    let scope = Scope {
+        all_games: !unique,
+        ..Scope::default()
+    };
+    let summaries = analysis::summarise(&conn, &filter, &scope)?;
     let rows: Vec<_> = board
-        .rows(&dir, args.sort)
+        .rows(&dir, args.sort, &summaries)
         .into_iter()
         .filter(|r| r.games >= args.min_games)
         .collect();
@@ -289,6 +303,10 @@ fn players(args: &PlayersArgs) -> Result {
                         r.performance_fide.map_or("-".to_owned(), |p| p.to_string()),
                         f(r.performance_perfect),
                         r.unfinished.to_string(),
+                        r.analysed_games.to_string(),
+                        shown(r.accuracy, 1),
+                        shown(r.acpl, 1),
+                        shown(r.blunder_rate, 2),
                     ]
                 })
                 .collect();
@@ -303,6 +321,10 @@ fn players(args: &PlayersArgs) -> Result {
                     "perf FIDE",
                     "perfect",
                     "unfinished",
+                    "analysed",
+                    "accuracy",
+                    "ACPL",
+                    "blunders/100",
                 ],
                 &cells,
                 &mut out,
@@ -319,17 +341,6 @@ fn players(args: &PlayersArgs) -> Result {
         }
     }
     Ok(Outcome::Success)
-}
-
-/// Writes a report: its text, the whole report as JSON, or its rows as a table.
-fn write_report(report: &Report, out: &ReportOutput, format: Format, text: String) -> Result<()> {
-    write_document(
-        out,
-        format,
-        text,
-        || serde_json::to_string_pretty(report),
-        || report.csv_records(),
-    )
 }
 
 /// The one writer of the report commands: `text` for text, `json()` for JSON, `rows()` for
@@ -367,6 +378,19 @@ fn write_document(
     Ok(())
 }
 
+/// The report as one JSON document with one more top-level key.
+fn json_with(
+    report: &Report,
+    key: &str,
+    extra: &impl serde::Serialize,
+) -> serde_json::Result<String> {
+    let mut value = serde_json::to_value(report)?;
+    if let Some(map) = value.as_object_mut() {
+        map.insert(key.into(), serde_json::to_value(extra)?);
+    }
+    serde_json::to_string_pretty(&value)
+}
+
 fn write_file(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).with_path(path)
 }
@@ -393,9 +417,12 @@ fn person_report_and_events(
 ) -> Result<(Report, EventKeys)> {
     let (conn, dir) = open(common)?;
     let id = resolve(&conn, &dir, name)?;
-    let stats = collect(&conn, common, Some(id), None)?;
+    let (stats, summaries) = collect(&conn, common, Some(id), None)?;
     match stats.dossiers.get(&id) {
-        Some(d) => Ok((Report::new(d, &stats, &dir, opponents), d.events.clone())),
+        Some(d) => Ok((
+            Report::new(d, &stats, &dir, opponents, summaries.get(&id)),
+            d.events.clone(),
+        )),
         None => Err(AppError::Failed(format!(
             "{} has no games in the selection",
             dir.person_name(id)
@@ -422,14 +449,8 @@ fn player(args: &PlayerArgs) -> Result {
         &args.out,
         format,
         text,
-        || {
-            // The report with the person's events as tournaments (score, TPR, place).
-            let mut value = serde_json::to_value(&report)?;
-            if let Some(map) = value.as_object_mut() {
-                map.insert("events".into(), serde_json::to_value(&events)?);
-            }
-            serde_json::to_string_pretty(&value)
-        },
+        // The report with the person's events as tournaments (score, TPR, place).
+        || json_with(&report, "events", &events),
         || report.csv_records(),
     )?;
     Ok(Outcome::Success)
@@ -446,7 +467,7 @@ fn h2h(args: &H2hArgs) -> Result {
             args.a, args.b
         )));
     }
-    let stats = collect(&conn, &args.common, Some(a), Some(b))?;
+    let (stats, summaries) = collect(&conn, &args.common, Some(a), Some(b))?;
     let Some(d) = stats.dossiers.get(&a) else {
         return Err(AppError::Failed(format!(
             "{} and {} have no games against each other in the selection",
@@ -454,16 +475,39 @@ fn h2h(args: &H2hArgs) -> Result {
             dir.person_name(b)
         )));
     };
-    let report = Report::new(d, &stats, &dir, 1);
+    let report = Report::new(d, &stats, &dir, 1, summaries.get(&a));
+    // B's side of the same games: the same summary, the other way round.
+    let (filter, unique) = args.common.filter(&conn)?;
+    let theirs = Scope {
+        all_games: !unique,
+        person: Some(b),
+        opponent: Some(a),
+    };
+    let opponent = analysis::summarise(&conn, &filter, &theirs)?
+        .get(&b)
+        .map(|s| AnalysisOut::new(s, |id| dir.person_name(id)));
     let shown = |id| crate::identity::names::visible(dir.person_name(id)).into_owned();
-    let text = format!(
-        "head-to-head: {} against {} (scores from {}'s side)\n\n{}",
+    let mut text = format!(
+        "head-to-head: {} against {} (scores from {}'s side)\n",
         shown(a),
         shown(b),
         shown(a),
-        report.text()
     );
-    write_report(&report, &args.out, format, text)?;
+    if let (Some(mine), Some(theirs)) = (&report.analysis, &opponent) {
+        text.push_str(&analysis::h2h_text(
+            [&shown(a), &shown(b)],
+            [&mine.overall, &theirs.overall],
+        ));
+    }
+    text.push('\n');
+    text.push_str(&report.text());
+    write_document(
+        &args.out,
+        format,
+        text,
+        || json_with(&report, "opponent_analysis", &opponent),
+        || report.csv_records(),
+    )?;
     Ok(Outcome::Success)
 }
 

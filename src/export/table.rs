@@ -79,29 +79,15 @@ fn judgement(row: &ExportRow, side: usize, kind: usize) -> Cell<'_> {
 /// board, against the side to move), and a game from the standard start begins at lichess's
 /// `INITIAL_CP`. `None` for a game without an analysis.
 fn white_curve(row: &ExportRow) -> Option<Vec<Option<i32>>> {
-    use crate::search::Score;
-    use crate::search::lichess::{CP_CEILING, INITIAL_CP};
     if row.evals.is_empty() {
         return None;
     }
-    let mut curve = vec![None; row.moves.len() + 1];
-    let white_first = row.start.turn() == crate::chess::Color::White;
-    for &(ply, score, _) in &row.evals {
-        let white_to_move = (ply % 2 == 0) == white_first;
-        let cp = match score {
-            Score::Cp(cp) => cp,
-            Score::Mate(0) if white_to_move => -CP_CEILING,
-            Score::Mate(n) if n < 0 => -CP_CEILING,
-            Score::Mate(_) => CP_CEILING,
-        };
-        if let Some(slot) = curve.get_mut(ply as usize) {
-            *slot = Some(cp);
-        }
-    }
-    if row.start_fen.is_none() && curve[0].is_some() {
-        curve[0] = Some(INITIAL_CP);
-    }
-    Some(curve)
+    Some(crate::search::lichess::stored_curve(
+        row.evals.iter().map(|&(ply, score, _)| (ply, score)),
+        row.moves.len(),
+        row.start.turn() == crate::chess::Color::White,
+        row.start_fen.is_none(),
+    ))
 }
 
 /// The side's average centipawn loss on the game's evaluations (`lichess::acpl`).
@@ -156,7 +142,9 @@ fn phase_labels(f: &PhaseFigures, side: usize, phase: Phase, kind: usize) -> Cel
 }
 
 fn accuracy(row: &ExportRow, side: usize) -> Cell<'_> {
-    row.accuracy[side].map_or(Cell::Null, |a| Cell::Float((a * 10.0).round() / 10.0))
+    row.accuracy[side].map_or(Cell::Null, |a| {
+        Cell::Float(crate::search::lichess::shown_accuracy(a))
+    })
 }
 
 /// The main line in SAN, move numbers included (`1. e4 e5 2. Nf3`): from the SAN the row

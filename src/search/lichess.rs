@@ -238,6 +238,57 @@ pub fn acpl_of(
     sums.map(|(loss, moves)| (moves > 0).then(|| (loss as f64 / moves as f64).round() as u32))
 }
 
+/// White's centipawns of every position of a game of `plies` plies from its stored
+/// evaluations (`evaluations`: ply, White's score; `Mate(0)` a checkmate on the board,
+/// against the side to move), as lichess's ACPL reads them: a mate is ±`CP_CEILING`, and a
+/// game from the standard start begins at `INITIAL_CP`; `None` where a position was not
+/// evaluated.
+pub fn stored_curve(
+    evals: impl IntoIterator<Item = (u32, super::Score)>,
+    plies: usize,
+    white_first: bool,
+    standard_start: bool,
+) -> Vec<Option<i32>> {
+    use super::Score;
+    let mut curve = vec![None; plies + 1];
+    for (ply, score) in evals {
+        let white_to_move = (ply % 2 == 0) == white_first;
+        let cp = match score {
+            Score::Cp(cp) => cp,
+            Score::Mate(0) if white_to_move => -CP_CEILING,
+            Score::Mate(n) if n < 0 => -CP_CEILING,
+            Score::Mate(_) => CP_CEILING,
+        };
+        if let Some(slot) = curve.get_mut(ply as usize) {
+            *slot = Some(cp);
+        }
+    }
+    if standard_start && curve[0].is_some() {
+        curve[0] = Some(INITIAL_CP);
+    }
+    curve
+}
+
+/// `acpl` of a game from its stored evaluations (`stored_curve`). The export's
+/// `white_acpl`/`black_acpl` and the players' summaries both read it.
+pub fn stored_acpl(
+    evals: impl IntoIterator<Item = (u32, super::Score)>,
+    plies: usize,
+    white_first: bool,
+    standard_start: bool,
+) -> [Option<u32>; 2] {
+    acpl(
+        &stored_curve(evals, plies, white_first, standard_start),
+        white_first,
+    )
+}
+
+/// A game's accuracy as it is shown and exported: one decimal. A player's mean accuracy is
+/// the mean of these, so it equals the mean of the exported column.
+pub fn shown_accuracy(accuracy: f64) -> f64 {
+    (accuracy * 10.0).round() / 10.0
+}
+
 fn std_dev(xs: &[f64]) -> f64 {
     let n = xs.len() as f64;
     let mean = xs.iter().sum::<f64>() / n;

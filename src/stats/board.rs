@@ -3,6 +3,7 @@
 //! dates), in a Vec indexed by person id, instead of a whole dossier per person. The counting
 //! rules are the dossier's (`dossier::Dossier::add`), so both give the same row for a person.
 
+use super::analysis::Summary;
 use super::dossier::{ByColour, Tally};
 use super::performance::PerformanceInput;
 use super::report::{LeaderRow, SortBy, sort_leaderboard};
@@ -120,8 +121,14 @@ impl Board {
         }
     }
 
-    /// The leaderboard rows, sorted.
-    pub fn rows(&self, dir: &Directory, sort: SortBy) -> Vec<LeaderRow> {
+    /// The leaderboard rows, sorted; `analysis`: the persons' summaries over the same
+    /// selection (`analysis::summarise`).
+    pub fn rows(
+        &self,
+        dir: &Directory,
+        sort: SortBy,
+        analysis: &HashMap<i64, Summary>,
+    ) -> Vec<LeaderRow> {
         let dense = self
             .entries
             .iter()
@@ -137,6 +144,7 @@ impl Board {
                     &e.by_colour,
                     &e.performance,
                     (e.first, e.last),
+                    analysis.get(&p),
                     dir,
                 )
             })

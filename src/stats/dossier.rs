@@ -254,17 +254,6 @@ pub struct RatingPoint {
     pub rating: i64,
 }
 
-/// `--analyse` results of this person's side.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Accuracy {
-    pub games: u32,
-    pub accuracy_sum: f64,
-    pub accuracy_games: u32,
-    pub blunders: u32,
-    /// Own moves in the analysed games (the blunder rate's denominator).
-    pub moves: u32,
-}
-
 /// Opening keys split by colour.
 pub type ByColour = [Tally; 2];
 
@@ -294,7 +283,6 @@ pub struct Dossier {
     pub opponents: HashMap<i64, Tally>,
     /// Games by spelling used (player_names.id).
     pub spellings: HashMap<i64, u32>,
-    pub accuracy: Accuracy,
     pub performance: PerformanceInput,
     /// Date keys of the first and last dated games.
     pub first: u32,
@@ -364,16 +352,6 @@ impl Dossier {
             self.opponents.entry(o).or_default().add(outcome);
         }
         *self.spellings.entry(row.name_id).or_default() += 1;
-        if row.facts.accuracy.is_some() || row.facts.blunders.is_some() {
-            let a = &mut self.accuracy;
-            a.games += 1;
-            if let Some(acc) = row.facts.accuracy {
-                a.accuracy_sum += acc;
-                a.accuracy_games += 1;
-            }
-            a.blunders += row.facts.blunders.unwrap_or(0);
-            a.moves += row.own_moves();
-        }
         if let (Some(points), Some(opp)) = (outcome.points(), row.opponent_rating)
             && !forfeit
             && let Ok(opp) = u16::try_from(opp)
@@ -399,17 +377,6 @@ impl Dossier {
         v.sort_by_key(|&(id, t)| (std::cmp::Reverse(t.games() + t.unfinished), id));
         v.truncate(n);
         v
-    }
-
-    pub fn accuracy_mean(&self) -> Option<f64> {
-        let a = &self.accuracy;
-        (a.accuracy_games > 0).then(|| a.accuracy_sum / f64::from(a.accuracy_games))
-    }
-
-    /// Blunders per 100 own moves of the analysed games.
-    pub fn blunder_rate(&self) -> Option<f64> {
-        let a = &self.accuracy;
-        (a.moves > 0).then(|| 100.0 * f64::from(a.blunders) / f64::from(a.moves))
     }
 }
 

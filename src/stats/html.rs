@@ -1,7 +1,9 @@
 //! A dossier as one self-contained HTML page: inline CSS and SVG, no script and nothing fetched,
-//! so it opens the same offline. A rating-history line chart, score-by-year bars with their
-//! 95 % intervals, the results tables and the opening table.
+//! so it opens the same offline. A rating-history line chart and an accuracy-by-year one (the
+//! same drawing), score-by-year bars with their 95 % intervals, the results tables, the
+//! opening table and the analysis section.
 
+use super::analysis::AnalysisOut;
 use super::report::{Line, OpeningLine, Report};
 use super::tournament::event::PlayerEvent;
 use std::fmt::Write as _;
@@ -42,6 +44,7 @@ const PAD_B: f64 = 40.0;
 const PAD_T: f64 = 15.0;
 const PAD_R: f64 = 15.0;
 
+/// The rating history from the tags: a line over the months, the scale rounded out to 50.
 fn rating_chart(r: &Report, out: &mut String) {
     let pts = &r.rating_history;
     if pts.is_empty() {
@@ -53,21 +56,54 @@ fn rating_chart(r: &Report, out: &mut String) {
     // Round the scale out to 50 points, with room when the rating never moved.
     let lo = (lo - 25).div_euclid(50) * 50;
     let hi = (hi + 74).div_euclid(50) * 50;
-    let span = (hi - lo).max(1) as f64;
+    let step = ((hi - lo) / 6).max(50) / 50 * 50;
+    let points: Vec<(String, f64, String)> = pts
+        .iter()
+        .map(|p| {
+            let tip = format!("{} {}", p.period, p.rating);
+            (p.period.clone(), p.rating as f64, tip)
+        })
+        .collect();
+    let scale = Scale {
+        lo: lo as f64,
+        hi: hi as f64,
+        step: step as f64,
+    };
+    line_chart("rating-chart", "rating history", &points, scale, out);
+}
+
+/// A line chart's vertical scale: its ends and the step of its grid lines.
+#[derive(Debug, Clone, Copy)]
+struct Scale {
+    lo: f64,
+    hi: f64,
+    step: f64,
+}
+
+/// A line chart of `points` (label under the axis, value, tooltip) in order along the x axis,
+/// with grid lines every `scale.step`; at most ten labels under the axis.
+fn line_chart(
+    id: &str,
+    label: &str,
+    points: &[(String, f64, String)],
+    scale: Scale,
+    out: &mut String,
+) {
+    let Scale { lo, hi, step } = scale;
+    let span = (hi - lo).max(1.0);
     let x = |i: usize| {
         PAD_L
-            + if pts.len() == 1 {
+            + if points.len() == 1 {
                 (W - PAD_L - PAD_R) / 2.0
             } else {
-                i as f64 * (W - PAD_L - PAD_R) / (pts.len() - 1) as f64
+                i as f64 * (W - PAD_L - PAD_R) / (points.len() - 1) as f64
             }
     };
-    let y = |v: i64| PAD_T + (hi - v) as f64 * (H - PAD_T - PAD_B) / span;
+    let y = |v: f64| PAD_T + (hi - v) * (H - PAD_T - PAD_B) / span;
     let _ = writeln!(
         out,
-        "<svg id=\"rating-chart\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\" aria-label=\"rating history\">"
+        "<svg id=\"{id}\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\" aria-label=\"{label}\">"
     );
-    let step = ((hi - lo) / 6).max(50) / 50 * 50;
     let mut v = lo;
     while v <= hi {
         let yy = y(v);
@@ -88,37 +124,128 @@ fn rating_chart(r: &Report, out: &mut String) {
         H - PAD_B,
         H - PAD_B
     );
-    let path: Vec<String> = pts
+    let path: Vec<String> = points
         .iter()
         .enumerate()
-        .map(|(i, p)| format!("{:.1},{:.1}", x(i), y(p.rating)))
+        .map(|(i, p)| format!("{:.1},{:.1}", x(i), y(p.1)))
         .collect();
     let _ = writeln!(
         out,
         "<polyline class=\"line\" points=\"{}\"/>",
         path.join(" ")
     );
-    let label_every = pts.len().div_ceil(10).max(1);
-    for (i, p) in pts.iter().enumerate() {
+    let label_every = points.len().div_ceil(10).max(1);
+    for (i, (key, value, tip)) in points.iter().enumerate() {
         let _ = writeln!(
             out,
-            "<circle class=\"dot\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>{} {}</title></circle>",
+            "<circle class=\"dot\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>{}</title></circle>",
             x(i),
-            y(p.rating),
-            escape(&p.period),
-            p.rating
+            y(*value),
+            escape(tip)
         );
-        if i % label_every == 0 || i + 1 == pts.len() {
+        if i % label_every == 0 || i + 1 == points.len() {
+            // The last label ends at its point, so that it stays inside the chart.
+            let anchor = if i + 1 == points.len() && i > 0 {
+                "end"
+            } else {
+                "middle"
+            };
             let _ = writeln!(
                 out,
-                "<text class=\"lbl\" x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+                "<text class=\"lbl\" x=\"{:.1}\" y=\"{}\" text-anchor=\"{anchor}\">{}</text>",
                 x(i),
                 H - PAD_B + 16.0,
-                escape(&p.period)
+                escape(key)
             );
         }
     }
     out.push_str("</svg>\n");
+}
+
+/// Accuracy by year over the analysed games, on the rating chart's drawing: dated years
+/// with an accuracy only, the scale rounded out to 10 within 0-100.
+fn accuracy_chart(a: &AnalysisOut, out: &mut String) {
+    let points: Vec<(String, f64, String)> = a
+        .by_year
+        .iter()
+        .filter(|f| f.key != "unknown")
+        .filter_map(|f| {
+            let acc = f.accuracy?;
+            let tip = format!(
+                "{}: accuracy {acc:.1} in {} analysed games{}",
+                f.key,
+                f.games,
+                f.acpl.map_or(String::new(), |c| format!(", ACPL {c:.1}"))
+            );
+            Some((f.key.clone(), acc, tip))
+        })
+        .collect();
+    if points.is_empty() {
+        out.push_str("<p class=\"sub\">No dated analysed game.</p>\n");
+        return;
+    }
+    let lo = points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let hi = points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+    let scale = Scale {
+        lo: ((lo - 5.0) / 10.0).floor().max(0.0) * 10.0,
+        hi: ((hi + 5.0) / 10.0).ceil().min(10.0) * 10.0,
+        step: 10.0,
+    };
+    line_chart("accuracy-chart", "accuracy by year", &points, scale, out);
+}
+
+/// The analysis section: what was analysed and by which engine, the figures by colour, time
+/// control and year (and phase, when stored), the best and the worst games.
+fn analysis_section(a: &AnalysisOut, out: &mut String) {
+    out.push_str("<h2 id=\"analysis\">Analysis</h2>\n");
+    if a.overall.games == 0 {
+        let _ = writeln!(
+            out,
+            "<p class=\"sub\">None of the {} games analysed (<code>arbiter analyse --db DB</code> analyses them).</p>",
+            a.of_games
+        );
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<p>{} of {} games analysed, {} without analysis; by {}. Each game counts with its strongest analysis.</p>",
+        a.overall.games,
+        a.of_games,
+        a.without_analysis,
+        escape(&a.engines_text())
+    );
+    out.push_str("<table id=\"analysis-figures\"><tr><th></th><th>games</th><th>accuracy</th><th>ACPL</th><th>inaccuracies /100</th><th>mistakes /100</th><th>blunders /100</th></tr>\n");
+    for (key, f) in a.lines() {
+        let _ = write!(out, "<tr><td>{}</td>", escape(&key));
+        for c in f.cells() {
+            let _ = write!(out, "<td class=\"n\">{c}</td>");
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+    for (id, title, games) in [
+        ("best-games", "Best games", &a.best),
+        ("worst-games", "Worst games", &a.worst),
+    ] {
+        let _ = writeln!(
+            out,
+            "<h3>{title} by accuracy</h3>\n<table id=\"{id}\"><tr><th>game</th><th>colour</th><th>opponent</th><th>date</th><th>event</th><th>accuracy</th><th>ACPL</th></tr>"
+        );
+        for g in games.iter() {
+            let _ = writeln!(
+                out,
+                "<tr><td class=\"n\">#{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{}</td></tr>",
+                g.game_id,
+                g.colour.name(),
+                escape(g.opponent.as_deref().unwrap_or("?")),
+                escape(&g.date),
+                escape(g.event.as_deref().unwrap_or("")),
+                g.accuracy,
+                g.acpl.map_or("-".to_owned(), |v| v.to_string())
+            );
+        }
+        out.push_str("</table>\n");
+    }
 }
 
 fn year_bars(r: &Report, out: &mut String) {
@@ -301,6 +428,10 @@ pub fn page(r: &Report, events: &[PlayerEvent]) -> String {
     }
     out.push_str("<h2>Rating history (from the tags)</h2>\n");
     rating_chart(r, &mut out);
+    if let Some(a) = r.analysis.as_ref().filter(|a| a.overall.games > 0) {
+        out.push_str("<h2>Accuracy by year (analysed games)</h2>\n");
+        accuracy_chart(a, &mut out);
+    }
     out.push_str("<h2>Score by year</h2>\n");
     year_bars(r, &mut out);
     out.push_str("<h2>By colour</h2>\n");
@@ -316,6 +447,9 @@ pub fn page(r: &Report, events: &[PlayerEvent]) -> String {
     lines_table("time-controls", "class", &r.by_time_control, &mut out);
     out.push_str("<h2>Most frequent opponents</h2>\n");
     lines_table("opponents", "opponent", &r.opponents, &mut out);
+    if let Some(a) = &r.analysis {
+        analysis_section(a, &mut out);
+    }
     if !events.is_empty() {
         out.push_str("<h2>Events</h2>\n<p class=\"sub\">Score and TPR (over rated opponents) in each event; the place with the default tie-breaks when the stored games are enough of the event.</p>\n");
         events_table(events, &mut out);

@@ -5,7 +5,7 @@
 //! (checked against it by tests/stats_cli.rs).
 
 use super::row::{Colour, GameFacts, PlayerGame};
-use crate::db::query::rows::{analysis_summaries, for_each_sides, time_forfeits};
+use crate::db::query::rows::{for_each_sides, time_forfeits};
 use crate::db::query::select::Filter;
 use rusqlite::Connection;
 use std::fmt;
@@ -53,7 +53,6 @@ pub fn for_each_row(
     mut each: impl FnMut(&PlayerGame),
 ) -> Result<u64, ReadError> {
     let on_time = time_forfeits(conn)?;
-    let analysed = analysis_summaries(conn)?;
     let mut row = PlayerGame::new(0, 0, Colour::White);
     let games = for_each_sides(conn, filter, person, |g| {
         let id = g.id;
@@ -75,14 +74,11 @@ pub fn for_each_row(
         row.termination.clone_from(&g.termination);
         row.laws_edition.clone_from(&g.laws_edition);
         row.duplicate = g.duplicate;
-        let analysis = analysed.get(&id);
-        let facts = GameFacts {
+        row.facts = GameFacts {
             termination_ply: g.termination_ply,
             threefold_ply: g.threefold_ply,
             fifty_ply: g.fifty_ply,
             on_time: on_time.contains(&id),
-            accuracy: None,
-            blunders: None,
         };
         for (colour, me, them) in [(Colour::White, 0, 1), (Colour::Black, 1, 0)] {
             let (Some(person), Some(name)) = (g.persons[me], g.name_ids[me]) else {
@@ -101,11 +97,6 @@ pub fn for_each_row(
             row.opponent_rating = g.elo[them];
             row.score = flip(effective);
             row.recorded_score = flip(recorded);
-            row.facts = GameFacts {
-                accuracy: analysis.and_then(|a| a[colour.index()].0),
-                blunders: analysis.and_then(|a| a[colour.index()].1),
-                ..facts.clone()
-            };
             each(&row);
         }
     })?;

@@ -2,6 +2,7 @@
 //! 95 % Wilson interval. One `Report` feeds the text, JSON, CSV and HTML outputs; `LeaderRow`
 //! is the one-line-per-person form of the leaderboard.
 
+use super::analysis::{AnalysisOut, Summary};
 use super::dossier::{
     ByColour, Dossier, Ending, PLY_BUCKET_WIDTH, PLY_BUCKETS, Stats, Streak, Tally,
 };
@@ -11,6 +12,7 @@ use crate::db::directory::Directory;
 use crate::identity::names::visible;
 use crate::table::{Cell, Column, Kind};
 use serde::Serialize;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// One line of a table: a key and its tally.
@@ -112,19 +114,6 @@ pub struct RatingOut {
     pub rating: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct AnalysisOut {
-    /// Games of the selection that have been analysed: the accuracy and the blunders are over
-    /// these only.
-    pub games: u32,
-    /// Games of the selection (finished or not), analysed or not.
-    pub of_games: u32,
-    pub accuracy: Option<f64>,
-    pub blunders: u32,
-    /// Blunders per 100 own moves.
-    pub blunder_rate: Option<f64>,
-}
-
 /// Everything about one person, ready to print.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
@@ -156,6 +145,7 @@ pub struct Report {
     pub mean_plies: Option<f64>,
     pub rating_history: Vec<RatingOut>,
     pub opponents: Vec<Line>,
+    /// The analysis summary over the selected games (`stats::analysis`).
     pub analysis: Option<AnalysisOut>,
 }
 
@@ -182,7 +172,14 @@ fn openings(map: &std::collections::HashMap<u32, [Tally; 2]>, stats: &Stats) -> 
 }
 
 impl Report {
-    pub fn new(d: &Dossier, stats: &Stats, dir: &Directory, opponents: usize) -> Report {
+    /// `analysis`: the person's summary over the same selection (`analysis::summarise`).
+    pub fn new(
+        d: &Dossier,
+        stats: &Stats,
+        dir: &Directory,
+        opponents: usize,
+        analysis: Option<&Summary>,
+    ) -> Report {
         let person = dir.persons.get(&d.player_id);
         let mut spellings: Vec<Count> = d
             .spellings
@@ -288,13 +285,7 @@ impl Report {
                 .iter()
                 .map(|(id, t)| Line::new(dir.person_name(*id), t))
                 .collect(),
-            analysis: (all > 0).then(|| AnalysisOut {
-                games: d.accuracy.games,
-                of_games: all,
-                accuracy: d.accuracy_mean(),
-                blunders: d.accuracy.blunders,
-                blunder_rate: d.blunder_rate(),
-            }),
+            analysis: analysis.map(|s| AnalysisOut::new(s, |id| dir.person_name(id))),
         }
     }
 }
@@ -324,16 +315,24 @@ pub struct LeaderRow {
     pub expected_score: Option<f64>,
     pub first_date: Option<String>,
     pub last_date: Option<String>,
+    /// The analysis summary's (`stats::analysis`): analysed games, mean accuracy, mean
+    /// average centipawn loss, blunders per 100 moves.
+    pub analysed_games: u32,
+    pub accuracy: Option<f64>,
+    pub acpl: Option<f64>,
+    pub blunder_rate: Option<f64>,
 }
 
 impl LeaderRow {
-    pub fn new(d: &Dossier, dir: &Directory) -> LeaderRow {
+    /// `analysis`: the person's summary over the same selection, if any.
+    pub fn new(d: &Dossier, dir: &Directory, analysis: Option<&Summary>) -> LeaderRow {
         LeaderRow::from_parts(
             d.player_id,
             &d.total,
             &d.by_colour,
             &d.performance,
             (d.first, d.last),
+            analysis,
             dir,
         )
     }
@@ -346,9 +345,11 @@ impl LeaderRow {
         by_colour: &ByColour,
         performance: &PerformanceInput,
         (first, last): (u32, u32),
+        analysis: Option<&Summary>,
         dir: &Directory,
     ) -> LeaderRow {
         let p = performance.summary();
+        let a = analysis.map(|s| &s.all);
         let dated = |k: u32| (k != 0).then(|| format_date_key(k));
         LeaderRow {
             player_id,
@@ -375,12 +376,16 @@ impl LeaderRow {
                 .and_then(|p| p.expected.as_ref().map(|e| e.expected)),
             first_date: dated(first),
             last_date: dated(last),
+            analysed_games: a.map_or(0, |a| a.games),
+            accuracy: a.and_then(|a| a.accuracy()),
+            acpl: a.and_then(|a| a.acpl()),
+            blunder_rate: a.and_then(|a| a.rate(2)),
         }
     }
 }
 
 /// The leaderboard's columns, for the export's table formats (CSV, JSON lines, Parquet).
-pub const LEADER_COLUMNS: [Column; 22] = [
+pub const LEADER_COLUMNS: [Column; 26] = [
     col("player_id", Kind::Int, "person (players.id)"),
     col("player", Kind::Text, "the person's canonical name"),
     col("fide_id", Kind::Int, "FIDE id, when known"),
@@ -427,6 +432,26 @@ pub const LEADER_COLUMNS: [Column; 22] = [
     ),
     col("first_date", Kind::Text, "first dated game"),
     col("last_date", Kind::Text, "last dated game"),
+    col(
+        "analysed_games",
+        Kind::Int,
+        "games with an analysis (each with its strongest)",
+    ),
+    col(
+        "accuracy",
+        Kind::Float,
+        "mean of the per-game accuracy in the analysed games",
+    ),
+    col(
+        "acpl",
+        Kind::Float,
+        "mean of the per-game average centipawn loss",
+    ),
+    col(
+        "blunder_rate",
+        Kind::Float,
+        "blunders per 100 own moves in the analysed games",
+    ),
 ];
 
 const fn col(name: &'static str, kind: Kind, meaning: &'static str) -> Column {
@@ -465,23 +490,39 @@ impl LeaderRow {
             f(self.expected_score),
             Cell::opt_text(self.first_date.as_deref()),
             Cell::opt_text(self.last_date.as_deref()),
+            u(self.analysed_games),
+            f(self.accuracy),
+            f(self.acpl),
+            f(self.blunder_rate),
         ]
     }
 }
 
-/// Leaderboard orders: most games, most points, best FIDE performance (ties by games, then id).
+/// Leaderboard orders: most games, most points, best FIDE performance, most analysed games,
+/// highest accuracy, lowest average centipawn loss, fewest blunders per 100 moves (a person
+/// without the figure last; ties by games, then id).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum SortBy {
     Games,
     Score,
     Performance,
+    Analysed,
+    Accuracy,
+    Acpl,
+    BlunderRate,
 }
 
-pub fn leaderboard(stats: &Stats, dir: &Directory, sort: SortBy) -> Vec<LeaderRow> {
+/// `rows` of every person, sorted; `analysis`: the persons' summaries over the same selection.
+pub fn leaderboard(
+    stats: &Stats,
+    dir: &Directory,
+    sort: SortBy,
+    analysis: &HashMap<i64, Summary>,
+) -> Vec<LeaderRow> {
     let mut rows: Vec<LeaderRow> = stats
         .dossiers
         .values()
-        .map(|d| LeaderRow::new(d, dir))
+        .map(|d| LeaderRow::new(d, dir, analysis.get(&d.player_id)))
         .collect();
     sort_leaderboard(&mut rows, sort);
     rows
@@ -494,6 +535,12 @@ pub fn sort_leaderboard(rows: &mut [LeaderRow], sort: SortBy) {
             .cmp(&a.games)
             .then_with(|| a.player_id.cmp(&b.player_id))
     };
+    // A figure, the person without it last; `high`: the highest first.
+    let figure = |a: Option<f64>, b: Option<f64>, high: bool| match (a, b) {
+        (Some(a), Some(b)) if high => b.total_cmp(&a),
+        (Some(a), Some(b)) => a.total_cmp(&b),
+        (a, b) => b.is_some().cmp(&a.is_some()),
+    };
     match sort {
         SortBy::Games => rows.sort_by(tie),
         SortBy::Score => rows.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| tie(a, b))),
@@ -502,6 +549,84 @@ pub fn sort_leaderboard(rows: &mut [LeaderRow], sort: SortBy) {
                 .cmp(&a.performance_fide)
                 .then_with(|| tie(a, b))
         }),
+        SortBy::Analysed => rows.sort_by(|a, b| {
+            b.analysed_games
+                .cmp(&a.analysed_games)
+                .then_with(|| tie(a, b))
+        }),
+        SortBy::Accuracy => {
+            rows.sort_by(|a, b| figure(a.accuracy, b.accuracy, true).then_with(|| tie(a, b)))
+        }
+        SortBy::Acpl => rows.sort_by(|a, b| figure(a.acpl, b.acpl, false).then_with(|| tie(a, b))),
+        SortBy::BlunderRate => rows
+            .sort_by(|a, b| figure(a.blunder_rate, b.blunder_rate, false).then_with(|| tie(a, b))),
+    }
+}
+
+/// The analysis section: what was analysed and by which engine, the figures overall, by
+/// colour, time control and year, and the best and worst games by accuracy.
+fn write_analysis(a: &AnalysisOut, out: &mut String) {
+    if a.overall.games == 0 {
+        let _ = writeln!(
+            out,
+            "\nanalysis: none of the {} games analysed (`arbiter analyse --db DB` analyses them)",
+            a.of_games
+        );
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nanalysis: {} of {} games analysed, {} without analysis; by {}",
+        a.overall.games,
+        a.of_games,
+        a.without_analysis,
+        a.engines_text()
+    );
+    let rows: Vec<Vec<String>> = a
+        .lines()
+        .into_iter()
+        .map(|(key, f)| std::iter::once(key).chain(f.cells()).collect())
+        .collect();
+    table(
+        &[
+            "",
+            "games",
+            "accuracy",
+            "ACPL",
+            "inaccuracies/100",
+            "mistakes/100",
+            "blunders/100",
+        ],
+        &rows,
+        out,
+    );
+    let _ = writeln!(
+        out,
+        "  (per 100 of the player's moves; - where no analysed game gives that label)"
+    );
+    for (title, games) in [("best", &a.best), ("worst", &a.worst)] {
+        let _ = writeln!(out, "\n{title} games by accuracy");
+        let rows: Vec<Vec<String>> = games
+            .iter()
+            .map(|g| {
+                vec![
+                    format!("#{}", g.game_id),
+                    g.colour.name().to_owned(),
+                    g.opponent.clone().unwrap_or_else(|| "?".to_owned()),
+                    g.date.clone(),
+                    g.event.clone().unwrap_or_default(),
+                    format!("{:.1}", g.accuracy),
+                    g.acpl.map_or("-".to_owned(), |v| v.to_string()),
+                ]
+            })
+            .collect();
+        table(
+            &[
+                "game", "colour", "opponent", "date", "event", "accuracy", "ACPL",
+            ],
+            &rows,
+            out,
+        );
     }
 }
 
@@ -778,26 +903,8 @@ impl Report {
                 self.rating_history.len()
             );
         }
-        match &self.analysis {
-            Some(a) if a.games == 0 => {
-                let _ = writeln!(
-                    out,
-                    "\nanalysis: none of the {} games analysed (`arbiter analyse --db DB` analyses them)",
-                    a.of_games
-                );
-            }
-            Some(a) => {
-                let _ = writeln!(
-                    out,
-                    "\nanalysis: {} of {} games analysed; in those, accuracy {}, {} blunders ({} per 100 moves)",
-                    a.games,
-                    a.of_games,
-                    a.accuracy.map_or("-".to_owned(), |v| format!("{v:.1}")),
-                    a.blunders,
-                    a.blunder_rate.map_or("-".to_owned(), |v| format!("{v:.2}"))
-                );
-            }
-            None => {}
+        if let Some(a) = &self.analysis {
+            write_analysis(a, out);
         }
     }
 

@@ -1,6 +1,6 @@
 //! One row of `player_games` (one person's side of one game), as the statistics read it: the
 //! view's columns in the view's order, then the few facts about the game the view does not carry
-//! (where the Laws say it ended, the Termination tag, the analysis of this side).
+//! (where the Laws say it ended, the Termination tag); the analysis is `analysis`'s own pass.
 
 use serde::Serialize;
 
@@ -105,9 +105,6 @@ pub struct GameFacts {
     pub fifty_ply: Option<u32>,
     /// The Termination tag says the game was lost on time.
     pub on_time: bool,
-    /// This side's accuracy and blunders from `--analyse`, when the game was analysed.
-    pub accuracy: Option<f64>,
-    pub blunders: Option<u32>,
 }
 
 impl PlayerGame {

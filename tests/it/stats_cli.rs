@@ -409,9 +409,14 @@ fn board_equals_dossiers(db: &Path) -> usize {
             let board = arbiter::stats::board::collect(&conn, &dir, &filter, all_games).unwrap();
             assert_eq!(board.rows, stats.rows);
             assert_eq!(board.duplicates_skipped, stats.duplicates_skipped);
+            let scope = arbiter::stats::analysis::Scope {
+                all_games,
+                ..Default::default()
+            };
+            let analysis = arbiter::stats::analysis::summarise(&conn, &filter, &scope).unwrap();
             for sort in [SortBy::Games, SortBy::Score, SortBy::Performance] {
-                let want = leaderboard(&stats, &dir, sort);
-                let got = board.rows(&dir, sort);
+                let want = leaderboard(&stats, &dir, sort, &analysis);
+                let got = board.rows(&dir, sort, &analysis);
                 assert_eq!(got.len(), want.len());
                 for (g, w) in got.iter().zip(&want) {
                     assert_eq!(g, w);
@@ -477,6 +482,7 @@ fn stats_player_says_how_many_games_were_analysed() {
     let a = &v["analysis"];
     assert_eq!(a["games"], 1, "{a}");
     assert_eq!(a["of_games"], 7, "{a}");
+    assert_eq!(a["without_analysis"], 6, "{a}");
     let conn = Connection::open(db).unwrap();
     let (accuracy, blunders, plies): (f64, u32, u32) = conn
         .query_row(
@@ -486,11 +492,18 @@ fn stats_player_says_how_many_games_were_analysed() {
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .unwrap();
+    // The game's accuracy as exported (one decimal).
+    let shown = (accuracy * 10.0).round() / 10.0;
     assert!(
-        (a["accuracy"].as_f64().unwrap() - accuracy).abs() < 1e-9,
+        (a["accuracy"].as_f64().unwrap() - shown).abs() < 1e-9,
         "{a}"
     );
     assert_eq!(a["blunders"], blunders, "{a}");
+    // The own search gives no inaccuracies or mistakes: unknown, not 0.
+    assert!(
+        a["mistakes"].is_null() && a["inaccuracy_rate"].is_null(),
+        "{a}"
+    );
     let own_moves = plies.div_ceil(2);
     let rate = 100.0 * f64::from(blunders) / f64::from(own_moves);
     assert!(
@@ -499,7 +512,7 @@ fn stats_player_says_how_many_games_were_analysed() {
     );
     let out = arbiter(&["stats", "player", "Alpha, Ann", "--db", db]);
     assert!(
-        text(out).contains("analysis: 1 of 7 games analysed; in those, accuracy"),
+        text(out).contains("analysis: 1 of 7 games analysed, 6 without analysis; by arbiter"),
         "one analysed"
     );
 }

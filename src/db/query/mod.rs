@@ -5,6 +5,7 @@
 //! selects; `positions` searches them (the planner of docs/POSITIONS.md). No SQL text
 //! leaves this module.
 
+pub mod analysis_summary;
 pub mod games;
 pub mod laws;
 mod names;

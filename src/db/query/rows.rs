@@ -3,7 +3,7 @@
 
 use super::{Filter, Selection, schema_version};
 use rusqlite::{Connection, params_from_iter};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// A game as the opening tree reads it.
 #[derive(Debug, Clone, Copy)]
@@ -86,17 +86,12 @@ const SIDES_COLUMNS: &str = "g.id, w.person_id, g.white_id, b.person_id, g.black
     g.ply_count, g.termination, g.laws_edition, coalesce(dm.survivor = 0, 0), \
     g.termination_ply, g.threefold_ply, g.fifty_ply";
 
-/// Calls `each` with every game the filter selects, in date order (year, month, day, game
-/// id; unknown parts first, as SQLite orders NULL). `person`: only games of this person.
-/// Returns the number of games read.
-pub fn for_each_sides(
-    conn: &Connection,
-    filter: &Filter,
+/// The selection's FROM list, and its WHERE clause and values narrowed to the games of
+/// `person` (any of its spellings, either colour) when given.
+pub(super) fn with_person(
+    selection: &Selection,
     person: Option<i64>,
-    mut each: impl FnMut(&SidesRow),
-) -> rusqlite::Result<u64> {
-    let version = schema_version(conn)?;
-    let selection = Selection::for_version(version, filter.clone());
+) -> (&'static str, String, Vec<rusqlite::types::Value>) {
     let (from, clause, values) = selection.sql();
     let mut values = values.to_vec();
     let mut clause = clause.to_owned();
@@ -108,6 +103,21 @@ pub fn for_each_sides(
              OR g.black_id IN (SELECT id FROM player_names WHERE person_id = ?{n}))"
         );
     }
+    (from, clause, values)
+}
+
+/// Calls `each` with every game the filter selects, in date order (year, month, day, game
+/// id; unknown parts first, as SQLite orders NULL). `person`: only games of this person.
+/// Returns the number of games read.
+pub fn for_each_sides(
+    conn: &Connection,
+    filter: &Filter,
+    person: Option<i64>,
+    mut each: impl FnMut(&SidesRow),
+) -> rusqlite::Result<u64> {
+    let version = schema_version(conn)?;
+    let selection = Selection::for_version(version, filter.clone());
+    let (from, clause, values) = with_person(&selection, person);
     let columns = SIDES_COLUMNS.replace("{opening}", super::select::opening_columns(version));
     let sql = format!(
         "SELECT {columns} FROM {from} WHERE {clause} ORDER BY g.year, g.month, g.day, g.id"
@@ -169,20 +179,4 @@ pub fn time_forfeits(conn: &Connection) -> rusqlite::Result<HashSet<i64>> {
         }
     }
     Ok(set)
-}
-
-/// Per analysed game: (accuracy, blunders) of White and of Black.
-pub type AnalysisSummary = [(Option<f64>, Option<u32>); 2];
-
-/// Every stored analysis's accuracy and blunders per side, by game id.
-pub fn analysis_summaries(conn: &Connection) -> rusqlite::Result<HashMap<i64, AnalysisSummary>> {
-    let mut stmt = conn.prepare(
-        "SELECT game_id, white_accuracy, black_accuracy, white_blunders, black_blunders FROM analyses",
-    )?;
-    let mut rows = stmt.query([])?;
-    let mut map = HashMap::new();
-    while let Some(r) = rows.next()? {
-        map.insert(r.get(0)?, [(r.get(1)?, r.get(3)?), (r.get(2)?, r.get(4)?)]);
-    }
-    Ok(map)
 }
