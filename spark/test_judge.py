@@ -170,6 +170,12 @@ def test_the_spark_sql_reduce(run):
         f"SELECT sum(findings) FROM read_parquet('{out}/reduce/findings_by_month/*.parquet')"
     ).fetchone()
     assert findings == report["totals"]["findings"]
+    # The leaderboard of every player (spark/test_search.py compares it with stats players).
+    (players, danny) = con.execute(
+        f"SELECT count(*), max(games) FILTER (WHERE player = 'DannyTheDonkey') "
+        f"FROM read_parquet('{out}/reduce/players/*.parquet')").fetchone()
+    assert players == report["reduce"]["players"] >= len(top)
+    assert danny == top[0][1]
 
 
 def ratings(source, csv_path):

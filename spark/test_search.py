@@ -144,3 +144,32 @@ def test_the_command_line_writes_the_hits_and_refuses_what_it_cannot_answer(data
                            str(out), "--pattern", "*/*/*/3P4/*/*/*"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "--pattern" in proc.stderr, proc.stderr
+
+
+def test_the_leaderboard_reduce_equals_stats_players(dataset, spark):
+    """judge.py's `players` reduce over the shards' `player_games` rows against `arbiter stats
+    players` on a database of the same games: every row, every column."""
+    import judge
+
+    _, out, db = dataset
+    rows = spark.read.parquet(*[str(out / "shards" / s.name / "player_games.parquet")
+                                for s in SHARDS])
+    got = {r["player"]: r.asDict() for r in judge.leaderboard(spark, rows).collect()
+           if r["games"] >= 1}  # stats players' --min-games 1
+    want = {r["player"]: r for r in arbiter_csv("stats", "players", "--db", str(db),
+                                                "--format", "csv")}
+    assert got.keys() == want.keys() and len(got) > 100
+    floats = ("score", "score_pct", "white_score", "black_score", "average_opponent",
+              "performance_linear", "performance_perfect", "expected_score")
+    for player, w in want.items():
+        g = got[player]
+        for column in judge.LEADER_COLUMNS:
+            have, text = g[column], w[column]
+            if text == "":
+                assert have is None, (player, column, have)
+            elif column in floats:
+                assert have == pytest.approx(float(text), abs=1e-6), (player, column)
+            elif column in ("player", "first_date", "last_date"):
+                assert have == text, (player, column)
+            else:
+                assert have == int(text), (player, column)
