@@ -58,8 +58,8 @@ def local_path(uri: str) -> str:
 
 
 def find_arbiter(arbiter: str) -> str:
-    """The arbiter binary on this executor: the copy shipped with the job (`--files` or the
-    driver's addFile), else the name on PATH, else the path as given."""
+    """A program on this executor (arbiter, the engine): the copy shipped with the job
+    (`--files` or the driver's addFile), else the name on PATH, else the path as given."""
     from pyspark import SparkFiles
 
     try:
@@ -129,6 +129,11 @@ def judge_shard(task: dict) -> dict:
             source = "-"
         cmd = [arbiter, "check", source, "--output", out_dir, "--format", "parquet"]
         cmd += ["--name", name, "--quiet", "--jobs", str(task["threads"])]
+        if task["engine"]:
+            # The analysis: one engine process per arbiter worker, so one per task.
+            cmd += ["--engine", find_arbiter(task["engine"])]
+            if task["engine_nodes"]:
+                cmd += ["--engine-nodes", str(task["engine_nodes"])]
         cmd += task["arbiter_args"]
         code, err = run_arbiter(cmd, data, task["timeout"])
         shard_dir = os.path.join(out_dir, name)
@@ -216,6 +221,8 @@ class Job:
             "threads": a.threads,
             "timeout": a.shard_timeout,
             "arbiter_args": a.arbiter_args,
+            "engine": a.engine,
+            "engine_nodes": a.engine_nodes,
             "remote_out": a.remote_io or not is_local(self.out),
         }
 
@@ -263,8 +270,9 @@ class Job:
                 )
             else:
                 todo.append((n, uri))
-        if os.path.isfile(self.args.arbiter):
-            self.sc.addFile(os.path.abspath(self.args.arbiter))
+        for program in (self.args.arbiter, self.args.engine):
+            if program and program != "none" and os.path.isfile(program):
+                self.sc.addFile(os.path.abspath(program))
         workers = self.args.parallel or max(1, self.sc.defaultParallelism // self.args.threads)
         lock = threading.Lock()
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
@@ -371,10 +379,13 @@ class Job:
             df.write.mode("overwrite").parquet(f"{self.out}/reduce/{name}")
             spark.read.parquet(f"{self.out}/reduce/{name}").createOrReplaceTempView(name)
             shown[name] = spark.table(name).count()
-        # The leaderboard of every player (`arbiter stats players`).
-        board = leaderboard(spark, spark.table("player_games"))
-        board.write.mode("overwrite").parquet(f"{self.out}/reduce/players")
-        shown["players"] = spark.read.parquet(f"{self.out}/reduce/players").count()
+        # The leaderboard of every player (`arbiter stats players`), and each player's
+        # analysis summary over the analysed games.
+        tables = {"players": leaderboard(spark, spark.table("player_games")),
+                  "player_analysis": player_analysis(spark, spark.table("games"))}
+        for name, df in tables.items():
+            df.write.mode("overwrite").parquet(f"{self.out}/reduce/{name}")
+            shown[name] = spark.read.parquet(f"{self.out}/reduce/{name}").count()
         return shown
 
 
@@ -519,6 +530,48 @@ def leaderboard(spark, player_games):
     return spark.createDataFrame(rows, schema)
 
 
+# ---------------------------------------------------------------- the analysis reduce
+
+PLAYER_ANALYSIS_SQL = """
+    SELECT player, count(*) AS analysed_games,
+           avg(accuracy) AS accuracy, avg(acpl) AS acpl,
+           100 * sum(inaccuracies) / sum(CASE WHEN inaccuracies IS NOT NULL THEN moves END)
+               AS inaccuracies_per_100,
+           100 * sum(mistakes) / sum(CASE WHEN mistakes IS NOT NULL THEN moves END)
+               AS mistakes_per_100,
+           100 * sum(blunders) / sum(CASE WHEN blunders IS NOT NULL THEN moves END)
+               AS blunders_per_100,
+           sum(moves) AS moves
+    FROM (SELECT white AS player, white_accuracy AS accuracy, white_acpl AS acpl,
+                 white_inaccuracies AS inaccuracies, white_mistakes AS mistakes,
+                 white_blunders AS blunders,
+                 CASE WHEN black_first THEN floor(ply_count / 2)
+                      ELSE ceil(ply_count / 2) END AS moves
+          FROM analysis_input
+          UNION ALL
+          SELECT black, black_accuracy, black_acpl, black_inaccuracies, black_mistakes,
+                 black_blunders,
+                 CASE WHEN black_first THEN ceil(ply_count / 2)
+                      ELSE floor(ply_count / 2) END
+          FROM analysis_input)
+    GROUP BY player"""
+
+
+def player_analysis(spark, games):
+    """Each player's analysis summary over his analysed games (docs/ANALYSIS.md's one
+    definition): accuracy and ACPL the means of the per-game figures, each game once;
+    inaccuracies, mistakes and blunders per 100 of the player's own moves (a side's plies),
+    a count the analysis does not give (NULL) out of both sums, NULL when no game gives it."""
+    from pyspark.sql import functions as F
+
+    analysed = (games.where(F.col("analysis_engine").isNotNull())
+                     .withColumn("black_first",
+                                 F.coalesce(F.split(F.col("start_fen"), " ").getItem(1) == "b",
+                                            F.lit(False))))
+    analysed.createOrReplaceTempView("analysis_input")
+    return spark.sql(PLAYER_ANALYSIS_SQL)
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         prog="judge.py",
@@ -544,6 +597,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="only the map step: no dataset, no reduce")
     p.add_argument("--arbiter-arg", dest="arbiter_args", action="append", default=[],
                    help="one more argument for arbiter check (repeat: --arbiter-arg=--no-laws)")
+    p.add_argument("--engine",
+                   help="analyse every shard with this UCI engine (arbiter check --engine: one "
+                        "engine per task; a local path is shipped to the executors; 'none': "
+                        "arbiter's own search)")
+    p.add_argument("--engine-nodes", type=int, default=None,
+                   help="the engine's node budget per position (default arbiter's: 1000000)")
     p.add_argument("--remote-io", action="store_true",
                    help="treat local inputs and OUT as remote ones: read each shard through Spark's "
                         "Hadoop file systems into arbiter's stdin and copy its Parquet out through "
