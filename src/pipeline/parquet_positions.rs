@@ -144,9 +144,7 @@ pub fn explain(query: &Query) -> Result<serde_json::Value, Untranslatable> {
     }
     let only_position = query.material.is_none() && query.patterns.is_empty();
     if query.identity.mirror && !only_position {
-        return Err(Untranslatable(
-            "--mirror with --material or --pattern",
-        ));
+        return Err(Untranslatable("--mirror with --material or --pattern"));
     }
     let keys = query.position.as_ref().map(|pos| {
         query
@@ -193,12 +191,16 @@ mod tests {
 
     #[test]
     fn a_pattern_as_a_regex_matches_the_boards_the_pattern_matches() {
-        let re = parse_pattern("r*k*/*/*/3P4/*/*/*/* w").unwrap().board_regex();
+        let re = parse_pattern("r*k*/*/*/3P4/*/*/*/* w")
+            .unwrap()
+            .board_regex();
         assert_eq!(
             re,
             r"^r[^/]*k[^/]*/[^/]*/[^/]*/\.\.\.P\.\.\.\./[^/]*/[^/]*/[^/]*/[^/]* w$"
         );
-        let any = parse_pattern("*/*/*/*/*/*/*/[Qq.]!?A*").unwrap().board_regex();
+        let any = parse_pattern("*/*/*/*/*/*/*/[Qq.]!?A*")
+            .unwrap()
+            .board_regex();
         assert_eq!(
             any,
             r"^[^/]*/[^/]*/[^/]*/[^/]*/[^/]*/[^/]*/[^/]*/[.Qq][PNBRQKpnbrqk][^/][PNBRQK][^/]* [wb]$"
