@@ -12,15 +12,11 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import duckdb
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-JUDGE = ROOT / "spark" / "judge.py"
-ARBITER = Path(os.environ.get("ARBITER_BIN", ROOT / "target" / "release" / "arbiter")).resolve()
-CORPUS = Path(os.environ.get("ARBITER_CORPUS", ROOT.parent / "shared" / "corpus"))
+from paths import ARBITER, CORPUS, JUDGE  # noqa: E402
 SHARD = CORPUS / "games" / "otb" / "pgn4web-lon09r5.pgn"
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
 # The same engine and budget for the map step and for the database import.

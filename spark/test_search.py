@@ -8,7 +8,6 @@ material and patterns; the position rows read with DuckDB.
 import csv
 import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,14 +15,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "spark"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 import search  # noqa: E402
-
-JUDGE = ROOT / "spark" / "judge.py"
-SEARCH = ROOT / "spark" / "search.py"
-ARBITER = Path(os.environ.get("ARBITER_BIN", ROOT / "target" / "release" / "arbiter")).resolve()
-CORPUS = Path(os.environ.get("ARBITER_CORPUS", ROOT.parent / "shared" / "corpus"))
+from paths import ARBITER, CORPUS, JUDGE, SEARCH  # noqa: E402
 SHARDS = [
     CORPUS / "games" / "lichess" / "lichess_DannyTheDonkey_2019-01-29.pgn",
     CORPUS / "games" / "otb" / "pychess-dortmund.pgn",
