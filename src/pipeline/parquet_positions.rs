@@ -126,7 +126,7 @@ impl std::error::Error for Untranslatable {}
 ///   query's identity (relaxations and `--mirror` included), or null;
 /// - `material`: null, `{"signature": {"white": [Q,R,B,N,P] or null, "black": ...}}`,
 ///   `{"diffs": [[Q,R,B,N,P], ...]}` (White's counts less Black's, any of them), or
-///   `{"down": {"side": "White"|"Black"|null, "points": N}}` (Q 9, R 5, B 3, N 3, P 1; the
+///   `{"down": {"side": "white"|"black"|null, "points": N}}` (Q 9, R 5, B 3, N 3, P 1; the
 ///   side behind, null either);
 /// - `held`: plies the material must hold from the matching ply on, all within the game;
 /// - `patterns`: regular expressions the board text must match, all of them.
@@ -162,7 +162,10 @@ pub fn explain(query: &Query) -> Result<serde_json::Value, Untranslatable> {
             serde_json::json!({"diffs": imbalance_diffs(more, less, *minors)})
         }
         Material::Down(side, points) => serde_json::json!({"down": {
-            "side": side.map(|c| crate::positions::key::side_name(c)),
+            "side": side.map(|c| match c {
+                Color::White => "white",
+                Color::Black => "black",
+            }),
             "points": points,
         }}),
     });
