@@ -58,8 +58,8 @@ def local_path(uri: str) -> str:
 
 
 def find_arbiter(arbiter: str) -> str:
-    """The arbiter binary on this executor: the copy shipped with the job (`--files` or the
-    driver's addFile), else the name on PATH, else the path as given."""
+    """A program on this executor (arbiter, the engine): the copy shipped with the job
+    (`--files` or the driver's addFile), else the name on PATH, else the path as given."""
     from pyspark import SparkFiles
 
     try:
@@ -129,6 +129,11 @@ def judge_shard(task: dict) -> dict:
             source = "-"
         cmd = [arbiter, "check", source, "--output", out_dir, "--format", "parquet"]
         cmd += ["--name", name, "--quiet", "--jobs", str(task["threads"])]
+        if task["engine"]:
+            # The analysis: one engine process per arbiter worker, so one per task.
+            cmd += ["--engine", find_arbiter(task["engine"])]
+            if task["engine_nodes"]:
+                cmd += ["--engine-nodes", str(task["engine_nodes"])]
         cmd += task["arbiter_args"]
         code, err = run_arbiter(cmd, data, task["timeout"])
         shard_dir = os.path.join(out_dir, name)
@@ -216,6 +221,8 @@ class Job:
             "threads": a.threads,
             "timeout": a.shard_timeout,
             "arbiter_args": a.arbiter_args,
+            "engine": a.engine,
+            "engine_nodes": a.engine_nodes,
             "remote_out": a.remote_io or not is_local(self.out),
         }
 
@@ -263,8 +270,9 @@ class Job:
                 )
             else:
                 todo.append((n, uri))
-        if os.path.isfile(self.args.arbiter):
-            self.sc.addFile(os.path.abspath(self.args.arbiter))
+        for program in (self.args.arbiter, self.args.engine):
+            if program and program != "none" and os.path.isfile(program):
+                self.sc.addFile(os.path.abspath(program))
         workers = self.args.parallel or max(1, self.sc.defaultParallelism // self.args.threads)
         lock = threading.Lock()
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
@@ -371,7 +379,197 @@ class Job:
             df.write.mode("overwrite").parquet(f"{self.out}/reduce/{name}")
             spark.read.parquet(f"{self.out}/reduce/{name}").createOrReplaceTempView(name)
             shown[name] = spark.table(name).count()
+        # The leaderboard of every player (`arbiter stats players`), and each player's
+        # analysis summary over the analysed games.
+        tables = {"players": leaderboard(spark, spark.table("player_games")),
+                  "player_analysis": player_analysis(spark, spark.table("games"))}
+        for name, df in tables.items():
+            df.write.mode("overwrite").parquet(f"{self.out}/reduce/{name}")
+            shown[name] = spark.read.parquet(f"{self.out}/reduce/{name}").count()
         return shown
+
+
+# ---------------------------------------------------------------- the leaderboard reduce
+
+# FIDE Rating Regulations table 8.1.1 as arbiter keeps it (p in hundredths -> dp).
+FIDE_TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "src",
+                          "stats", "ratings", "fide_table_8_1_1.csv")
+
+
+def fide_table(path: str = FIDE_TABLE) -> list[int]:
+    with open(path) as f:
+        rows = [line.strip().split(",") for line in f.read().splitlines()[1:] if line.strip()]
+    table = [int(dp) for _, dp in rows]
+    if len(table) != 101:
+        raise ValueError(f"{path}: {len(table)} rows, table 8.1.1 has 101")
+    return table
+
+
+def expected(own: float, opponent: float) -> float:
+    """The logistic expected score (FIDE's table 8.1.2's curve without its 400-point cap)."""
+    return 1.0 / (1.0 + 10.0 ** ((opponent - own) / 400.0))
+
+
+def perfect(opponents: list[int], score: float) -> float:
+    """The rating whose expected score against these opponents is the score, by bisection to
+    1e-9; the average opponent -/+ 800 at 0 % and 100 % (FIDE's rule)."""
+    n = len(opponents)
+    average = sum(opponents) / n
+    if score <= 0.0:
+        return average - 800.0
+    if score >= n:
+        return average + 800.0
+    lo, hi = -10_000.0, 14_000.0
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if sum(expected(mid, o) for o in opponents) < score:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-9:
+            break
+    return (lo + hi) / 2.0
+
+
+def date_text(key: int | None) -> str | None:
+    """A date key YYYYMMDD (0 for an unknown month or day) as arbiter prints it."""
+    if not key:
+        return None
+    y, m, d = key // 10_000, key // 100 % 100, key % 100
+    part = lambda v: f"{v:02}" if v else "??"  # noqa: E731
+    return f"{y:04}.{part(m)}.{part(d)}"
+
+
+def leader_row(row, table: list[int]) -> dict:
+    """One player's leaderboard row from the Spark aggregate: the performance figures of
+    `arbiter stats players` (docs/STATS.md) over the rated games collected."""
+    games = row["wins"] + row["draws"] + row["losses"]
+    out = {k: row[k] for k in ("player", "wins", "draws", "losses", "unfinished",
+                               "white_games", "white_score", "black_games", "black_score")}
+    score = row["wins"] + row["draws"] / 2
+    out.update(games=games, score=float(score),
+               score_pct=100.0 * score / games if games else None,
+               first_date=date_text(row["first"]), last_date=date_text(row["last"]))
+    rated = row["rated"] or []
+    n = len(rated)
+    out["rated_games"] = n
+    out.update(average_opponent=None, performance_fide=None, performance_linear=None,
+               performance_perfect=None, expected_score=None)
+    if n:
+        opponents = [r["opponent_rating"] for r in rated]
+        w = sum(1 for r in rated if r["score"] >= 1.0)
+        d = sum(1 for r in rated if 0.0 < r["score"] < 1.0)
+        lost = n - w - d
+        average = sum(opponents) / n
+        hundredths = min((100 * (2 * w + d) + n) // (2 * n), 100)
+        both = [r for r in rated if r["rating"] is not None]
+        out.update(
+            average_opponent=average,
+            # Rust's f64::round: halves away from zero (ratings are positive).
+            performance_fide=int(average + 0.5) + table[hundredths],
+            performance_linear=average + 400.0 * (w - lost) / n,
+            performance_perfect=perfect(opponents, w + d / 2),
+            expected_score=sum(expected(r["rating"], r["opponent_rating"]) for r in both)
+            if both else None,
+        )
+    return out
+
+
+LEADERBOARD_SQL = """
+    SELECT player,
+           count(CASE WHEN score = 1 THEN 1 END) AS wins,
+           count(CASE WHEN score = 0.5 THEN 1 END) AS draws,
+           count(CASE WHEN score = 0 THEN 1 END) AS losses,
+           count(CASE WHEN score IS NULL THEN 1 END) AS unfinished,
+           count(CASE WHEN colour = 'white' THEN score END) AS white_games,
+           coalesce(sum(CASE WHEN colour = 'white' THEN score END), 0D) AS white_score,
+           count(CASE WHEN colour = 'black' THEN score END) AS black_games,
+           coalesce(sum(CASE WHEN colour = 'black' THEN score END), 0D) AS black_score,
+           min(date_key) AS first, max(date_key) AS last,
+           -- The performance's games: finished, no forfeit (a decisive game without a move),
+           -- against an opponent with a rating tag.
+           collect_list(CASE WHEN score IS NOT NULL
+                              AND NOT (ply_count = 0 AND score <> 0.5)
+                              AND opponent_rating BETWEEN 0 AND 65535
+                             THEN named_struct('score', score,
+                                               'opponent_rating', opponent_rating,
+                                               'rating', CASE WHEN rating BETWEEN 0 AND 65535
+                                                              THEN rating END) END) AS rated
+    FROM (SELECT *, CASE WHEN year > 0 THEN year * 10000 + coalesce(month, 0) * 100
+                                            + coalesce(day, 0) END AS date_key
+          FROM player_games WHERE duplicate = 0)
+    GROUP BY player"""
+
+LEADER_COLUMNS = ("player", "games", "wins", "draws", "losses", "unfinished", "score",
+                  "score_pct", "white_games", "white_score", "black_games", "black_score",
+                  "rated_games", "average_opponent", "performance_fide",
+                  "performance_linear", "performance_perfect", "expected_score",
+                  "first_date", "last_date")
+
+
+def leaderboard(spark, player_games):
+    """`arbiter stats players` for every player of the `player_games` rows (a DataFrame):
+    the counts in Spark SQL, each player's performance from his rated games on the
+    executors. Names as written: without a database there are no persons."""
+    from pyspark.sql.types import (DoubleType, LongType, StringType, StructField,
+                                   StructType)
+
+    player_games.createOrReplaceTempView("leader_input")
+    if __name__ != "__main__":
+        # Imported (spark/search.py, the tests): the executors import this file by name.
+        spark.sparkContext.addPyFile(os.path.abspath(__file__))
+    table = fide_table()
+    ints = {"games", "wins", "draws", "losses", "unfinished", "white_games", "black_games",
+            "rated_games", "performance_fide"}
+    schema = StructType([
+        StructField(c, StringType() if c in ("player", "first_date", "last_date")
+                    else LongType() if c in ints else DoubleType()) for c in LEADER_COLUMNS])
+    sums = spark.sql(LEADERBOARD_SQL.replace("FROM player_games", "FROM leader_input"))
+    rows = sums.rdd.map(lambda r: leader_row(r, table)).map(
+        lambda d: tuple(d[c] for c in LEADER_COLUMNS))
+    return spark.createDataFrame(rows, schema)
+
+
+# ---------------------------------------------------------------- the analysis reduce
+
+PLAYER_ANALYSIS_SQL = """
+    SELECT player, count(*) AS analysed_games,
+           avg(accuracy) AS accuracy, avg(acpl) AS acpl,
+           100 * sum(inaccuracies) / sum(CASE WHEN inaccuracies IS NOT NULL THEN moves END)
+               AS inaccuracies_per_100,
+           100 * sum(mistakes) / sum(CASE WHEN mistakes IS NOT NULL THEN moves END)
+               AS mistakes_per_100,
+           100 * sum(blunders) / sum(CASE WHEN blunders IS NOT NULL THEN moves END)
+               AS blunders_per_100,
+           sum(moves) AS moves
+    FROM (SELECT white AS player, white_accuracy AS accuracy, white_acpl AS acpl,
+                 white_inaccuracies AS inaccuracies, white_mistakes AS mistakes,
+                 white_blunders AS blunders,
+                 CASE WHEN black_first THEN floor(ply_count / 2)
+                      ELSE ceil(ply_count / 2) END AS moves
+          FROM analysis_input
+          UNION ALL
+          SELECT black, black_accuracy, black_acpl, black_inaccuracies, black_mistakes,
+                 black_blunders,
+                 CASE WHEN black_first THEN ceil(ply_count / 2)
+                      ELSE floor(ply_count / 2) END
+          FROM analysis_input)
+    GROUP BY player"""
+
+
+def player_analysis(spark, games):
+    """Each player's analysis summary over his analysed games (docs/ANALYSIS.md's one
+    definition): accuracy and ACPL the means of the per-game figures, each game once;
+    inaccuracies, mistakes and blunders per 100 of the player's own moves (a side's plies),
+    a count the analysis does not give (NULL) out of both sums, NULL when no game gives it."""
+    from pyspark.sql import functions as F
+
+    analysed = (games.where(F.col("analysis_engine").isNotNull())
+                     .withColumn("black_first",
+                                 F.coalesce(F.split(F.col("start_fen"), " ").getItem(1) == "b",
+                                            F.lit(False))))
+    analysed.createOrReplaceTempView("analysis_input")
+    return spark.sql(PLAYER_ANALYSIS_SQL)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -399,6 +597,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="only the map step: no dataset, no reduce")
     p.add_argument("--arbiter-arg", dest="arbiter_args", action="append", default=[],
                    help="one more argument for arbiter check (repeat: --arbiter-arg=--no-laws)")
+    p.add_argument("--engine",
+                   help="analyse every shard with this UCI engine (arbiter check --engine: one "
+                        "engine per task; a local path is shipped to the executors; 'none': "
+                        "arbiter's own search)")
+    p.add_argument("--engine-nodes", type=int, default=None,
+                   help="the engine's node budget per position (default arbiter's: 1000000)")
     p.add_argument("--remote-io", action="store_true",
                    help="treat local inputs and OUT as remote ones: read each shard through Spark's "
                         "Hadoop file systems into arbiter's stdin and copy its Parquet out through "

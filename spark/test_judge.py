@@ -7,19 +7,14 @@ a re-run); and the README's two DuckDB queries.
 
 import csv
 import json
-import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import duckdb
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-JUDGE = ROOT / "spark" / "judge.py"
-ARBITER = Path(os.environ.get("ARBITER_BIN", ROOT / "target" / "release" / "arbiter")).resolve()
-CORPUS = Path(os.environ.get("ARBITER_CORPUS", ROOT.parent / "shared" / "corpus"))
+from paths import ARBITER, CORPUS, JUDGE  # noqa: E402
 SHARDS = [
     CORPUS / "games" / "lichess" / "lichess_2021-10_first999.pgn",
     CORPUS / "games" / "lichess" / "lichess_DannyTheDonkey_2019-01-29.pgn",
@@ -170,6 +165,12 @@ def test_the_spark_sql_reduce(run):
         f"SELECT sum(findings) FROM read_parquet('{out}/reduce/findings_by_month/*.parquet')"
     ).fetchone()
     assert findings == report["totals"]["findings"]
+    # The leaderboard of every player (spark/test_search.py compares it with stats players).
+    (players, danny) = con.execute(
+        f"SELECT count(*), max(games) FILTER (WHERE player = 'DannyTheDonkey') "
+        f"FROM read_parquet('{out}/reduce/players/*.parquet')").fetchone()
+    assert players == report["reduce"]["players"] >= len(top)
+    assert danny == top[0][1]
 
 
 def ratings(source, csv_path):

@@ -173,6 +173,11 @@ pub struct SearchArgs {
     /// No notes on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Print what the query means over a dataset's position rows as JSON (the keys, the
+    /// material rule, the patterns as regular expressions; spark/README.md) and stop: no
+    /// database is read.
+    #[arg(long)]
+    pub explain: bool,
     #[command(flatten)]
     pub select: FilterArgs,
 }
@@ -253,6 +258,18 @@ pub fn run_index(args: &IndexArgs) -> Result {
 }
 
 pub fn run(args: &SearchArgs) -> Result {
+    if args.explain {
+        let query = args.query.query(args.fen.as_deref(), args.quiet)?;
+        if query.is_empty() {
+            return Err(AppError::usage(
+                "--explain needs a query: a FEN, --material or --pattern",
+            ));
+        }
+        let json = crate::pipeline::parquet_positions::explain(&query)
+            .map_err(|e| AppError::usage(e.to_string()))?;
+        println!("{json}");
+        return Ok(Outcome::Success);
+    }
     let format = args.out.format()?;
     if format != Format::Text && args.tree && args.reverse_tree {
         return Err(AppError::usage(format!(

@@ -4,6 +4,7 @@
 
 pub mod analyse;
 pub mod import;
+pub mod parquet_positions;
 pub mod parquet_sink;
 pub mod progress;
 pub mod record;

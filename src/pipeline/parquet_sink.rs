@@ -1,11 +1,12 @@
 //! The map step of a cluster run (`arbiter check FILES --output DIR --format parquet`): each
-//! input becomes a shard folder `DIR/NAME/` holding the judged games, their findings and the
-//! `player_games` rows as Parquet, in the export's row formats, and last the completion marker
+//! input becomes a shard folder `DIR/NAME/` holding the judged games, their findings, the
+//! `player_games` rows and the games' positions (`parquet_positions`) as Parquet, in the export's row formats, and last the completion marker
 //! `_SUCCESS` (the shard's counts as JSON), with no database. The folder is filled under a
 //! temporary name and renamed when whole, so a shard cut short is never taken for complete
 //! and a re-run replaces it; the output is a function of the input alone (no time stamps,
 //! input order), so the same shard gives byte-identical files.
 
+use super::parquet_positions::{POSITIONS, PositionsTable};
 use super::run::{Sink, SourceInfo};
 use super::sinks::CheckSink;
 use super::work::{Keep, Processed};
@@ -117,6 +118,7 @@ struct Tables {
     games: GameTable,
     players: PlayerGamesTable,
     findings: FindingsTable,
+    positions: PositionsTable,
 }
 
 /// The shard being written: its tables in the temporary folder.
@@ -152,6 +154,7 @@ impl Shard {
         let mut players = PlayerGamesTable::new(table(PLAYER_GAMES)?);
         players.begin()?;
         let findings = FindingsTable::begin(table(FINDINGS)?)?;
+        let positions = PositionsTable::begin(table(POSITIONS)?)?;
         Ok(Shard {
             temp,
             dir,
@@ -159,6 +162,7 @@ impl Shard {
                 games,
                 players,
                 findings,
+                positions,
             }),
             counts: ShardCounts {
                 shard: name.to_owned(),
@@ -200,6 +204,7 @@ impl Shard {
             let tables = self.tables()?;
             tables.games.game(&row)?;
             tables.players.game(&row)?;
+            tables.positions.game(row.id, &row.start, record)?;
             self.counts.player_games += 2;
         }
         Ok(())
@@ -211,6 +216,7 @@ impl Shard {
             games,
             players,
             findings,
+            positions,
         }) = self.tables.take()
         else {
             return Err(ExportError::Io(io::Error::other(
@@ -220,6 +226,7 @@ impl Shard {
         Box::new(games).finish()?;
         Box::new(players).finish()?;
         findings.finish()?;
+        positions.finish()?;
         let marker = serde_json::to_string_pretty(&self.counts)? + "\n";
         std::fs::write(self.temp.join(MARKER), marker)?;
         if self.dir.exists() {

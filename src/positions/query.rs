@@ -703,6 +703,49 @@ fn kings_fit(ranks: &[Vec<Cell>]) -> Result<(), String> {
     Ok(())
 }
 
+/// A square's character by piece code (`game::keys::code`; 0: empty), as the position rows
+/// of a dataset write a board (`pipeline::parquet_positions::board_text`).
+pub const BOARD_CHARS: &[u8; 13] = b".PNBRQKpnbrqk";
+
+impl Pattern {
+    /// The pattern as a regular expression (Java's and Python's syntax alike) that a board
+    /// text (`BOARD_CHARS`, ranks 8 to 1 joined by '/', a space, the side to move) matches
+    /// exactly when `matches` holds for that board and side.
+    pub fn board_regex(&self) -> String {
+        let mut re = String::from("^");
+        for (k, cells) in self.ranks.iter().enumerate() {
+            if k > 0 {
+                re.push('/');
+            }
+            for cell in cells {
+                match cell {
+                    Cell::Run => re.push_str("[^/]*"),
+                    Cell::One(ANY) => re.push_str("[^/]"),
+                    Cell::One(EMPTY) => re.push_str(r"\."),
+                    Cell::One(set) if set.count_ones() == 1 => {
+                        re.push(BOARD_CHARS[set.trailing_zeros() as usize] as char);
+                    }
+                    Cell::One(set) => {
+                        re.push('[');
+                        for (code, &ch) in BOARD_CHARS.iter().enumerate() {
+                            if set & (1 << code) != 0 {
+                                re.push(ch as char);
+                            }
+                        }
+                        re.push(']');
+                    }
+                }
+            }
+        }
+        re.push_str(match self.turn {
+            None => " [wb]$",
+            Some(Color::White) => " w$",
+            Some(Color::Black) => " b$",
+        });
+        re
+    }
+}
+
 impl Pattern {
     /// Whether the board (piece codes by square, a1 = 0) and side to move match.
     pub fn matches(&self, board: &[u8; 64], turn: Color) -> bool {

@@ -13,11 +13,12 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
-const TABLES: [&str; 4] = [
+const TABLES: [&str; 5] = [
     "_SUCCESS",
     "findings.parquet",
     "games.parquet",
     "player_games.parquet",
+    "positions.parquet",
 ];
 
 fn arbiter(args: &[&str]) -> Output {
@@ -114,6 +115,11 @@ fn the_shard_tables_hold_what_check_counts() {
         assert_eq!(rows(&shard.join("games.parquet")), accepted);
         assert_eq!(rows(&shard.join("player_games.parquet")), 2 * accepted);
         assert_eq!(rows(&shard.join("findings.parquet")), findings as i64);
+        // One position row per position an accepted game reached: its start and each ply.
+        if marker["rejected"] == 0 {
+            let plies = marker["plies"].as_i64().unwrap();
+            assert_eq!(rows(&shard.join("positions.parquet")), plies + accepted);
+        }
     }
 }
 
@@ -145,7 +151,7 @@ fn the_same_input_gives_byte_identical_files_from_a_file_or_stdin() {
             .unwrap();
         assert_eq!(child.wait().unwrap().code(), Some(0));
         let first = files(&a.join(name));
-        assert_eq!(first.len(), 4);
+        assert_eq!(first.len(), TABLES.len());
         assert_eq!(first, files(&b.join(name)), "{name}: --jobs 1 and 2 differ");
         assert_eq!(
             first,
