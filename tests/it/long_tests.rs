@@ -22,7 +22,7 @@ fn gated() -> Vec<String> {
             if let Some(rest) = t.strip_prefix("fn ") {
                 last_fn = rest.split('(').next().map(str::to_owned);
             }
-            if t.starts_with("if !crate::common::long()")
+            if (t.starts_with("if !crate::common::long()") || t.starts_with("if !common::long()"))
                 && let Some(f) = &last_fn
             {
                 names.push(format!("{module}::{f}"));

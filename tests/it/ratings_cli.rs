@@ -88,7 +88,8 @@ fn pool_over_the_map_steps_parquet_equals_pool_over_the_database() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("1 files read (2 of other tables passed over): 64 games"),
+        // The shard's other tables: findings, player_games and positions.
+        stderr.contains("1 files read (3 of other tables passed over): 64 games"),
         "{stderr}"
     );
     assert!(stderr.contains("white advantage 72.5"), "{stderr}");
