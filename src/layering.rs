@@ -345,6 +345,20 @@ fn sql_statements_live_under_db() {
     check_list(&found, SQL_NOT_YET_IN_DB, "SQL statements");
 }
 
+/// The library layers the command line calls: none of them carries the command-line
+/// parser (a closed set of values is a `crate::choice::Choice`; `cli::choice` parses it).
+const WITHOUT_CLAP: &[&str] = &["export", "stats", "positions", "db"];
+
+#[test]
+fn the_library_layers_carry_no_command_line_parser() {
+    let found: Vec<String> = sources()
+        .into_iter()
+        .filter(|(m, s)| WITHOUT_CLAP.contains(&m.as_str()) && s.code.contains("clap"))
+        .map(|(_, s)| s.path)
+        .collect();
+    assert!(found.is_empty(), "clap in {found:?}");
+}
+
 #[test]
 fn the_schema_version_is_read_under_db_only() {
     let found = outside_db(|s| {

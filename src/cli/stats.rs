@@ -129,7 +129,7 @@ impl ReportOutput {
 pub struct PlayersArgs {
     #[command(flatten)]
     pub common: Common,
-    #[arg(long, value_enum, default_value = "games")]
+    #[arg(long, value_parser = super::choice::every::<SortBy>(), default_value = "games")]
     pub sort: SortBy,
     /// Only persons with at least this many finished games.
     #[arg(long, default_value_t = 1)]

@@ -501,7 +501,7 @@ impl LeaderRow {
 /// Leaderboard orders: most games, most points, best FIDE performance, most analysed games,
 /// highest accuracy, lowest average centipawn loss, fewest blunders per 100 moves (a person
 /// without the figure last; ties by games, then id).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SortBy {
     Games,
     Score,
@@ -510,6 +510,30 @@ pub enum SortBy {
     Accuracy,
     Acpl,
     BlunderRate,
+}
+
+impl crate::choice::Choice for SortBy {
+    const ALL: &'static [SortBy] = &[
+        SortBy::Games,
+        SortBy::Score,
+        SortBy::Performance,
+        SortBy::Analysed,
+        SortBy::Accuracy,
+        SortBy::Acpl,
+        SortBy::BlunderRate,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            SortBy::Games => "games",
+            SortBy::Score => "score",
+            SortBy::Performance => "performance",
+            SortBy::Analysed => "analysed",
+            SortBy::Accuracy => "accuracy",
+            SortBy::Acpl => "acpl",
+            SortBy::BlunderRate => "blunder-rate",
+        }
+    }
 }
 
 /// `rows` of every person, sorted; `analysis`: the persons' summaries over the same selection.
