@@ -15,6 +15,7 @@ use crate::db::positions::{
     has_material_table, has_tables, material_candidates, material_ranges, spans_of, spans_rows,
     spans_rows_of, tail_candidates, unindexed,
 };
+use crate::laws::result::WhiteResult;
 use crate::positions::index::INDEX_PLIES;
 use crate::positions::index::{castling_bits, facts_elo, facts_result, home_left};
 use crate::positions::matcher::{ScanBoard, board_of};
@@ -885,12 +886,15 @@ fn add_replayed(
         let Ok(moves) = decode_moves(&start, &blob) else {
             continue;
         };
-        let white = match result.as_deref() {
-            Some("1-0") => Some(0),
-            Some("1/2-1/2") => Some(1),
-            Some("0-1") => Some(2),
-            _ => None,
-        };
+        // The one result parser; the tree counts White's wins, draws and losses as 0, 1, 2.
+        let white = result
+            .as_deref()
+            .and_then(|r| WhiteResult::parse(r.as_bytes()))
+            .map(|r| match r {
+                WhiteResult::WhiteWins => 0,
+                WhiteResult::Draw => 1,
+                WhiteResult::BlackWins => 2,
+            });
         trees.add(&start, &moves, h.ply as usize, white, [we, be], reverse);
     }
     Ok(())
