@@ -13,6 +13,7 @@
 //! repeat); `same_moves_other_players` lists them on request.
 
 use super::encode::{decode_moves, encode_moves, moves_hash, moves_key, start_position};
+use crate::laws::result::WhiteResult;
 use rusqlite::{Connection, params};
 use std::collections::HashMap;
 use std::fmt;
@@ -81,7 +82,7 @@ impl Prefer {
 }
 
 fn finished(c: &Candidate) -> bool {
-    matches!(c.result.as_deref(), Some("1-0" | "0-1" | "1/2-1/2"))
+    WhiteResult::of(c.result.as_deref()).is_some()
 }
 
 /// The survivor's sort key under `prefer`: greater is better.

@@ -6,6 +6,7 @@
 use super::ExportRow;
 use super::table::{Cell, Column, Kind, TableFormat};
 use super::{ExportError, Writer};
+use crate::laws::result::WhiteResult;
 use std::borrow::Cow;
 
 macro_rules! columns {
@@ -70,12 +71,7 @@ pub const PLAYER_GAME_COLUMNS: [Column; 27] = columns![
 
 /// This side's score from a result text: 1, 0.5, 0; None when unfinished or unknown.
 pub fn score(result: Option<&str>, white: bool) -> Option<f64> {
-    let white_score = match result? {
-        "1-0" => 1.0,
-        "0-1" => 0.0,
-        "1/2-1/2" => 0.5,
-        _ => return None,
-    };
+    let white_score = WhiteResult::of(result)?.white_score();
     Some(if white {
         white_score
     } else {

@@ -15,6 +15,14 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// Every result, in the order a usage message lists them.
+    pub const ALL: [GameResult; 4] = [
+        GameResult::WhiteWins,
+        GameResult::BlackWins,
+        GameResult::Draw,
+        GameResult::Unfinished,
+    ];
+
     /// Reads a PGN result token; `½-½` and `1/2` are accepted for a draw.
     pub fn parse(text: &str) -> Option<GameResult> {
         match text.trim() {
@@ -77,6 +85,12 @@ impl WhiteResult {
         std::str::from_utf8(text)
             .ok()
             .and_then(GameResult::parse)
+            .and_then(GameResult::finished)
+    }
+
+    /// A stored result text (`result`, `lawful_result`), None when absent or unfinished.
+    pub fn of(text: Option<&str>) -> Option<WhiteResult> {
+        text.and_then(GameResult::parse)
             .and_then(GameResult::finished)
     }
 

@@ -15,6 +15,7 @@
 use super::query::{Counts, counts};
 use crate::chess::{CastlingSide, Color, Move, MoveKind, Piece, Position, Role, Square};
 use crate::game::keys::{PlyKey, code};
+use crate::laws::result::WhiteResult;
 use crate::positions::matcher::board_of;
 
 /// Positions up to this ply are in the key index; later ones are found through the tails.
@@ -363,11 +364,11 @@ const ELO_MAX: i64 = (1 << ELO_BITS) - 1;
 /// What a move tree needs of a game, in 32 bits: the result (2 bits: none, 1-0, ½-½, 0-1)
 /// and each rating (13 bits, 0: none; ratings are clamped to 1..8191).
 pub fn facts(result: Option<&str>, white_elo: Option<i64>, black_elo: Option<i64>) -> u32 {
-    let r = match result {
-        Some("1-0") => 1,
-        Some("1/2-1/2") => 2,
-        Some("0-1") => 3,
-        _ => 0,
+    let r = match WhiteResult::of(result) {
+        Some(WhiteResult::WhiteWins) => 1,
+        Some(WhiteResult::Draw) => 2,
+        Some(WhiteResult::BlackWins) => 3,
+        None => 0,
     };
     let elo = |e: Option<i64>| e.filter(|&e| e > 0).map_or(0, |e| e.min(ELO_MAX) as u32);
     r | elo(white_elo) << 2 | elo(black_elo) << (2 + ELO_BITS)

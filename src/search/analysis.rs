@@ -11,6 +11,7 @@ use super::weights;
 use super::{Limits, Score, SearchResult, Searcher};
 use crate::chess::san::to_san;
 use crate::chess::{Color, Move, Position, Role};
+use crate::laws::result::WhiteResult;
 
 /// Finding codes of the analysis stage (declared in the one catalogue, `crate::findings`;
 /// thresholds in `docs/ANALYSIS.md`).
@@ -1020,14 +1021,14 @@ enum GameLevel {
 }
 
 fn game_level_kind(result: Option<&str>, termination_is_mate: bool) -> Option<GameLevel> {
-    match result? {
-        "1-0" if !termination_is_mate => Some(GameLevel::Decisive {
+    match WhiteResult::of(result)? {
+        WhiteResult::WhiteWins if !termination_is_mate => Some(GameLevel::Decisive {
             loser: Color::Black,
         }),
-        "0-1" if !termination_is_mate => Some(GameLevel::Decisive {
+        WhiteResult::BlackWins if !termination_is_mate => Some(GameLevel::Decisive {
             loser: Color::White,
         }),
-        "1/2-1/2" => Some(GameLevel::Draw),
+        WhiteResult::Draw => Some(GameLevel::Draw),
         _ => None,
     }
 }

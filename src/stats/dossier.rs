@@ -436,6 +436,7 @@ impl Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::laws::result::WhiteResult;
     use crate::stats::row::Colour;
 
     /// A game between two persons as the view gives it: one row per side.
@@ -448,12 +449,7 @@ mod tests {
         elo: (Option<i64>, Option<i64>),
         plies: u32,
     ) -> [PlayerGame; 2] {
-        let white_score = match result {
-            "1-0" => Some(1.0),
-            "0-1" => Some(0.0),
-            "1/2-1/2" => Some(0.5),
-            _ => None,
-        };
+        let white_score = WhiteResult::of(Some(result)).map(WhiteResult::white_score);
         let side = |colour: Colour| {
             let (me, them, mine, theirs, score) = match colour {
                 Colour::White => (white, black, elo.0, elo.1, white_score),

@@ -7,6 +7,7 @@
 use super::row::{Colour, GameFacts, PlayerGame};
 use crate::db::query::rows::{for_each_sides, time_forfeits};
 use crate::db::query::select::Filter;
+use crate::laws::result::WhiteResult;
 use rusqlite::Connection;
 use std::fmt;
 
@@ -34,12 +35,7 @@ impl From<rusqlite::Error> for ReadError {
 
 /// This side's score for a result text, as the view computes it.
 pub fn white_score(result: Option<&str>) -> Option<f64> {
-    match result? {
-        "1-0" => Some(1.0),
-        "0-1" => Some(0.0),
-        "1/2-1/2" => Some(0.5),
-        _ => None,
-    }
+    WhiteResult::of(result).map(WhiteResult::white_score)
 }
 
 /// Calls `each` with every row of `player_games` for the games the filter selects, in date

@@ -7,6 +7,7 @@ use super::TuneError;
 use crate::chess::Position;
 use crate::chess::san::SanMode;
 use crate::game::replay::replay;
+use crate::laws::result::WhiteResult;
 use crate::pgn::{Game, parse_all};
 use crate::rng::Rng;
 use crate::search::Searcher;
@@ -124,12 +125,7 @@ pub fn sample_files(
 
 /// The game's result for White, if it has one.
 fn result_of(game: &Game) -> Option<f32> {
-    match game.tag("Result")? {
-        "1-0" => Some(1.0),
-        "0-1" => Some(0.0),
-        "1/2-1/2" => Some(0.5),
-        _ => None,
-    }
+    WhiteResult::of(game.tag("Result")).map(|r| r.white_score() as f32)
 }
 
 /// Up to `per_game` quiet positions of one game, `None` when the game has no result or does

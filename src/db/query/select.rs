@@ -11,32 +11,8 @@ use crate::identity::resolve::{Spelled, closest};
 use rusqlite::Connection;
 use rusqlite::types::Value;
 
-/// A recorded or lawful result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResultValue {
-    WhiteWins,
-    BlackWins,
-    Draw,
-    Unfinished,
-}
-
-impl ResultValue {
-    pub const ALL: [ResultValue; 4] = [
-        ResultValue::WhiteWins,
-        ResultValue::BlackWins,
-        ResultValue::Draw,
-        ResultValue::Unfinished,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ResultValue::WhiteWins => "1-0",
-            ResultValue::BlackWins => "0-1",
-            ResultValue::Draw => "1/2-1/2",
-            ResultValue::Unfinished => "*",
-        }
-    }
-}
+/// A recorded or lawful result: the Laws' one result type.
+pub use crate::laws::result::GameResult as ResultValue;
 
 fn one_of<T: Copy>(text: &str, all: &[T], name: impl Fn(T) -> String) -> Result<T, String> {
     all.iter()
@@ -50,9 +26,12 @@ fn one_of<T: Copy>(text: &str, all: &[T], name: impl Fn(T) -> String) -> Result<
         })
 }
 
-/// `--result`: 1-0, 0-1, 1/2-1/2 or *.
+/// `--result`: 1-0, 0-1, 1/2-1/2 (or `½-½`) or *, read by the one result parser.
 pub fn parse_result(text: &str) -> Result<ResultValue, String> {
-    one_of(text, &ResultValue::ALL, |r| r.as_str().to_owned())
+    ResultValue::parse(text).map_or_else(
+        || one_of(text, &ResultValue::ALL, |r| r.as_str().to_owned()),
+        Ok,
+    )
 }
 
 /// `--severity`: error, warning or info.
