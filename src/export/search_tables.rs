@@ -228,14 +228,15 @@ pub const TREE_COLUMNS: [Column; 7] = [
 ];
 
 fn branch_cells(b: &Branch) -> [Cell<'_>; 7] {
+    let t = &b.tally;
     [
         Cell::text(&b.san),
-        Cell::Int(b.games as i64),
-        Cell::opt_fixed(b.white_score(), 2),
-        Cell::opt_fixed(b.draw_rate(), 2),
-        Cell::opt_fixed(b.avg_elo(0), 1),
-        Cell::opt_fixed(b.avg_elo(1), 1),
-        Cell::opt_fixed(b.performance(), 1),
+        Cell::Int(t.games as i64),
+        Cell::opt_fixed(t.white_score(), 2),
+        Cell::opt_fixed(t.draw_rate(), 2),
+        Cell::opt_fixed(t.avg_elo(0), 1),
+        Cell::opt_fixed(t.avg_elo(1), 1),
+        Cell::opt_fixed(t.performance(), 1),
     ]
 }
 
@@ -286,7 +287,9 @@ mod tests {
         );
         let mut b = Branch::default();
         b.san = "Nf3".to_owned();
-        b.games = 3;
+        b.tally.add(0, None, [None, None]);
+        b.tally.add(1, None, [None, None]);
+        b.tally.add(0, None, [None, None]);
         let cells = branch_cells(&b);
         assert_eq!(cells.len(), TREE_COLUMNS.len());
         // No finished game: no score, no draw rate, no ratings.

@@ -11,6 +11,7 @@ use crate::db::query::rows::for_each_moves;
 use crate::db::query::select::Filter;
 use crate::identity::openings::Book;
 use crate::laws::GameResult;
+use crate::positions::tree::Tally;
 use crate::table::{Cell, Column, Kind};
 use rusqlite::Connection;
 use std::collections::BTreeMap;
@@ -147,7 +148,7 @@ impl Tree {
             .iter()
             .map(|(l, n)| (l.clone(), n.san.clone()))
             .collect();
-        all.retain(|_, n| n.games >= min_games);
+        all.retain(|_, n| n.tally.games >= min_games);
         tree.lines = ordered(all, order);
         Ok(tree)
     }
@@ -159,7 +160,7 @@ impl Tree {
 
     /// One line's cells in `COLUMNS`' order.
     pub fn cells<'a>(&self, line: &[u16], n: &'a Node) -> Vec<Cell<'a>> {
-        let f = figures(n);
+        let t = &n.tally;
         let round = |v: Option<f64>, digits: i32| {
             v.map_or(Cell::Null, |v| {
                 let p = 10f64.powi(digits);
@@ -170,11 +171,11 @@ impl Tree {
             Cell::Text(self.line_text(line).into()),
             Cell::Int(line.len() as i64),
             Cell::text(&n.san),
-            Cell::Int(n.games as i64),
-            round(f.white_score, 2),
-            round(f.draw_rate, 2),
-            round(f.avg_elo, 1),
-            round(f.performance, 1),
+            Cell::Int(t.games as i64),
+            round(t.white_score(), 2),
+            round(t.draw_rate(), 2),
+            round(t.avg_elo_both(), 1),
+            round(t.performance(), 1),
             Cell::opt_text(n.name),
         ]
     }
@@ -187,16 +188,19 @@ fn ordered(all: BTreeMap<Vec<u16>, Node>, order: TreeOrder) -> Vec<(Vec<u16>, No
         let parent = line[..line.len() - 1].to_vec();
         children.entry(parent).or_default().push((line, node));
     }
-    let key = |n: &Node| figures(n).white_score.unwrap_or(-1.0);
+    let key = |n: &Node| n.tally.white_score().unwrap_or(-1.0);
     for list in children.values_mut() {
         match order {
-            TreeOrder::Games => {
-                list.sort_by(|a, b| b.1.games.cmp(&a.1.games).then(a.1.san.cmp(&b.1.san)))
-            }
+            TreeOrder::Games => list.sort_by(|a, b| {
+                b.1.tally
+                    .games
+                    .cmp(&a.1.tally.games)
+                    .then(a.1.san.cmp(&b.1.san))
+            }),
             TreeOrder::Score => list.sort_by(|a, b| {
                 key(&b.1)
                     .total_cmp(&key(&a.1))
-                    .then(b.1.games.cmp(&a.1.games))
+                    .then(b.1.tally.games.cmp(&a.1.tally.games))
             }),
             TreeOrder::Move => list.sort_by(|a, b| a.1.san.cmp(&b.1.san)),
         }
@@ -214,21 +218,12 @@ fn ordered(all: BTreeMap<Vec<u16>, Node>, order: TreeOrder) -> Vec<(Vec<u16>, No
     out
 }
 
-/// One line's numbers.
+/// One line: its last move, its games' figures (the one tally, `positions::tree::Tally`)
+/// and the position's opening name.
 #[derive(Debug, Default, Clone)]
 pub struct Node {
     pub san: String,
-    pub games: u64,
-    /// From White's view: wins, draws, losses.
-    pub wdl: [u64; 3],
-    pub elo_sum: f64,
-    pub elo_n: u64,
-    /// Opponents' (of the side that played the last move) rating sum and count, with
-    /// that side's score.
-    pub opp_sum: f64,
-    pub opp_n: u64,
-    pub mover_score: f64,
-    pub mover_games: u64,
+    pub tally: Tally,
     pub name: Option<&'static str>,
 }
 
@@ -251,49 +246,8 @@ pub fn add_game(
             name: book.lookup(pos.repetition_key()).map(|n| n.name),
             ..Node::default()
         });
-        node.games += 1;
-        if let Some(w) = white {
-            node.wdl[w] += 1;
-        }
-        for e in elo.iter().flatten() {
-            node.elo_sum += *e as f64;
-            node.elo_n += 1;
-        }
         // The side that played this move: White on even plies (0-based).
-        let mover = ply % 2;
-        if let (Some(w), Some(opp)) = (white, elo[1 - mover]) {
-            let white_score = [1.0, 0.5, 0.0][w];
-            node.mover_score += if mover == 0 {
-                white_score
-            } else {
-                1.0 - white_score
-            };
-            node.mover_games += 1;
-            node.opp_sum += opp as f64;
-            node.opp_n += 1;
-        }
-    }
-}
-
-pub struct Figures {
-    pub white_score: Option<f64>,
-    pub draw_rate: Option<f64>,
-    pub avg_elo: Option<f64>,
-    pub performance: Option<f64>,
-}
-
-pub fn figures(n: &Node) -> Figures {
-    let decided = n.wdl.iter().sum::<u64>();
-    let pct = |x: f64| (decided > 0).then(|| 100.0 * x / decided as f64);
-    Figures {
-        white_score: pct(n.wdl[0] as f64 + 0.5 * n.wdl[1] as f64),
-        draw_rate: pct(n.wdl[1] as f64),
-        avg_elo: (n.elo_n > 0).then(|| n.elo_sum / n.elo_n as f64),
-        // The linear performance: opponents' average + 400 (W - L) / N.
-        performance: (n.mover_games > 0).then(|| {
-            let g = n.mover_games as f64;
-            n.opp_sum / n.opp_n as f64 + 400.0 * (2.0 * n.mover_score - g) / g
-        }),
+        node.tally.add(ply % 2, white, elo);
     }
 }
 
@@ -345,20 +299,20 @@ mod tests {
         add_game(&mut tree, &moves("d4 d5"), None, [None, None], 2, book);
         assert_eq!(tree.len(), 5);
         let e4 = &tree[&moves("e4").iter().map(|m| m.to_u16()).collect::<Vec<_>>()];
-        assert_eq!((e4.games, e4.wdl), (2, [1, 1, 0]));
-        let f = figures(e4);
-        assert_eq!(f.white_score, Some(75.0));
-        assert_eq!(f.draw_rate, Some(50.0));
-        assert_eq!(f.avg_elo, Some(2500.0));
+        let f = &e4.tally;
+        assert_eq!((f.games, f.wdl), (2, [1, 1, 0]));
+        assert_eq!(f.white_score(), Some(75.0));
+        assert_eq!(f.draw_rate(), Some(50.0));
+        assert_eq!(f.avg_elo_both(), Some(2500.0));
         // White scored 1.5/2 against 2400 and 2500: 2450 + 400 * (3 - 2) / 2.
-        assert_eq!(f.performance, Some(2650.0));
+        assert_eq!(f.performance(), Some(2650.0));
         assert_eq!(e4.name, Some("King's Pawn Game"));
         let c5 = &tree[&moves("e4 c5")
             .iter()
             .map(|m| m.to_u16())
             .collect::<Vec<_>>()];
         // Black lost against 2600: 2600 - 400.
-        assert_eq!(figures(c5).performance, Some(2200.0));
+        assert_eq!(c5.tally.performance(), Some(2200.0));
         assert_eq!(c5.name, Some("Sicilian Defense"));
     }
 }

@@ -772,7 +772,7 @@ fn index_gives_facts_and_spans_to_games_indexed_before_them_and_resumes() {
         let b: Vec<(String, u64)> = t
             .branches()
             .iter()
-            .map(|b| (b.san.clone(), b.games))
+            .map(|b| (b.san.clone(), b.tally.games))
             .collect();
         (e.total, b, e.replayed)
     };
