@@ -4,7 +4,10 @@
 //! (docs/IDENTITY.md). Nothing here merges by guesswork: suggestions are only printed.
 
 use super::error::{AppError, Outcome, Result};
+use super::output::{Offers, TableOutput};
 use crate::db::persons::{self, PersonError, Reassigned};
+use crate::export::format::{self, Format};
+use crate::export::persons::{COLUMNS, cells};
 use crate::identity::aliases::{self, Aliases};
 use clap::Args;
 use std::io::{self, Write};
@@ -13,6 +16,7 @@ use std::path::{Path, PathBuf};
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   arbiter players --db games.sqlite --name carlsen
+  arbiter players --db games.sqlite -o players.csv
   arbiter players --db games.sqlite --suggest > aliases.tsv
   arbiter players --db games.sqlite --apply-aliases aliases.tsv")]
 pub struct PlayersArgs {
@@ -29,6 +33,19 @@ pub struct PlayersArgs {
     /// the whole mapping: it replaces an earlier file's, and what it undoes is listed.
     #[arg(long, value_name = "FILE")]
     pub apply_aliases: Option<PathBuf>,
+    /// The list's format and file (one row per spelling, with its person).
+    #[command(flatten)]
+    pub out: TableOutput<PlayersFormats>,
+}
+
+/// The formats the list is written in.
+const FORMATS: [Format; 4] = [Format::Text, Format::Csv, Format::Jsonl, Format::Parquet];
+
+#[derive(Clone, Debug)]
+pub struct PlayersFormats;
+
+impl Offers for PlayersFormats {
+    const FORMATS: &'static [Format] = &FORMATS;
 }
 
 impl From<PersonError> for AppError {
@@ -36,6 +53,7 @@ impl From<PersonError> for AppError {
         match e {
             PersonError::Sqlite(e) => AppError::Sqlite(e),
             PersonError::Alias(e) => AppError::Usage(format!("{e}; nothing applied")),
+            e @ PersonError::NoMatch { .. } => AppError::Usage(e.to_string()),
         }
     }
 }
@@ -53,12 +71,17 @@ pub fn run(args: &PlayersArgs) -> Result {
     let conn = crate::db::open_read_only(&args.db)?;
     if args.suggest {
         suggest(&mut out, &persons::evidence(&conn)?)?;
-    } else {
-        list(
-            &mut out,
-            &persons::list(&conn, &format!("%{}%", args.name.as_deref().unwrap_or("")))?,
-        )?;
+        return Ok(Outcome::Success);
     }
+    let format = args.out.format()?;
+    let rows = persons::list_matching(&conn, args.name.as_deref())?;
+    drop(out);
+    let mut table = format::open_table(format, args.out.path(), args.out.csv_raw)?;
+    table.begin(&COLUMNS)?;
+    for r in &rows {
+        table.row(&cells(r))?;
+    }
+    table.finish()?;
     Ok(Outcome::Success)
 }
 
@@ -95,23 +118,6 @@ fn applied(out: &mut impl Write, path: &Path, done: &Reassigned) -> io::Result<(
             "{}:{line}: {name:?} matches no stored spelling",
             path.display()
         )?;
-    }
-    Ok(())
-}
-
-fn list(out: &mut impl Write, rows: &[persons::Listed]) -> io::Result<()> {
-    let mut last = None;
-    for r in rows {
-        if last != Some(r.person) {
-            writeln!(
-                out,
-                "{:>7}  {}  [{}]  {} games",
-                r.person, r.person_name, r.key, r.total
-            )?;
-            last = Some(r.person);
-        }
-        let fide = r.fide_id.map_or(String::new(), |f| format!("  FIDE {f}"));
-        writeln!(out, "         {:>6}  {:?}{fide}", r.games, r.spelling)?;
     }
     Ok(())
 }

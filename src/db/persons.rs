@@ -7,6 +7,7 @@
 
 use crate::identity::aliases::{AliasError, Aliases, Evidence, PersonEvidence, YearElo};
 use crate::identity::names::{fide_key, name_key, normalise};
+use crate::identity::resolve::{Spelled, closest};
 use rusqlite::{Connection, params};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
@@ -60,6 +61,11 @@ impl PersonRules {
 pub enum PersonError {
     Sqlite(rusqlite::Error),
     Alias(AliasError),
+    /// `players --name` matched no spelling: the closest ones.
+    NoMatch {
+        name: String,
+        closest: Vec<String>,
+    },
 }
 
 impl fmt::Display for PersonError {
@@ -67,6 +73,17 @@ impl fmt::Display for PersonError {
         match self {
             PersonError::Sqlite(e) => write!(f, "{e}"),
             PersonError::Alias(e) => write!(f, "{e}"),
+            PersonError::NoMatch { name, closest } if closest.is_empty() => {
+                write!(
+                    f,
+                    "no stored spelling contains {name:?}; the database has no players"
+                )
+            }
+            PersonError::NoMatch { name, closest } => write!(
+                f,
+                "no stored spelling contains {name:?}; the closest: {}",
+                closest.join("; ")
+            ),
         }
     }
 }
@@ -125,7 +142,31 @@ pub struct Listed {
     pub games: i64,
 }
 
-pub fn list(conn: &Connection, pattern: &str) -> rusqlite::Result<Vec<Listed>> {
+/// The persons with a spelling containing `name` (case-insensitive), every person without
+/// one; most games first. A name that no spelling contains is an error naming the closest.
+pub fn list_matching(conn: &Connection, name: Option<&str>) -> Result<Vec<Listed>, PersonError> {
+    let rows = list(conn, &format!("%{}%", name.unwrap_or("")))?;
+    match name {
+        Some(name) if rows.is_empty() => {
+            let dir = crate::db::directory::Directory::load(conn)?;
+            let spelled: Vec<Spelled<'_>> = dir
+                .spellings
+                .values()
+                .map(|s| Spelled {
+                    person: s.person_id,
+                    name: &s.name,
+                })
+                .collect();
+            Err(PersonError::NoMatch {
+                name: name.to_owned(),
+                closest: closest(&spelled, name, 8),
+            })
+        }
+        _ => Ok(rows),
+    }
+}
+
+fn list(conn: &Connection, pattern: &str) -> rusqlite::Result<Vec<Listed>> {
     conn.prepare_cached(include_str!("sql/person_list.sql"))?
         .query_map(params![pattern], |r| {
             Ok(Listed {

@@ -11,6 +11,7 @@ use super::jsonl::JsonlFormat;
 use super::output::{Compression, Output};
 use super::parquet::{ParquetFormat, Target};
 use super::table::TableFormat;
+use super::text::TextFormat;
 use std::fmt;
 use std::path::Path;
 
@@ -252,8 +253,8 @@ pub fn choose(
 }
 
 /// Opens a table format on `output` (standard output when None; compressed by the name's
-/// suffix). `csv_raw`: CSV cells unchanged, without the formula guard. Text, PGN and JSON are
-/// not tables: the caller writes those itself.
+/// suffix): aligned text, CSV, JSON lines or Parquet. `csv_raw`: CSV cells unchanged, without
+/// the formula guard. PGN and JSON are not tables: the caller writes those itself.
 pub fn open_table(
     format: Format,
     output: Option<&Path>,
@@ -261,6 +262,7 @@ pub fn open_table(
 ) -> Result<Box<dyn TableFormat>, ExportError> {
     let output = super::output::named(output);
     match format {
+        Format::Text => Ok(Box::new(TextFormat::new(Output::open(output)?))),
         Format::Csv => Ok(Box::new(CsvFormat::new(Output::open(output)?, csv_raw))),
         Format::Jsonl => Ok(Box::new(JsonlFormat::new(Output::open(output)?))),
         Format::Parquet => match output {
@@ -272,7 +274,7 @@ pub fn open_table(
                 FormatError::NeedsFile(format).to_string(),
             ))),
         },
-        Format::Text | Format::Pgn | Format::Json => Err(ExportError::Io(std::io::Error::new(
+        Format::Pgn | Format::Json => Err(ExportError::Io(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             format!("{format} is not a table format"),
         ))),

@@ -12,6 +12,7 @@ pub mod games;
 pub mod jsonl;
 pub mod output;
 pub mod parquet;
+pub mod persons;
 pub mod pgn;
 pub mod players;
 pub mod search_tables;

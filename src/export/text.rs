@@ -7,6 +7,7 @@
 use super::ExportError;
 use super::output::Finish;
 use super::table::{Cell, Column, Kind, TableFormat};
+use crate::identity::names::visible;
 use std::fmt::Write as _;
 
 /// Rows read before the widths are fixed.
@@ -118,7 +119,8 @@ fn width(s: &str) -> usize {
 }
 
 /// A cell as text: lists joined by ", ", fixed floats with their decimals, other floats as
-/// short as they read back.
+/// short as they read back; characters a screen would not show (a zero-width space, a tab)
+/// escaped as `players` and `stats` show a name (`identity::names::visible`).
 pub fn cell_text(cell: &Cell<'_>) -> String {
     let mut s = String::new();
     match cell {
@@ -132,8 +134,8 @@ pub fn cell_text(cell: &Cell<'_>) -> String {
         Cell::Fixed(x, d) => {
             let _ = write!(s, "{x:.0$}", usize::from(*d));
         }
-        Cell::Text(t) => s.push_str(t),
-        Cell::List(items) => s.push_str(&items.join(", ")),
+        Cell::Text(t) => s.push_str(&visible(t)),
+        Cell::List(items) => s.push_str(&visible(&items.join(", "))),
     }
     s
 }
@@ -200,6 +202,15 @@ mod tests {
             text,
             "2 games\n   id  white          elo\n    7  Tal, Mikhail  2700\n12345  Réti\n… and 3 more\n"
         );
+    }
+
+    #[test]
+    fn what_a_screen_would_not_show_is_escaped() {
+        let text = render(
+            &[[Cell::Int(1), Cell::text("Zero\u{200b}width, A"), Cell::Null]],
+            None,
+        );
+        assert!(text.contains("Zero\\u{200b}width, A"), "{text}");
     }
 
     #[test]

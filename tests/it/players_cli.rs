@@ -350,7 +350,7 @@ fn a_spelling_split_by_a_fide_id_is_suggested_as_one_person() {
     ok(&["import", "-q", "--db", s(&db), s(&twic), s(&carlsen)]);
     let listed = stdout(&["players", "--db", s(&db), "--name", "Carlsen,M"]);
     assert!(
-        listed.contains("[fide:1503014]") && listed.contains("[name:carlsen, m]"),
+        listed.contains("fide:1503014") && listed.contains("name:carlsen, m"),
         "{listed}"
     );
     let (before, err) = player_games(&db, "Carlsen,M");
@@ -382,4 +382,44 @@ fn a_spelling_split_by_a_fide_id_is_suggested_as_one_person() {
     assert_eq!(persons, 1);
     assert!(after > before, "{after} {before}");
     assert!(after as i64 >= spelled, "{after} {spelled}");
+}
+
+/// The list is a table like every other (aligned text, CSV, JSON lines), one row per
+/// spelling with its person; a name no spelling contains is a usage error naming the closest.
+#[test]
+fn the_list_is_a_table_and_a_name_matching_nobody_names_the_closest() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = database(dir.path());
+    let db = s(&db);
+    let csv = stdout(&[
+        "players", "--db", db, "--name", "caruana", "--format", "csv",
+    ]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        lines[0], "person,name,key,person_games,spelling,fide_id,games",
+        "{csv}"
+    );
+    assert_eq!(lines.len(), 2, "{csv}");
+    assert!(
+        lines[1].ends_with(",Caruana Fabiano,name:caruana fabiano,3,\"Caruana, Fabiano\",,3")
+            || lines[1].contains(",3,\"Caruana, Fabiano\",,3"),
+        "{csv}"
+    );
+    let text = stdout(&["players", "--db", db, "--name", "Adams"]);
+    let head = text.lines().next().unwrap();
+    assert!(
+        head.contains("person") && head.contains("spelling") && head.contains("games"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Adams,Mi") && text.contains("Adams, Michael"),
+        "{text}"
+    );
+    let out = arbiter(&["players", "--db", db, "--name", "Carlsem"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("no stored spelling contains \"Carlsem\"; the closest: Carlsen"),
+        "{err}"
+    );
 }

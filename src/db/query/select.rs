@@ -800,6 +800,8 @@ mod tests {
     #[test]
     fn bad_values_are_refused_with_the_valid_ones() {
         assert_eq!(parse_result("1/2-1/2"), Ok(ResultValue::Draw));
+        // The one result parser: the draw as PGN writes it and as many sites print it.
+        assert_eq!(parse_result("½-½"), Ok(ResultValue::Draw));
         let e = parse_result("1:0").unwrap_err();
         assert!(e.contains("1-0, 0-1, 1/2-1/2, *"), "{e}");
         let e = parse_severity("fatal").unwrap_err();
