@@ -285,8 +285,10 @@ mod tests {
                 .unwrap_err()
                 .contains("white_elo")
         );
-        let mut b = Branch::default();
-        b.san = "Nf3".to_owned();
+        let mut b = Branch {
+            san: "Nf3".to_owned(),
+            ..Branch::default()
+        };
         b.tally.add(0, None, [None, None]);
         b.tally.add(1, None, [None, None]);
         b.tally.add(0, None, [None, None]);
