@@ -187,6 +187,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--deadline", help="HH:MM UTC: start no game after it")
     ap.add_argument("--nice", type=int, default=19, help="Stockfish's niceness added to this script's")
+    ap.add_argument("--half", choices=("dev", "heldout"), help="with --sample: label only this half (two runs, one a half, share a loaded machine's idle time)")
     ap.add_argument("--list", action="store_true", help="print the chosen games and stop")
     args = ap.parse_args()
 
@@ -204,7 +205,7 @@ def main():
         chosen.append(g)
     chosen = [(None, g, None) for g in chosen[args.first : args.first + args.games]]
     if args.sample is not None:
-        chosen = picked
+        chosen = [t for t in picked if args.half in (None, t[2])]
     if args.list:
         for kind, g, part in chosen:
             print(part, kind, rough_plies(g), site(g), re.search(r'\[White "([^"]*)"', g).group(1), re.search(r'\[Date "([^"]*)"', g).group(1))
