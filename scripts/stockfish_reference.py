@@ -22,7 +22,8 @@ held-out set when odd: `--out` gets `-dev.pgn` and `-heldout.pgn` appended. The 
 before any game is searched; each game also gets a `[ReferenceSet "dev|heldout"]` tag and a
 `[ReferenceKind "..."]` tag. The games are searched shortest first, so that a partial run
 holds as many whole games as it can, from both halves; a second run with the same --out
-goes on after the games already written. Stockfish is a separate program, run at `nice -n 19` (--nice); /usr/games/pgn-extract turns the
+goes on after the games already written. `--half dev` and `--half heldout` label one half
+each, so two runs (one a half, the same --out) share a loaded machine's idle time. Stockfish is a separate program, run at `nice -n 19` (--nice); /usr/games/pgn-extract turns the
 moves into SAN and UCI. Stops cleanly (whole games only) at --deadline (HH:MM, UTC).
 
   nice -n 10 scripts/stockfish_reference.py --sample 33 --skip \
