@@ -131,7 +131,7 @@ pub fn figures(white_cp: &[Option<i32>], white_first: bool, phases: &[Phase]) ->
 
 /// 0 (White) or 1 (Black): the side that plays move `k` (0-based).
 fn mover(k: usize, white_first: bool) -> usize {
-    usize::from((k % 2 == 0) != white_first)
+    usize::from(k.is_multiple_of(2) != white_first)
 }
 
 /// A game's figures by phase from its analysis, as the export's per-phase columns and the
@@ -162,10 +162,10 @@ pub fn game_figures(
         let Some(k) = (ply as usize).checked_sub(1) else {
             continue;
         };
-        if let Some(&phase) = phases.get(k) {
-            if let Some(n) = &mut f.labels[mover(k, white_first)][phase.index()][label.index()] {
-                *n += 1;
-            }
+        if let Some(&phase) = phases.get(k)
+            && let Some(n) = &mut f.labels[mover(k, white_first)][phase.index()][label.index()]
+        {
+            *n += 1;
         }
     }
     f

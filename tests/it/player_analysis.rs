@@ -67,11 +67,8 @@ struct Side {
     moves: f64,
 }
 
-/// The export's per-game rows, two sides each.
-fn exported_sides(db: &Path) -> Vec<Side> {
-    let columns = "id,white_person,black_person,year,tc_class,ply_count,white_accuracy,\
-                   black_accuracy,white_acpl,black_acpl,white_inaccuracies,white_mistakes,\
-                   white_blunders,black_inaccuracies,black_mistakes,black_blunders,analysis_engine";
+/// `export --format csv --columns COLUMNS`'s records.
+fn exported(db: &Path, columns: &str) -> Vec<csv::StringRecord> {
     let out = ok(&[
         "export",
         "--db",
@@ -82,9 +79,16 @@ fn exported_sides(db: &Path) -> Vec<Side> {
         columns,
     ]);
     let mut reader = csv::Reader::from_reader(&out.stdout[..]);
+    reader.records().map(Result::unwrap).collect()
+}
+
+/// The export's per-game rows, two sides each.
+fn exported_sides(db: &Path) -> Vec<Side> {
+    let columns = "id,white_person,black_person,year,tc_class,ply_count,white_accuracy,\
+                   black_accuracy,white_acpl,black_acpl,white_inaccuracies,white_mistakes,\
+                   white_blunders,black_inaccuracies,black_mistakes,black_blunders,analysis_engine";
     let mut sides = Vec::new();
-    for record in reader.records() {
-        let r = record.unwrap();
+    for r in exported(db, columns) {
         let num = |i: usize| (!r[i].is_empty()).then(|| r[i].parse::<f64>().unwrap());
         let plies: u32 = r[5].parse().unwrap();
         for (c, moves) in [(0, plies.div_ceil(2)), (1, plies / 2)] {
@@ -296,19 +300,8 @@ fn exported_phase_sides(db: &Path) -> Vec<Side> {
             }
         }
     }
-    let out = ok(&[
-        "export",
-        "--db",
-        s(db),
-        "--format",
-        "csv",
-        "--columns",
-        &columns.join(","),
-    ]);
-    let mut reader = csv::Reader::from_reader(&out.stdout[..]);
     let mut sides = Vec::new();
-    for record in reader.records() {
-        let r = record.unwrap();
+    for r in exported(db, &columns.join(",")) {
         let num = |i: usize| (!r[i].is_empty()).then(|| r[i].parse::<f64>().unwrap());
         for c in 0..2 {
             for (p, phase) in PHASES.iter().enumerate() {
