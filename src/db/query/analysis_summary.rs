@@ -45,7 +45,7 @@ pub struct AnalysisRow {
     pub white_first: bool,
     /// From the standard start (no FEN tag).
     pub standard_start: bool,
-    /// The start position.
+    /// The start position (set for an analysed game).
     pub start: Position,
     /// A duplicate that is not its group's survivor.
     pub duplicate: bool,
@@ -68,7 +68,8 @@ pub fn for_each_analysis_row(
          g.ply_count, g.start_fen, coalesce(dm.survivor = 0, 0), a.game_id IS NOT NULL, \
          a.white_accuracy, a.black_accuracy, a.white_inaccuracies, a.white_mistakes, \
          a.white_blunders, a.black_inaccuracies, a.black_mistakes, a.black_blunders, \
-         a.settings, g.variant, CASE WHEN a.game_id IS NULL THEN NULL ELSE g.moves END FROM {from} LEFT JOIN analyses a ON a.game_id = g.id WHERE {clause} \
+         a.settings, g.variant, CASE WHEN a.game_id IS NULL THEN NULL ELSE g.moves END \
+         FROM {from} LEFT JOIN analyses a ON a.game_id = g.id WHERE {clause} \
          ORDER BY g.year, g.month, g.day, g.id"
     );
     let mut stmt = conn.prepare(&sql)?;
@@ -94,9 +95,6 @@ pub fn for_each_analysis_row(
             .as_deref()
             .is_none_or(|f| f.split_whitespace().nth(1) != Some("b"));
         row.duplicate = r.get(10)?;
-        let chess960 = r.get::<_, String>(21)? == "chess960";
-        row.start = start_position(fen.as_deref(), chess960)
-            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(9, Type::Text, Box::new(e)))?;
         // The last analysis's buffers, kept for the next analysed game.
         if let Some(a) = row.analysis.take() {
             kept = a;
@@ -129,6 +127,11 @@ pub fn for_each_analysis_row(
                     a.labels.push((ply, label));
                 }
             }
+            // The phases are read from the moves: an analysed game's only.
+            let chess960 = r.get::<_, String>(21)? == "chess960";
+            row.start = start_position(fen.as_deref(), chess960).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(9, Type::Text, Box::new(e))
+            })?;
             let blob: Vec<u8> = r.get(22)?;
             a.moves = decode_moves(&row.start, &blob).map_err(|e| {
                 rusqlite::Error::FromSqlConversionFailure(22, Type::Blob, Box::new(e))
