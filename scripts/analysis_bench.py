@@ -215,7 +215,7 @@ def reference(game, uci, with_best):
         l = label(before, after, best_played)
         if l:
             labels[k] = l
-    return labels, white_cps, bests
+    return labels, white_cps, bests, evals
 
 
 # ---- running arbiter ---------------------------------------------------------------------------
@@ -230,7 +230,50 @@ def run_timed(cmd):
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), p.stdout
 
 
-def measure(db, refs, cpu, title, budget):
+def move_uci(bits):
+    """A stored move (`chess::Move::to_u16`: from, to, kind; castling as king takes rook) in UCI."""
+    if bits is None:
+        return None
+    sq = lambda i: "abcdefgh"[i % 8] + str(i // 8 + 1)
+    f, t, kind = bits & 63, (bits >> 6) & 63, bits >> 12
+    if kind == 2:
+        t = (f // 8) * 8 + (6 if t % 8 > f % 8 else 2)
+    return sq(f) + sq(t) + ("nbrq"[kind - 4] if kind >= 4 else "")
+
+
+def show_eval(e):
+    return None if e is None else (f"#{e[1]}" if e[0] == "mate" else str(e[1]))
+
+
+def dump_moves(con, gid, number, ref, uci, out):
+    """One TSV line per move of a game for `--dump`: the reference's label and evaluations
+    (mover's view) beside the own tier's, with its depth, nodes and deep flags."""
+    ref_labels, white_cps, bests, ref_evals = ref
+    ev = {p: r for p, *r in con.execute(
+        "SELECT ply, score_cp, mate, depth, nodes, deep, best_move FROM evaluations WHERE game_id = ?", (gid,))}
+    ours = {ply: code.split(".")[1] for code, ply in con.execute(
+        "SELECT code, ply FROM findings WHERE game_id = ? AND code IN ('analysis.inaccuracy', 'analysis.mistake', 'analysis.blunder')", (gid,))}
+    for ply in range(1, len(white_cps)):
+        k = ply - 1
+        if k not in ev or ply not in ev or uci is None or k >= len(uci):
+            continue
+        own = [("mate", ev[p][1]) if ev[p][1] is not None else ("cp", ev[p][0]) for p in (k, ply)]
+        # Stored from White's side; the mover's view before and after.
+        sign = 1 if k % 2 == 0 else -1
+        b, a = [(e[0], sign * e[1]) for e in own]
+        rb, ra = [None if e is None or e[0] == "mated" else (e[0], sign * e[1]) for e in (ref_evals[k], ref_evals[ply])]
+        out.write("\t".join(str(x) for x in (
+            number, ply, ref_labels.get(ply, "-"), ours.get(ply, "-"), show_eval(rb), show_eval(ra),
+            int(bests[k] == uci[k]) if bests[k] else "-", show_eval(b), show_eval(a),
+            ev[k][2], ev[ply][2], ev[k][3], ev[ply][3], ev[k][4], ev[ply][4], int(move_uci(ev[k][5]) == uci[k]),
+        )) + "\n")
+
+
+DUMP_HEADER = ("game\tply\tref\tours\tref_before\tref_after\tref_best_played\town_before\town_after\t"
+               "depth_before\tdepth_after\tnodes_before\tnodes_after\tdeep_before\tdeep_after\town_best_played\n")
+
+
+def measure(db, refs, cpu, title, budget, uci=None, dump=None):
     con = sqlite3.connect(db)
     by_number = {n: gid for gid, n in con.execute("SELECT id, game_number FROM games")}
     tp = {l: 0 for l in LABELS}
@@ -241,10 +284,12 @@ def measure(db, refs, cpu, title, budget):
     settled = {l: 0 for l in LABELS}
     engine_pos = positions = engine_nodes = 0
     games = 0
-    for number, (ref_labels, white_cps, _) in refs.items():
+    for number, (ref_labels, white_cps, *_) in refs.items():
         gid = by_number.get(number)
         if gid is None:
             continue
+        if dump is not None:
+            dump_moves(con, gid, number, refs[number], uci.get(number) if uci else None, dump)
         row = con.execute(
             "SELECT white_accuracy, black_accuracy, engine_positions, engine_nodes, positions FROM analyses WHERE game_id = ?",
             (gid,),
@@ -388,7 +433,7 @@ def simulate(db, refs, mark_drop, sweep=None, uci=None, budget=1_000_000):
     ref_n = {l: 0 for l in LABELS}
     covered = {l: 0 for l in LABELS}
     diffs, setn, posn, swept, oracle = [], 0, 0, 0, 0
-    for number, (labels, ref_white, bests) in refs.items():
+    for number, (labels, ref_white, bests, _) in refs.items():
         gid = by_number.get(number)
         if gid is None:
             continue
@@ -531,6 +576,8 @@ def main():
     ap.add_argument("--sweep-nodes", type=int, default=20000, help="the sweep's nodes (arbiter's --engine-sweep-nodes)")
     ap.add_argument("--refine-nodes", type=int, default=100000, help="the sweep's second look (arbiter's --engine-refine-nodes; 0: none)")
     ap.add_argument("--mark-drop", type=float, default=5.0, help="the triage threshold the simulation assumes (search::analysis::MARK_DROP)")
+    ap.add_argument("--own-nodes", type=int, help="tier 1's deep budget (arbiter's analyse --db --nodes; default its own, 20000)")
+    ap.add_argument("--dump", help="write the own tier's judgement of every move beside the reference's to this TSV (a study of the rule)")
     ap.add_argument("--engine-on-lichess", action="store_true", help="run tier 2 on the lichess games too (long)")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="arbiter-bench-")
@@ -563,8 +610,16 @@ def main():
         db = os.path.join(tmp, f"set{i}.sqlite")
         subprocess.run([args.arbiter, "import", "--db", db, "-q", "--jobs", str(args.jobs), pgn], check=True, capture_output=True)
         if not args.no_own:
-            cpu, _ = run_timed([args.arbiter, "analyse", "--db", db, "-q", "--engine", "none", "--jobs", str(args.jobs)])
-            measure(db, refs_by_number, cpu, f"{title}, tier 1 (arbiter alone)", args.engine_nodes)
+            own_nodes = ["--nodes", str(args.own_nodes)] if args.own_nodes else []
+            cpu, _ = run_timed([args.arbiter, "analyse", "--db", db, "-q", "--engine", "none", "--jobs", str(args.jobs)] + own_nodes)
+            dump = None
+            if args.dump and with_best:
+                dump = open(args.dump, "a" if i else "w")
+                if not i:
+                    dump.write(DUMP_HEADER)
+            measure(db, refs_by_number, cpu, f"{title}, tier 1 (arbiter alone)", args.engine_nodes, uci_by_number, dump)
+            if dump is not None:
+                dump.close()
             if with_best and args.simulate:
                 simulate(db, refs_by_number, args.mark_drop, None, uci_by_number, args.engine_nodes)
                 if sweep:

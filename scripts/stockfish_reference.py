@@ -22,7 +22,8 @@ held-out set when odd: `--out` gets `-dev.pgn` and `-heldout.pgn` appended. The 
 before any game is searched; each game also gets a `[ReferenceSet "dev|heldout"]` tag and a
 `[ReferenceKind "..."]` tag. The games are searched shortest first, so that a partial run
 holds as many whole games as it can, from both halves; a second run with the same --out
-goes on after the games already written. Stockfish is a separate program, run at `nice -n 19` (--nice); /usr/games/pgn-extract turns the
+goes on after the games already written. `--half dev` and `--half heldout` label one half
+each, so two runs (one a half, the same --out) share a loaded machine's idle time. Stockfish is a separate program, run at `nice -n 19` (--nice); /usr/games/pgn-extract turns the
 moves into SAN and UCI. Stops cleanly (whole games only) at --deadline (HH:MM, UTC).
 
   nice -n 10 scripts/stockfish_reference.py --sample 33 --skip \
@@ -187,6 +188,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--deadline", help="HH:MM UTC: start no game after it")
     ap.add_argument("--nice", type=int, default=19, help="Stockfish's niceness added to this script's")
+    ap.add_argument("--half", choices=("dev", "heldout"), help="with --sample: label only this half (two runs, one a half, share a loaded machine's idle time)")
     ap.add_argument("--list", action="store_true", help="print the chosen games and stop")
     args = ap.parse_args()
 
@@ -204,7 +206,7 @@ def main():
         chosen.append(g)
     chosen = [(None, g, None) for g in chosen[args.first : args.first + args.games]]
     if args.sample is not None:
-        chosen = picked
+        chosen = [t for t in picked if args.half in (None, t[2])]
     if args.list:
         for kind, g, part in chosen:
             print(part, kind, rough_plies(g), site(g), re.search(r'\[White "([^"]*)"', g).group(1), re.search(r'\[Date "([^"]*)"', g).group(1))

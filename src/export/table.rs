@@ -103,34 +103,23 @@ fn acpl(row: &ExportRow, side: usize) -> Cell<'_> {
 /// (`search::phase`), and its labels there, a kind the analysis never gives left `None`.
 /// `None` for a game without an analysis.
 fn phase_figures(row: &ExportRow) -> Option<PhaseFigures> {
-    let curve = white_curve(row)?;
-    let phases = phase::move_phases(&row.start, &row.moves);
-    let white_first = row.start.turn() == crate::chess::Color::White;
-    let mut f = phase::figures(&curve, white_first, &phases);
-    if let Some(judged) = row.judgements {
-        // 0 of a judged kind where the side moved in the phase; blank where it did not.
-        for (k, phase) in phases.iter().enumerate() {
-            let side = usize::from((k % 2 == 0) != white_first);
-            for (kind, n) in f.labels[side][phase.index()].iter_mut().enumerate() {
-                *n = judged[side][kind].map(|_| 0);
-            }
-        }
-        for (code, ply) in row.finding_codes.iter().zip(&row.finding_plies) {
+    let labels = row
+        .finding_codes
+        .iter()
+        .zip(&row.finding_plies)
+        .filter_map(|(code, ply)| {
             let kind = crate::search::analysis::Judgement::ALL
-                .iter()
-                .find(|j| j.code() == code.as_str());
-            let Some(k) = ply.and_then(|p| (p as usize).checked_sub(1)) else {
-                continue;
-            };
-            if let (Some(kind), Some(&phase)) = (kind, phases.get(k)) {
-                let side = usize::from((k % 2 == 0) != white_first);
-                if let Some(n) = &mut f.labels[side][phase.index()][kind.index()] {
-                    *n += 1;
-                }
-            }
-        }
-    }
-    Some(f)
+                .into_iter()
+                .find(|j| j.code() == code.as_str())?;
+            Some(((*ply)?, kind))
+        });
+    Some(phase::game_figures(
+        &row.start,
+        &row.moves,
+        &white_curve(row)?,
+        row.judgements,
+        labels,
+    ))
 }
 
 fn phase_accuracy(f: &PhaseFigures, side: usize, phase: Phase) -> Cell<'static> {
@@ -628,6 +617,48 @@ static GAME_COLUMNS: &[GameColumn] = &[
         Int,
         "--analyse: Black's blunders in the endgame (blank: not judged)",
         |f| phase_labels(f, 1, Phase::Endgame, 2),
+        false
+    ),
+    phase_col!(
+        "white_opening_moves",
+        Int,
+        "--analyse: White's moves in the opening (what its labels there are per 100 of)",
+        |f| Cell::Int(i64::from(f.moves[0][Phase::Opening.index()])),
+        false
+    ),
+    phase_col!(
+        "white_middlegame_moves",
+        Int,
+        "--analyse: White's moves in the middlegame (what its labels there are per 100 of)",
+        |f| Cell::Int(i64::from(f.moves[0][Phase::Middlegame.index()])),
+        false
+    ),
+    phase_col!(
+        "white_endgame_moves",
+        Int,
+        "--analyse: White's moves in the endgame (what its labels there are per 100 of)",
+        |f| Cell::Int(i64::from(f.moves[0][Phase::Endgame.index()])),
+        false
+    ),
+    phase_col!(
+        "black_opening_moves",
+        Int,
+        "--analyse: Black's moves in the opening (what its labels there are per 100 of)",
+        |f| Cell::Int(i64::from(f.moves[1][Phase::Opening.index()])),
+        false
+    ),
+    phase_col!(
+        "black_middlegame_moves",
+        Int,
+        "--analyse: Black's moves in the middlegame (what its labels there are per 100 of)",
+        |f| Cell::Int(i64::from(f.moves[1][Phase::Middlegame.index()])),
+        false
+    ),
+    phase_col!(
+        "black_endgame_moves",
+        Int,
+        "--analyse: Black's moves in the endgame (what its labels there are per 100 of)",
+        |f| Cell::Int(i64::from(f.moves[1][Phase::Endgame.index()])),
         false
     ),
     col!(

@@ -43,6 +43,12 @@ pub const REFINE_MARK: f64 = 5.0;
 /// The labels arbiter's own tier emits (inaccuracy, mistake, blunder): those whose precision
 /// against Stockfish at 1,000,000 nodes reached 0.5 on the development set (docs/ANALYSIS.md).
 pub const OWN_TIER_LABELS: [bool; 3] = [false, false, true];
+/// How far beyond lichess's blunder drop (15 Win% points) the own tier's drop must reach for
+/// it to emit the blunder: the typical error of its drop at its deep budget. On the
+/// development games, where both positions were settled deep, its drop differed from
+/// Stockfish's at 1,000,000 nodes by 6.3 points on average (docs/ANALYSIS.md, "What the own
+/// tier stands behind"), so a drop of 15 to 21 is as likely a mistake as a blunder.
+pub const OWN_BLUNDER_MARGIN: f64 = 6.0;
 /// Longest mate (in moves) whose loss is reported as a missed mate.
 pub const MISSED_MATE_MAX: i32 = 3;
 /// An only move: the best move's winning chances exceed the second best's by this much.
@@ -62,7 +68,8 @@ pub const DRAW_IN_WON_WC: f64 = 0.5;
 /// 4: with an engine, its sweep of every position marks where its budget goes.
 /// 5: the own tier evaluates with `weights::ANALYSIS` (the tuned weights, scale 1.40, a knee at
 /// 5.25 pawns).
-pub const ANALYSIS_VERSION: u32 = 5;
+/// 6: the own tier emits a blunder only where it stands behind it (`own_stands_behind`).
+pub const ANALYSIS_VERSION: u32 = 6;
 
 /// Node budgets of the two passes and the hash size. The defaults analyse a 40-move master
 /// game in a fraction of a second on one core (`docs/ANALYSIS.md` has the measurements).
@@ -878,10 +885,19 @@ impl Judging<'_> {
             before.eval()
         };
         let after_eval = after.eval().flip();
+        // The own tier judges on both positions settled deep (the first move from lichess's
+        // fixed start evaluation needs only its end).
+        let settled = after.deep && (before.deep || (k == 0 && self.standard_start));
         // With a sweep, a move the engine did not search at its budget was not marked: the
         // engine's own quick look found no label there, so arbiter's is not given either.
         let label = lichess::label(before_eval, after_eval, before.best == Some(played)).filter(
-            |(j, _)| tier == Tier::Engine || (self.sweep_empty && OWN_TIER_LABELS[j.index()]),
+            |&(j, reason)| {
+                tier == Tier::Engine
+                    || (self.sweep_empty
+                        && OWN_TIER_LABELS[j.index()]
+                        && settled
+                        && own_stands_behind(before_eval, after_eval, j, reason))
+            },
         );
         let judgement = label.map(|(j, _)| j);
         let missed_mate =
@@ -958,6 +974,25 @@ impl Judging<'_> {
     }
 }
 
+/// Whether arbiter's own tier stands behind the label `j` lichess's rules give a move on its
+/// settled curve (`before` and `after` from the mover's side): a mate transition (its search
+/// found the mate), or a drop at least `OWN_BLUNDER_MARGIN` beyond the label's threshold.
+fn own_stands_behind(before: Eval, after: Eval, j: Judgement, reason: Reason) -> bool {
+    match (reason, before, after) {
+        (Reason::MateCreated | Reason::MateLost, _, _) => true,
+        (Reason::Drop, Eval::Cp(b), Eval::Cp(a)) => {
+            let threshold = lichess::WC_DROPS
+                .iter()
+                .find(|(_, l)| *l == j)
+                .map_or(f64::INFINITY, |(d, _)| *d);
+            let drop = lichess::winning_chances(b) - lichess::winning_chances(a);
+            // Win% points are 50 × winning chances.
+            50.0 * drop >= 50.0 * threshold + OWN_BLUNDER_MARGIN
+        }
+        (Reason::Drop, _, _) => false,
+    }
+}
+
 /// The JSON recorded with every analysis, keys sorted: enough to reproduce it. With an engine,
 /// its name as it reported it (`engine_name`), path, limit, threads and options too. The
 /// `analyse` stage skips a game whose stored settings are these.
@@ -978,6 +1013,7 @@ pub fn settings_json(options: &AnalysisOptions, engine_name: Option<&str>) -> St
         "own_mark_drop": OWN_MARK_DROP,
         "only_move_probes": "best move played or may be labelled",
         "own_tier_labels": OWN_TIER_LABELS,
+        "own_blunder_margin": OWN_BLUNDER_MARGIN,
         "missed_mate_max": MISSED_MATE_MAX,
         "only_move_gap": ONLY_MOVE_GAP,
     });
@@ -1174,6 +1210,26 @@ mod tests {
         assert_eq!(marks(m, MARK_DROP), [true, true]);
         assert_eq!(marks(m, OWN_MARK_DROP), [true, false]);
         assert_eq!(marks(m, 14.0), [false, false]);
+    }
+
+    #[test]
+    fn the_own_tier_emits_a_blunder_only_well_clear_of_the_threshold_or_across_a_mate() {
+        let rule = |before: Eval, after: Eval| {
+            let (j, reason) = lichess::label(before, after, false).unwrap();
+            assert_eq!(j, Judgement::Blunder, "{before:?} {after:?}");
+            own_stands_behind(before, after, j, reason)
+        };
+        // +1.00 to -1.50: wc 0.182 to -0.269, 22.6 Win% points, 7.6 beyond 15: kept.
+        assert!(rule(Eval::Cp(100), Eval::Cp(-150)));
+        // +1.00 to -0.90: 17.3 points, a blunder by lichess's rule but within the own
+        // search's error of a mistake: dropped.
+        assert!(!rule(Eval::Cp(100), Eval::Cp(-90)));
+        // The margin's edge, 21 points: +0.50 to -1.90 is 21.4, +0.50 to -1.80 is 20.6.
+        assert!(rule(Eval::Cp(50), Eval::Cp(-190)));
+        assert!(!rule(Eval::Cp(50), Eval::Cp(-180)));
+        // A mate its search found, allowed from a level position or lost: kept.
+        assert!(rule(Eval::Cp(0), Eval::Mate(-3)));
+        assert!(rule(Eval::Mate(2), Eval::Cp(300)));
     }
 
     #[test]

@@ -92,9 +92,12 @@ pub fn move_phases(start: &Position, moves: &[Move]) -> Vec<Phase> {
 pub struct PhaseFigures {
     pub accuracy: [[Option<f64>; 3]; 2],
     pub acpl: [[Option<u32>; 3]; 2],
-    /// Per side, per phase: inaccuracies, mistakes, blunders (`None`: a kind not judged).
-    /// `figures` leaves them `None`; the caller counts the game's labels.
+    /// Per side, per phase: inaccuracies, mistakes, blunders (`None`: a kind not judged, or
+    /// no move of the side in the phase). `figures` leaves them `None`; `game_figures`
+    /// counts the game's labels.
     pub labels: [[[Option<u32>; 3]; 3]; 2],
+    /// Per side, per phase: the side's moves (the denominator of its label rates).
+    pub moves: [[u32; 3]; 2],
 }
 
 /// The figures of each phase from White's centipawns of every position (`white_cp`, start
@@ -120,7 +123,52 @@ pub fn figures(white_cp: &[Option<i32>], white_first: bool, phases: &[Phase]) ->
             out.accuracy[side][phase.index()] = accuracy[side];
         }
     }
+    for (k, phase) in phases.iter().enumerate() {
+        out.moves[mover(k, white_first)][phase.index()] += 1;
+    }
     out
+}
+
+/// 0 (White) or 1 (Black): the side that plays move `k` (0-based).
+fn mover(k: usize, white_first: bool) -> usize {
+    usize::from(k.is_multiple_of(2) != white_first)
+}
+
+/// A game's figures by phase from its analysis, as the export's per-phase columns and the
+/// players' summaries read them: `figures` on White's curve (`lichess::stored_curve`), and
+/// the labels by phase. A kind the analysis judges (`judged[side][kind]` is `Some`) counts
+/// from 0 in each phase the side moved in, plus each of `labels` (the move's 1-based ply and
+/// its label); a kind it never judges stays `None`.
+pub fn game_figures(
+    start: &Position,
+    moves: &[Move],
+    white_cp: &[Option<i32>],
+    judged: Option<[[Option<u32>; 3]; 2]>,
+    labels: impl IntoIterator<Item = (u32, lichess::Label)>,
+) -> PhaseFigures {
+    let phases = move_phases(start, moves);
+    let white_first = start.turn() == Color::White;
+    let mut f = figures(white_cp, white_first, &phases);
+    let Some(judged) = judged else {
+        return f;
+    };
+    for (k, phase) in phases.iter().enumerate() {
+        let side = mover(k, white_first);
+        for (kind, n) in f.labels[side][phase.index()].iter_mut().enumerate() {
+            *n = judged[side][kind].map(|_| 0);
+        }
+    }
+    for (ply, label) in labels {
+        let Some(k) = (ply as usize).checked_sub(1) else {
+            continue;
+        };
+        if let Some(&phase) = phases.get(k)
+            && let Some(n) = &mut f.labels[mover(k, white_first)][phase.index()][label.index()]
+        {
+            *n += 1;
+        }
+    }
+    f
 }
 
 #[cfg(test)]

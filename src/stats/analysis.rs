@@ -3,12 +3,14 @@
 //! (docs/ANALYSIS.md, "A player's summary"): over the player's selected games that have an
 //! analysis, each with its current (strongest) one, the mean of the per-game accuracy (as
 //! exported, one decimal) and ACPL, and each label per 100 of the player's moves, a count the
-//! analysis never gives left out of both sides of its rate.
+//! analysis never gives left out of both sides of its rate. By phase the same, over the
+//! player's moves in each phase (`search::phase`, as the export's per-phase columns).
 
 use super::row::{Colour, format_date_key};
 use crate::db::query::Filter;
 use crate::db::query::analysis_summary::{AnalysisRow, for_each_analysis_row};
-use crate::search::lichess::{shown_accuracy, stored_acpl};
+use crate::search::lichess::{shown_accuracy, stored_acpl, stored_curve};
+use crate::search::phase::{self, Phase, PhaseFigures};
 use crate::search::strength::Strength;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -104,6 +106,8 @@ pub struct Summary {
     /// By time-control class (None: not classified) and by year (None: undated).
     pub by_tc: BTreeMap<Option<String>, Figures>,
     pub by_year: BTreeMap<Option<i32>, Figures>,
+    /// By phase (opening, middlegame, endgame): the games in which the player moved in it.
+    pub by_phase: [Figures; 3],
     /// Games by the analysis they were read with (`Strength`'s text), and its engine's name.
     pub engines: BTreeMap<String, (String, u32)>,
     /// Highest accuracy first, and lowest first (ties: the earlier game id).
@@ -113,8 +117,14 @@ pub struct Summary {
 
 impl Summary {
     /// Counts one side of a selected game; `engine` (the analysis's strength and engine name)
-    /// is None when the game has no analysis.
-    pub fn add(&mut self, row: &AnalysisRow, colour: Colour, engine: Option<(&str, &str)>) {
+    /// is None when the game has no analysis; `phases` is the game's `phase_figures`.
+    pub fn add(
+        &mut self,
+        row: &AnalysisRow,
+        colour: Colour,
+        engine: Option<(&str, &str)>,
+        phases: Option<&PhaseFigures>,
+    ) {
         self.selected += 1;
         let (Some(a), Some((strength, name))) = (&row.analysis, engine) else {
             return;
@@ -144,6 +154,18 @@ impl Summary {
         self.by_colour[c].add(&s);
         self.by_tc.entry(row.tc_class.clone()).or_default().add(&s);
         self.by_year.entry(row.year).or_default().add(&s);
+        if let Some(f) = phases {
+            for p in Phase::ALL.map(Phase::index) {
+                if f.moves[c][p] > 0 {
+                    self.by_phase[p].add(&SideFigures {
+                        accuracy: f.accuracy[c][p].map(shown_accuracy),
+                        acpl: f.acpl[c][p],
+                        counts: f.labels[c][p],
+                        moves: f.moves[c][p],
+                    });
+                }
+            }
+        }
         let e = self
             .engines
             .entry(strength.to_owned())
@@ -163,6 +185,25 @@ impl Summary {
             keep(&mut self.worst, game, f64::total_cmp);
         }
     }
+}
+
+/// A game's figures by phase from its stored analysis, as the export's per-phase columns give
+/// them (`phase::game_figures`); None without an analysis.
+pub fn phase_figures(row: &AnalysisRow) -> Option<PhaseFigures> {
+    let a = row.analysis.as_ref()?;
+    let curve = stored_curve(
+        a.evals.iter().copied(),
+        a.moves.len(),
+        row.white_first,
+        row.standard_start,
+    );
+    Some(phase::game_figures(
+        &row.start,
+        &a.moves,
+        &curve,
+        Some(a.counts),
+        a.labels.iter().copied(),
+    ))
 }
 
 /// Inserts `game` into `list` (ordered by `order` on accuracy, then by game id) and keeps the
@@ -219,6 +260,7 @@ pub fn summarise(
             });
             (strength.as_str(), name.as_str())
         });
+        let mut phases = None;
         for colour in [Colour::White, Colour::Black] {
             let c = colour.index();
             let Some(person) = row.persons[c] else {
@@ -231,7 +273,11 @@ pub fn summarise(
             {
                 continue;
             }
-            out.entry(person).or_default().add(row, colour, engine);
+            // Read once a game, and only for a side that is counted.
+            let phases = phases.get_or_insert_with(|| phase_figures(row));
+            out.entry(person)
+                .or_default()
+                .add(row, colour, engine, phases.as_ref());
         }
     })?;
     Ok(out)
@@ -327,9 +373,9 @@ pub struct AnalysisOut {
     pub black: FiguresOut,
     pub by_time_control: Vec<FiguresOut>,
     pub by_year: Vec<FiguresOut>,
-    /// The split by phase (opening, middlegame, endgame): null until the analysis stores
-    /// per-phase figures.
-    pub by_phase: Option<Vec<FiguresOut>>,
+    /// By phase (opening, middlegame, endgame; `games`: those the player moved in it),
+    /// each label per 100 of the player's moves in the phase.
+    pub by_phase: Vec<FiguresOut>,
     pub best: Vec<GameOut>,
     pub worst: Vec<GameOut>,
 }
@@ -375,7 +421,10 @@ impl AnalysisOut {
                 .iter()
                 .map(|(y, f)| FiguresOut::new(y.map_or("unknown".to_owned(), |y| y.to_string()), f))
                 .collect(),
-            by_phase: None,
+            by_phase: Phase::ALL
+                .iter()
+                .map(|p| FiguresOut::new(p.name(), &s.by_phase[p.index()]))
+                .collect(),
             best: games(&s.best),
             worst: games(&s.worst),
         }
@@ -395,7 +444,7 @@ impl AnalysisOut {
     }
 
     /// The table's lines, as the text and the page show them: all, by colour, by time
-    /// control, by year, and by phase when there is a split.
+    /// control, by year and by phase.
     pub fn lines(&self) -> Vec<(String, &FiguresOut)> {
         fn section<'a>(name: &str, lines: &'a [FiguresOut]) -> Vec<(String, &'a FiguresOut)> {
             lines
@@ -410,9 +459,7 @@ impl AnalysisOut {
         ];
         v.extend(section("time control", &self.by_time_control));
         v.extend(section("year", &self.by_year));
-        if let Some(phases) = &self.by_phase {
-            v.extend(section("phase", phases));
-        }
+        v.extend(section("phase", &self.by_phase));
         v
     }
 }

@@ -1,6 +1,6 @@
 //! A dossier as one self-contained HTML page: inline CSS and SVG, no script and nothing fetched,
-//! so it opens the same offline. A rating-history line chart and an accuracy-by-year one (the
-//! same drawing), score-by-year bars with their 95 % intervals, the results tables, the
+//! so it opens the same offline. A rating-history line chart and, beside it, an accuracy-by-year
+//! one (the same drawing), score-by-year bars with their 95 % intervals, the results tables, the
 //! opening table and the analysis section.
 
 use super::analysis::AnalysisOut;
@@ -31,21 +31,27 @@ h1{margin-bottom:.2em}h2{margin-top:1.6em;border-bottom:2px solid #d8dce6;paddin
 .card{background:#fff;border:1px solid #d8dce6;border-radius:8px;padding:.7em 1.1em;min-width:9em}\
 .card b{display:block;font-size:1.6em}table{border-collapse:collapse;background:#fff;margin:.5em 0}\
 th,td{border:1px solid #d8dce6;padding:.25em .6em}td.n{text-align:right;font-variant-numeric:tabular-nums}\
-th{background:#eef1f6}svg{background:#fff;border:1px solid #d8dce6;border-radius:8px}\
+th{background:#eef1f6}svg{background:#fff;border:1px solid #d8dce6;border-radius:8px;max-width:100%;height:auto}\
 .axis{stroke:#8a93a6;stroke-width:1}.grid{stroke:#e6e9ef;stroke-width:1}\
 .line{fill:none;stroke:#2f6fd6;stroke-width:2}.dot{fill:#2f6fd6}.bar{fill:#46a86b}\
-.err{stroke:#1d2330;stroke-width:1.5}.lbl{font-size:11px;fill:#5a6375}";
+.err{stroke:#1d2330;stroke-width:1.5}.lbl{font-size:11px;fill:#5a6375}\
+.charts{display:flex;flex-wrap:wrap;gap:0 1.5em}.charts>section{flex:1 1 420px;min-width:0}\
+.charts svg{width:100%}";
 
-/// Chart area of both charts.
+/// Chart area of the charts at full width.
 const W: f64 = 1000.0;
+/// Width of each of two charts side by side (the rating and the accuracy charts): on a narrow
+/// page they shrink, and below two of `.charts>section`'s 420 px they stack.
+const HALF_W: f64 = 520.0;
 const H: f64 = 300.0;
 const PAD_L: f64 = 55.0;
 const PAD_B: f64 = 40.0;
 const PAD_T: f64 = 15.0;
 const PAD_R: f64 = 15.0;
 
-/// The rating history from the tags: a line over the months, the scale rounded out to 50.
-fn rating_chart(r: &Report, out: &mut String) {
+/// The rating history from the tags: a line over the months, the scale rounded out to 50;
+/// `width` wide.
+fn rating_chart(r: &Report, width: f64, out: &mut String) {
     let pts = &r.rating_history;
     if pts.is_empty() {
         out.push_str("<p class=\"sub\">No rating tags in the selection.</p>\n");
@@ -69,7 +75,7 @@ fn rating_chart(r: &Report, out: &mut String) {
         hi: hi as f64,
         step: step as f64,
     };
-    line_chart("rating-chart", "rating history", &points, scale, out);
+    line_chart("rating-chart", "rating history", &points, scale, width, out);
 }
 
 /// A line chart's vertical scale: its ends and the step of its grid lines.
@@ -81,12 +87,13 @@ struct Scale {
 }
 
 /// A line chart of `points` (label under the axis, value, tooltip) in order along the x axis,
-/// with grid lines every `scale.step`; at most ten labels under the axis.
+/// with grid lines every `scale.step`, `w` wide; at most `w / 100` labels under the axis.
 fn line_chart(
     id: &str,
     label: &str,
     points: &[(String, f64, String)],
     scale: Scale,
+    w: f64,
     out: &mut String,
 ) {
     let Scale { lo, hi, step } = scale;
@@ -94,15 +101,15 @@ fn line_chart(
     let x = |i: usize| {
         PAD_L
             + if points.len() == 1 {
-                (W - PAD_L - PAD_R) / 2.0
+                (w - PAD_L - PAD_R) / 2.0
             } else {
-                i as f64 * (W - PAD_L - PAD_R) / (points.len() - 1) as f64
+                i as f64 * (w - PAD_L - PAD_R) / (points.len() - 1) as f64
             }
     };
     let y = |v: f64| PAD_T + (hi - v) * (H - PAD_T - PAD_B) / span;
     let _ = writeln!(
         out,
-        "<svg id=\"{id}\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\" aria-label=\"{label}\">"
+        "<svg id=\"{id}\" viewBox=\"0 0 {w} {H}\" width=\"{w}\" height=\"{H}\" role=\"img\" aria-label=\"{label}\">"
     );
     let mut v = lo;
     while v <= hi {
@@ -110,7 +117,7 @@ fn line_chart(
         let _ = writeln!(
             out,
             "<line class=\"grid\" x1=\"{PAD_L}\" x2=\"{}\" y1=\"{yy:.1}\" y2=\"{yy:.1}\"/><text class=\"lbl\" x=\"{}\" y=\"{:.1}\" text-anchor=\"end\">{v}</text>",
-            W - PAD_R,
+            w - PAD_R,
             PAD_L - 6.0,
             yy + 4.0
         );
@@ -120,7 +127,7 @@ fn line_chart(
         out,
         "<line class=\"axis\" x1=\"{PAD_L}\" x2=\"{PAD_L}\" y1=\"{PAD_T}\" y2=\"{}\"/><line class=\"axis\" x1=\"{PAD_L}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>",
         H - PAD_B,
-        W - PAD_R,
+        w - PAD_R,
         H - PAD_B,
         H - PAD_B
     );
@@ -134,7 +141,8 @@ fn line_chart(
         "<polyline class=\"line\" points=\"{}\"/>",
         path.join(" ")
     );
-    let label_every = points.len().div_ceil(10).max(1);
+    let label_every = points.len().div_ceil((w / 100.0) as usize).max(1);
+    let last = points.len().saturating_sub(1);
     for (i, (key, value, tip)) in points.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -143,7 +151,9 @@ fn line_chart(
             y(*value),
             escape(tip)
         );
-        if i % label_every == 0 || i + 1 == points.len() {
+        // Every `label_every`-th label and the last, but none so close before the last that
+        // the two would overlap.
+        if (i % label_every == 0 && last - i >= label_every) || i == last {
             // The last label ends at its point, so that it stays inside the chart.
             let anchor = if i + 1 == points.len() && i > 0 {
                 "end"
@@ -163,8 +173,8 @@ fn line_chart(
 }
 
 /// Accuracy by year over the analysed games, on the rating chart's drawing: dated years
-/// with an accuracy only, the scale rounded out to 10 within 0-100.
-fn accuracy_chart(a: &AnalysisOut, out: &mut String) {
+/// with an accuracy only, the scale rounded out to 10 within 0-100; `width` wide.
+fn accuracy_chart(a: &AnalysisOut, width: f64, out: &mut String) {
     let points: Vec<(String, f64, String)> = a
         .by_year
         .iter()
@@ -191,7 +201,14 @@ fn accuracy_chart(a: &AnalysisOut, out: &mut String) {
         hi: ((hi + 5.0) / 10.0).ceil().min(10.0) * 10.0,
         step: 10.0,
     };
-    line_chart("accuracy-chart", "accuracy by year", &points, scale, out);
+    line_chart(
+        "accuracy-chart",
+        "accuracy by year",
+        &points,
+        scale,
+        width,
+        out,
+    );
 }
 
 /// The analysis section: what was analysed and by which engine, the figures by colour, time
@@ -426,11 +443,22 @@ pub fn page(r: &Report, events: &[PlayerEvent]) -> String {
             ))
         );
     }
-    out.push_str("<h2>Rating history (from the tags)</h2>\n");
-    rating_chart(r, &mut out);
-    if let Some(a) = r.analysis.as_ref().filter(|a| a.overall.games > 0) {
-        out.push_str("<h2>Accuracy by year (analysed games)</h2>\n");
-        accuracy_chart(a, &mut out);
+    // With analysed games, the accuracy by year beside the rating history (stacked on a
+    // narrow page); without, the rating history alone at full width.
+    match r.analysis.as_ref().filter(|a| a.overall.games > 0) {
+        Some(a) => {
+            out.push_str(
+                "<div class=\"charts\"><section>\n<h2>Rating history (from the tags)</h2>\n",
+            );
+            rating_chart(r, HALF_W, &mut out);
+            out.push_str("</section><section>\n<h2>Accuracy by year (analysed games)</h2>\n");
+            accuracy_chart(a, HALF_W, &mut out);
+            out.push_str("</section></div>\n");
+        }
+        None => {
+            out.push_str("<h2>Rating history (from the tags)</h2>\n");
+            rating_chart(r, W, &mut out);
+        }
     }
     out.push_str("<h2>Score by year</h2>\n");
     year_bars(r, &mut out);

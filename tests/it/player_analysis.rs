@@ -14,9 +14,18 @@ const PLAYERS: [&str; 3] = ["Alpha, Ann", "Beta, Bob", "Gamma, Gil"];
 /// 2019 on analysed by arbiter's own search, those of 2020 on then by the UCI engine (stronger,
 /// so read instead); the 2018 game has no analysis.
 fn analysed_db(dir: &Path) -> PathBuf {
+    analysed_files(dir, &["players.pgn"])
+}
+
+/// `analysed_db` over these files of `testdata/analysis/`.
+fn analysed_files(dir: &Path, files: &[&str]) -> PathBuf {
     let db = dir.join("p.sqlite");
-    let pgn = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/analysis/players.pgn");
-    ok(&["import", "-q", s(&pgn), "--db", s(&db)]);
+    for file in files {
+        let pgn = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/analysis")
+            .join(file);
+        ok(&["import", "-q", s(&pgn), "--db", s(&db)]);
+    }
     let engine = dir.join("engine");
     std::fs::write(&engine, format!("#!/bin/sh\nexec {BIN} uci\n")).unwrap();
     let mut perm = std::fs::metadata(&engine).unwrap().permissions();
@@ -58,11 +67,8 @@ struct Side {
     moves: f64,
 }
 
-/// The export's per-game rows, two sides each.
-fn exported_sides(db: &Path) -> Vec<Side> {
-    let columns = "id,white_person,black_person,year,tc_class,ply_count,white_accuracy,\
-                   black_accuracy,white_acpl,black_acpl,white_inaccuracies,white_mistakes,\
-                   white_blunders,black_inaccuracies,black_mistakes,black_blunders,analysis_engine";
+/// `export --format csv --columns COLUMNS`'s records.
+fn exported(db: &Path, columns: &str) -> Vec<csv::StringRecord> {
     let out = ok(&[
         "export",
         "--db",
@@ -73,9 +79,16 @@ fn exported_sides(db: &Path) -> Vec<Side> {
         columns,
     ]);
     let mut reader = csv::Reader::from_reader(&out.stdout[..]);
+    reader.records().map(Result::unwrap).collect()
+}
+
+/// The export's per-game rows, two sides each.
+fn exported_sides(db: &Path) -> Vec<Side> {
+    let columns = "id,white_person,black_person,year,tc_class,ply_count,white_accuracy,\
+                   black_accuracy,white_acpl,black_acpl,white_inaccuracies,white_mistakes,\
+                   white_blunders,black_inaccuracies,black_mistakes,black_blunders,analysis_engine";
     let mut sides = Vec::new();
-    for record in reader.records() {
-        let r = record.unwrap();
+    for r in exported(db, columns) {
         let num = |i: usize| (!r[i].is_empty()).then(|| r[i].parse::<f64>().unwrap());
         let plies: u32 = r[5].parse().unwrap();
         for (c, moves) in [(0, plies.div_ceil(2)), (1, plies / 2)] {
@@ -237,7 +250,6 @@ fn the_player_summary_equals_a_computation_from_the_exported_rows() {
             listed("worst"),
             owned(&by_accuracy[..by_accuracy.len().min(5)])
         );
-        assert!(a["by_phase"].is_null(), "{a}");
     }
     // The text says what was analysed and by what.
     let text =
@@ -265,6 +277,89 @@ fn the_player_summary_equals_a_computation_from_the_exported_rows() {
     same(a, &expected(in_2021), "Alpha, Ann in 2021");
 }
 
+/// The export's per-phase columns (`white_opening_accuracy` …, `_moves`), one `Side` a side
+/// and phase in which the side moved (`year` holds the phase).
+fn exported_phase_sides(db: &Path) -> Vec<Side> {
+    let mut columns = vec![
+        "id".to_owned(),
+        "white_person".to_owned(),
+        "black_person".to_owned(),
+    ];
+    columns.push("analysis_engine".to_owned());
+    for side in ["white", "black"] {
+        for phase in PHASES {
+            for figure in [
+                "accuracy",
+                "acpl",
+                "inaccuracies",
+                "mistakes",
+                "blunders",
+                "moves",
+            ] {
+                columns.push(format!("{side}_{phase}_{figure}"));
+            }
+        }
+    }
+    let mut sides = Vec::new();
+    for r in exported(db, &columns.join(",")) {
+        let num = |i: usize| (!r[i].is_empty()).then(|| r[i].parse::<f64>().unwrap());
+        for c in 0..2 {
+            for (p, phase) in PHASES.iter().enumerate() {
+                let at = 4 + 18 * c + 6 * p;
+                let moves = num(at + 5).unwrap_or(0.0);
+                if moves == 0.0 {
+                    continue;
+                }
+                sides.push(Side {
+                    game: r[0].parse().unwrap(),
+                    colour: c,
+                    player: r[1 + c].to_owned(),
+                    opponent: r[2 - c].to_owned(),
+                    year: (*phase).to_owned(),
+                    tc: String::new(),
+                    engine: r[3].to_owned(),
+                    accuracy: num(at),
+                    acpl: num(at + 1),
+                    counts: [num(at + 2), num(at + 3), num(at + 4)],
+                    moves,
+                });
+            }
+        }
+    }
+    sides
+}
+
+const PHASES: [&str; 3] = ["opening", "middlegame", "endgame"];
+
+#[test]
+fn the_player_summary_by_phase_equals_a_computation_from_the_exported_phase_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    // With two games of 52 plies (2019, 2020) that trade down to an endgame.
+    let db = analysed_files(dir.path(), &["players.pgn", "phases.pgn"]);
+    let sides = exported_phase_sides(&db);
+    // The games reach every phase, and both kinds of analysis are read.
+    let reached: BTreeSet<&str> = sides.iter().map(|s| s.year.as_str()).collect();
+    assert_eq!(reached.len(), 3, "{reached:?}");
+    let engines: BTreeSet<&str> = sides.iter().map(|s| s.engine.as_str()).collect();
+    assert_eq!(engines.len(), 2, "{engines:?}");
+    for &name in PLAYERS.iter().chain(&["Delta, Dee", "Epsilon, Eve"]) {
+        let a = &json(&["stats", "player", name, "--db", s(&db), "--format", "json"])["analysis"];
+        let lines = a["by_phase"].as_array().unwrap();
+        assert_eq!(lines.len(), 3, "{name}: {a}");
+        for (line, phase) in lines.iter().zip(PHASES) {
+            assert_eq!(line["key"], phase);
+            let mine = sides.iter().filter(|s| s.player == name && s.year == phase);
+            same(line, &expected(mine), &format!("{name} {phase}"));
+        }
+    }
+    // The text lists them with the other lines.
+    let text =
+        String::from_utf8(ok(&["stats", "player", "Delta, Dee", "--db", s(&db)]).stdout).unwrap();
+    for phase in PHASES {
+        assert!(text.contains(&format!("phase {phase} ")), "{text}");
+    }
+}
+
 #[test]
 fn the_dossier_page_has_the_analysis_and_an_accuracy_chart_beside_the_rating_chart() {
     let dir = tempfile::tempdir().unwrap();
@@ -284,8 +379,20 @@ fn the_dossier_page_has_the_analysis_and_an_accuracy_chart_beside_the_rating_cha
         html.find(&format!("id=\"{id}\""))
             .unwrap_or_else(|| panic!("{id}"))
     };
-    // Right after the rating chart, drawn by the same code: one point a dated analysed year.
+    // Beside the rating chart, drawn by the same code: one point a dated analysed year. Both
+    // are the two sections of one row of charts, each half the page's width.
     assert!(at("rating-chart") < at("accuracy-chart") && at("accuracy-chart") < at("year-chart"));
+    let row = html.find("<div class=\"charts\"><section>").unwrap();
+    let between = &html[row..at("accuracy-chart")];
+    assert!(between.contains("id=\"rating-chart\""), "{between}");
+    assert_eq!(
+        between.matches("</section><section>").count(),
+        1,
+        "{between}"
+    );
+    assert!(!between.contains("</div>"), "{between}");
+    assert!(html[at("accuracy-chart")..at("year-chart")].contains("</section></div>"));
+    assert!(between.contains("viewBox=\"0 0 520 300\""), "{between}");
     let chart = &html[at("accuracy-chart")..];
     let chart = &chart[..chart.find("</svg>").unwrap()];
     assert_eq!(chart.matches("<circle class=\"dot\"").count(), 3, "{chart}");

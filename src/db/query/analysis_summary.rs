@@ -5,7 +5,11 @@
 
 use super::rows::with_person;
 use super::{Filter, Selection, schema_version};
+use crate::chess::{Move, Position};
+use crate::db::encode::{decode_moves, start_position};
 use crate::search::Score;
+use crate::search::lichess::Label;
+use rusqlite::types::Type;
 use rusqlite::{Connection, params_from_iter};
 
 /// A game's current analysis, as stored.
@@ -19,6 +23,10 @@ pub struct StoredAnalysis {
     pub settings: String,
     /// (ply, White's score) of every evaluated position.
     pub evals: Vec<(u32, Score)>,
+    /// (the move's 1-based ply, its label) of every labelled move.
+    pub labels: Vec<(u32, Label)>,
+    /// The game's moves from `AnalysisRow::start` (read for an analysed game only).
+    pub moves: Vec<Move>,
 }
 
 /// One selected game. The buffers are reused from row to row.
@@ -37,6 +45,8 @@ pub struct AnalysisRow {
     pub white_first: bool,
     /// From the standard start (no FEN tag).
     pub standard_start: bool,
+    /// The start position (set for an analysed game).
+    pub start: Position,
     /// A duplicate that is not its group's survivor.
     pub duplicate: bool,
     /// None: the game has no analysis.
@@ -58,11 +68,13 @@ pub fn for_each_analysis_row(
          g.ply_count, g.start_fen, coalesce(dm.survivor = 0, 0), a.game_id IS NOT NULL, \
          a.white_accuracy, a.black_accuracy, a.white_inaccuracies, a.white_mistakes, \
          a.white_blunders, a.black_inaccuracies, a.black_mistakes, a.black_blunders, \
-         a.settings FROM {from} LEFT JOIN analyses a ON a.game_id = g.id WHERE {clause} \
+         a.settings, g.variant, CASE WHEN a.game_id IS NULL THEN NULL ELSE g.moves END \
+         FROM {from} LEFT JOIN analyses a ON a.game_id = g.id WHERE {clause} \
          ORDER BY g.year, g.month, g.day, g.id"
     );
     let mut stmt = conn.prepare(&sql)?;
     let mut evals = conn.prepare_cached(include_str!("../sql/game_evaluations.sql"))?;
+    let mut labels = conn.prepare_cached(include_str!("../sql/game_labels.sql"))?;
     let mut rows = stmt.query(params_from_iter(values))?;
     let mut row = AnalysisRow::default();
     let mut kept = StoredAnalysis::default();
@@ -79,7 +91,9 @@ pub fn for_each_analysis_row(
         row.ply_count = r.get(8)?;
         let fen: Option<String> = r.get(9)?;
         row.standard_start = fen.is_none();
-        row.white_first = fen.is_none_or(|f| f.split_whitespace().nth(1) != Some("b"));
+        row.white_first = fen
+            .as_deref()
+            .is_none_or(|f| f.split_whitespace().nth(1) != Some("b"));
         row.duplicate = r.get(10)?;
         // The last analysis's buffers, kept for the next analysed game.
         if let Some(a) = row.analysis.take() {
@@ -102,6 +116,26 @@ pub fn for_each_analysis_row(
                 };
                 a.evals.push((e.get(0)?, score));
             }
+            a.labels.clear();
+            let mut l = labels.query([row.id])?;
+            while let Some(l) = l.next()? {
+                let code: String = l.get(1)?;
+                let label = crate::search::analysis::Judgement::ALL
+                    .into_iter()
+                    .find(|j| j.code() == code);
+                if let (Some(ply), Some(label)) = (l.get::<_, Option<u32>>(0)?, label) {
+                    a.labels.push((ply, label));
+                }
+            }
+            // The phases are read from the moves: an analysed game's only.
+            let chess960 = r.get::<_, String>(21)? == "chess960";
+            row.start = start_position(fen.as_deref(), chess960).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(9, Type::Text, Box::new(e))
+            })?;
+            let blob: Vec<u8> = r.get(22)?;
+            a.moves = decode_moves(&row.start, &blob).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(22, Type::Blob, Box::new(e))
+            })?;
             row.analysis = Some(a);
         }
         each(&row);
