@@ -30,7 +30,7 @@ fn arbiter(args: &[&str]) -> Output {
 }
 
 /// A database of this build taken back to before schema version 11 (the analyses as one
-/// table a game), for the tests that make an older file to be brought up to date.
+/// table a game, no game summaries), for the tests that make an older file to be brought up to date.
 const BEFORE_11: &str = "DROP VIEW analyses; DROP VIEW evaluations; \
     DROP TABLE run_evaluations; DROP TABLE analysis_runs; \
     CREATE TABLE evaluations (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE, \
@@ -42,7 +42,7 @@ const BEFORE_11: &str = "DROP VIEW analyses; DROP VIEW evaluations; \
         white_mistakes INTEGER NOT NULL, white_blunders INTEGER NOT NULL, \
         black_inaccuracies INTEGER NOT NULL, black_mistakes INTEGER NOT NULL, \
         black_blunders INTEGER NOT NULL, settings TEXT NOT NULL, engine_positions INTEGER, \
-        engine_nodes INTEGER, positions INTEGER);";
+        engine_nodes INTEGER, positions INTEGER); DROP TABLE position_summaries;";
 
 fn import(db: &Path, files: &[&str], extra: &[&str]) {
     let mut args = vec!["import", "-q", "--db", db.to_str().unwrap()];
