@@ -124,13 +124,12 @@ impl Builder {
         if let Some(t) = taken.and_then(slot) {
             self.captures[side] |= capture_bit(slot(p.role).unwrap_or(5), t);
         }
-        for s in 0..2 {
+        for ((files, &now), before) in self.files.iter_mut().zip(&self.pawns).zip(pawns_before) {
             // A push keeps the file counts; a capture, a pawn taken or a promotion may not.
-            if self.pawns[s] != pawns_before[s]
-                && (self.pawns[s].count_ones() != pawns_before[s].count_ones()
-                    || m.from().file() != m.to().file())
+            if now != before
+                && (now.count_ones() != before.count_ones() || m.from().file() != m.to().file())
             {
-                self.files[s] |= file_bit(file_counts(self.pawns[s]));
+                *files |= file_bit(file_counts(now));
             }
         }
         self.fewest = self.fewest.min((self.occupied & MIDDLE).count_ones() as u8);
@@ -139,9 +138,9 @@ impl Builder {
     /// The record, appended to `out`.
     pub fn finish(&self, out: &mut Vec<u8>) {
         out.push(u8::from(self.custom) | self.fewest.min(NO_MOVES) << 1);
-        for side in 0..2 {
-            let start = if self.custom { 0 } else { START_PAWNS[side] };
-            put_set(self.visited[side] & !start, out);
+        for (visited, start) in self.visited.iter().zip(START_PAWNS) {
+            let start = if self.custom { 0 } else { start };
+            put_set(visited & !start, out);
         }
         put_set(
             u64::from(self.files[0]) | u64::from(self.files[1]) << 32,
@@ -398,7 +397,7 @@ mod tests {
         let mut files = [0u32; 2];
         let mut fewest = None::<u8>;
         let mut captures = [0u32; 2];
-        let mut seen = |pos: &Position, pawns: &mut [u64; 2], files: &mut [u32; 2]| {
+        let seen = |pos: &Position, pawns: &mut [u64; 2], files: &mut [u32; 2]| {
             let b = board_of(pos);
             for side in 0..2 {
                 let code = if side == 0 { 1 } else { 7 };
