@@ -121,11 +121,17 @@ pub fn summaries_rows(conn: &Connection) -> rusqlite::Result<Vec<(u32, u32, Vec<
     if !has_summaries_table(conn)? {
         return Ok(Vec::new());
     }
-    conn.prepare_cached(
+    range_rows(
+        conn,
         "SELECT first_game, last_game, summaries FROM position_summaries ORDER BY first_game",
-    )?
-    .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-    .collect()
+    )
+}
+
+/// The `(first_game, last_game, blob)` rows of a statement over a table of ranges.
+fn range_rows(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<(u32, u32, Vec<u8>)>> {
+    conn.prepare_cached(sql)?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect()
 }
 
 /// Writes the summaries of the `position_games` ranges that have none (indexed before
@@ -668,11 +674,10 @@ pub fn spans_rows(conn: &Connection) -> rusqlite::Result<Vec<(u32, u32, Vec<u8>)
     if !has_games_table(conn)? {
         return Ok(Vec::new());
     }
-    conn.prepare_cached(
+    range_rows(
+        conn,
         "SELECT first_game, last_game, spans FROM position_games ORDER BY first_game",
-    )?
-    .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-    .collect()
+    )
 }
 
 /// The ranges of ids `(first, last)` of the `position_games` rows, by first game.
