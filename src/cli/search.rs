@@ -254,6 +254,13 @@ pub fn run_index(args: &IndexArgs) -> Result {
     if m > 0 && live {
         eprintln!();
     }
+    // Ranges indexed before schema version 13 get their games' summaries, by replay.
+    let s = crate::db::positions::build_summaries(&conn, |done, total| {
+        say(format!("game summaries: {done} of {total} games"));
+    })?;
+    if s > 0 && live {
+        eprintln!();
+    }
     Ok(Outcome::Success)
 }
 

@@ -12,7 +12,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = 12;
+pub const SCHEMA_VERSION: i64 = 13;
 
 /// The oldest schema version the readers (export, stats, openings, ratings) read without a
 /// migration: version 4 packs the moves as they expect. An older file is refused by
@@ -36,6 +36,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/010_position_postings.sql"),
     include_str!("migrations/011_analysis_runs.sql"),
     include_str!("migrations/012_principal_variations.sql"),
+    include_str!("migrations/013_position_summaries.sql"),
 ];
 
 /// What a migration needs beyond SQL, run in its transaction after its SQL (by index).
@@ -52,6 +53,7 @@ const UPGRADES: &[Option<Upgrade>] = &[
     None,
     None,
     Some(super::analyses::after_v11),
+    None,
     None,
 ];
 

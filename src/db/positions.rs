@@ -12,6 +12,7 @@ use crate::positions::index::{
 use crate::positions::material;
 use crate::positions::postings;
 use crate::positions::query::Counts;
+use crate::positions::summary;
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -100,8 +101,94 @@ fn write_range(conn: &Connection, games: &[(u32, GameEntry)]) -> rusqlite::Resul
                 games.iter().map(|(g, e)| (*g, &e.material[..])).collect();
             write_material(conn, first_game, last.0, &postings)?;
         }
+        if has_summaries_table(conn)? {
+            let records = games.iter().map(|(g, e)| (*g, &e.summary[..]));
+            let blob = records_blob(first_game, last.0, records);
+            conn.prepare_cached(include_str!("sql/insert_position_summaries.sql"))?
+                .execute(params![first_game, last.0, blob])?;
+        }
     }
     Ok(())
+}
+
+/// Whether the database has `position_summaries` (schema version 13 on).
+pub fn has_summaries_table(conn: &Connection) -> rusqlite::Result<bool> {
+    table_exists(conn, "position_summaries")
+}
+
+/// Every `position_summaries` row: `(first_game, last_game, blob)`, by first game.
+pub fn summaries_rows(conn: &Connection) -> rusqlite::Result<Vec<(u32, u32, Vec<u8>)>> {
+    if !has_summaries_table(conn)? {
+        return Ok(Vec::new());
+    }
+    range_rows(
+        conn,
+        "SELECT first_game, last_game, summaries FROM position_summaries ORDER BY first_game",
+    )
+}
+
+/// The `(first_game, last_game, blob)` rows of a statement over a table of ranges.
+fn range_rows(conn: &Connection, sql: &str) -> rusqlite::Result<Vec<(u32, u32, Vec<u8>)>> {
+    conn.prepare_cached(sql)?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect()
+}
+
+/// Writes the summaries of the `position_games` ranges that have none (indexed before
+/// schema version 13), one committed range at a time (resumable), each range's games
+/// replayed in parallel. Returns the ids covered.
+pub fn build_summaries(
+    conn: &Connection,
+    mut progress: impl FnMut(u64, u64),
+) -> rusqlite::Result<u64> {
+    if !has_summaries_table(conn)? || !has_games_table(conn)? {
+        return Ok(0);
+    }
+    let have: Vec<(u32, u32)> = conn
+        .prepare_cached("SELECT first_game, last_game FROM position_summaries ORDER BY first_game")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let todo = ranges_to_build(
+        conn,
+        "SELECT first_game, last_game FROM position_games ORDER BY first_game",
+        &have,
+    )?;
+    let total: u64 = todo.iter().map(|(a, b)| u64::from(b - a + 1)).sum();
+    let mut done = 0u64;
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, start_fen, variant, moves FROM games WHERE id BETWEEN ?1 AND ?2 ORDER BY id",
+    )?;
+    for (a, b) in todo {
+        let rows: Vec<(u32, Option<String>, String, Vec<u8>)> = stmt
+            .query_map(params![a, b], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let records: Vec<(u32, Vec<u8>)> = rows
+            .par_iter()
+            .map(|(id, fen, variant, blob)| {
+                let record = start_position(fen.as_deref(), variant == "chess960")
+                    .ok()
+                    .and_then(|start| {
+                        let moves = decode_moves(&start, blob).ok()?;
+                        Some(summary::of(&start, &moves))
+                    })
+                    // A game that does not decode has no summary: never ruled out.
+                    .unwrap_or_default();
+                (*id, record)
+            })
+            .collect();
+        let blob = records_blob(a, b, records.iter().map(|(g, r)| (*g, &r[..])));
+        in_write_transaction(conn, || {
+            conn.prepare_cached(include_str!("sql/insert_position_summaries.sql"))?
+                .execute(params![a, b, blob])
+                .map(|_| ())
+        })?;
+        crate::db::remap_pages(conn);
+        done += u64::from(b - a + 1);
+        progress(done, total);
+    }
+    Ok(done)
 }
 
 /// Whether the database has `position_postings` (schema version 10 on).
@@ -323,19 +410,35 @@ fn games_blobs<'a>(
     games: impl Iterator<Item = (u32, &'a GameEntry)>,
 ) -> (Vec<u8>, Vec<u8>) {
     let mut facts = vec![0u8; (last - first + 1) as usize * FACTS_BYTES];
-    let mut spans = Vec::new();
+    let spans = records_blob(
+        first,
+        last,
+        games.map(|(g, e)| {
+            let at = (g - first) as usize * FACTS_BYTES;
+            facts[at..at + FACTS_BYTES].copy_from_slice(&e.facts.to_le_bytes());
+            (g, &e.spans[..])
+        }),
+    );
+    (facts, spans)
+}
+
+/// The per-game records of ids `first` to `last` (ascending, each a varint length and its
+/// bytes; an id without a game an empty record), as `each_spans` reads them.
+fn records_blob<'a>(
+    first: u32,
+    last: u32,
+    games: impl Iterator<Item = (u32, &'a [u8])>,
+) -> Vec<u8> {
+    let mut out = Vec::new();
     let mut next = first;
-    for (g, e) in games {
-        // Ids without a game: an empty record each.
-        spans.extend(std::iter::repeat_n(0, (g - next) as usize));
-        let at = (g - first) as usize * FACTS_BYTES;
-        facts[at..at + FACTS_BYTES].copy_from_slice(&e.facts.to_le_bytes());
-        put_varint(e.spans.len() as u64, &mut spans);
-        spans.extend_from_slice(&e.spans);
+    for (g, record) in games {
+        out.extend(std::iter::repeat_n(0, (g - next) as usize));
+        put_varint(record.len() as u64, &mut out);
+        out.extend_from_slice(record);
         next = g + 1;
     }
-    spans.extend(std::iter::repeat_n(0, (last + 1 - next) as usize));
-    (facts, spans)
+    out.extend(std::iter::repeat_n(0, (last + 1 - next) as usize));
+    out
 }
 
 /// Writes the home-pawn rows of consecutive games and the row of their range.
@@ -571,11 +674,10 @@ pub fn spans_rows(conn: &Connection) -> rusqlite::Result<Vec<(u32, u32, Vec<u8>)
     if !has_games_table(conn)? {
         return Ok(Vec::new());
     }
-    conn.prepare_cached(
+    range_rows(
+        conn,
         "SELECT first_game, last_game, spans FROM position_games ORDER BY first_game",
-    )?
-    .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-    .collect()
+    )
 }
 
 /// The ranges of ids `(first, last)` of the `position_games` rows, by first game.
@@ -1010,7 +1112,7 @@ pub fn compact(conn: &Connection, max_rows: i64) -> rusqlite::Result<bool> {
 /// The index's size: bytes of its tables (`dbstat`), when SQLite has that table.
 pub fn index_bytes(conn: &Connection) -> Option<i64> {
     conn.query_row(
-        "SELECT sum(pgsize) FROM dbstat WHERE name IN ('position_keys', 'position_postings', 'position_tails', 'position_games', 'position_pawns', 'position_material')",
+        "SELECT sum(pgsize) FROM dbstat WHERE name IN ('position_keys', 'position_postings', 'position_tails', 'position_games', 'position_pawns', 'position_material', 'position_summaries')",
         [],
         |r| r.get::<_, Option<i64>>(0),
     )

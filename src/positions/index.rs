@@ -41,6 +41,8 @@ pub struct GameEntry {
     /// The material classes the game passes through, with their ply classes
     /// (`material::postings`).
     pub material: Vec<(u32, u8)>,
+    /// The game's summary (`summary::Builder`), what a scan rules it out by.
+    pub summary: Vec<u8>,
 }
 
 /// A game's positions after `INDEX_PLIES` with one set of home pawns gone: the set (bits as
@@ -147,13 +149,16 @@ pub fn game_entry_keyed(start: &Position, moves: &[Move], replayed: &[PlyKey]) -
         ..Tail::default()
     };
     let mut board = board_of(start);
+    let mut summary = super::summary::Builder::start(&board, custom_start);
     let mut home = HomePawns::new(&board);
     let mut men = board.iter().filter(|&&p| p != 0).count() as u8;
     let head = moves.len().min(INDEX_PLIES);
     let mut castling = Castling::of(start);
     if replayed.len() >= head && replayed[..head].iter().all(|k| !k.ep_pending()) {
         for (i, &m) in moves[..head].iter().enumerate() {
+            let moving = board[m.from().index()];
             let taken = play_on_board(&mut board, m);
+            summary.moved(m, moving, taken);
             record.push(i + 1, taken, m.promotion_role());
             if taken.is_some() {
                 men = men.saturating_sub(1);
@@ -166,6 +171,7 @@ pub fn game_entry_keyed(start: &Position, moves: &[Move], replayed: &[PlyKey]) -
         let mut pos = *start;
         for (i, &m) in moves[..head].iter().enumerate() {
             let taken = pos.captured_role(m);
+            summary.moved(m, pos.piece_at(m.from()).map_or(0, code), taken);
             record.push(i + 1, taken, m.promotion_role());
             if taken.is_some() {
                 men = men.saturating_sub(1);
@@ -182,6 +188,8 @@ pub fn game_entry_keyed(start: &Position, moves: &[Move], replayed: &[PlyKey]) -
     keys.dedup();
     if moves.len() <= INDEX_PLIES {
         let material = super::material::postings(&spans).unwrap_or_default();
+        let mut out = Vec::new();
+        summary.finish(&mut out);
         return GameEntry {
             keys,
             tail: None,
@@ -189,6 +197,7 @@ pub fn game_entry_keyed(start: &Position, moves: &[Move], replayed: &[PlyKey]) -
             spans,
             pawns: Vec::new(),
             material,
+            summary: out,
         };
     }
     tail.material_at_index = counts(&board);
@@ -198,7 +207,9 @@ pub fn game_entry_keyed(start: &Position, moves: &[Move], replayed: &[PlyKey]) -
     let mut intervals: Vec<(u16, u8, u8)> = Vec::new();
     for (i, &m) in moves.iter().enumerate().skip(INDEX_PLIES) {
         let ply = i + 1;
+        let moving = board[m.from().index()];
         let taken = play_on_board(&mut board, m);
+        summary.moved(m, moving, taken);
         record.push(ply, taken, m.promotion_role());
         if taken.is_some() {
             men = men.saturating_sub(1);
@@ -225,6 +236,8 @@ pub fn game_entry_keyed(start: &Position, moves: &[Move], replayed: &[PlyKey]) -
     tail.left_at_end = home.gone;
     tail.material_at_end = counts(&board);
     tail.castling_at_end = castling.bits();
+    let mut out = Vec::new();
+    summary.finish(&mut out);
     GameEntry {
         keys,
         tail: Some(tail),
@@ -232,6 +245,7 @@ pub fn game_entry_keyed(start: &Position, moves: &[Move], replayed: &[PlyKey]) -
         spans,
         pawns,
         material,
+        summary: out,
     }
 }
 
@@ -882,6 +896,11 @@ mod tests {
             let mut spans = Vec::new();
             super::super::spans::encode(&start, &moves, &mut spans);
             assert_eq!(e.spans, spans, "{text}");
+            assert_eq!(
+                e.summary,
+                super::super::summary::of(&start, &moves),
+                "{text}"
+            );
             assert_eq!(
                 e.material,
                 super::super::material::postings(&spans).unwrap(),

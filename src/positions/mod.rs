@@ -4,6 +4,7 @@
 //! form, `matcher` replays a game against a query, `index` is what each game adds to the
 //! stored index (made on the import's workers), `spans` a game's material ply by ply,
 //! `material` the index from material classes to the games passing through them,
+//! `summary` the per-game facts a scan rules games out by,
 //! `tree` the moves played from a position.
 //! Named apart from `search/`, which is the engine.
 
@@ -15,6 +16,7 @@ pub mod material;
 pub mod postings;
 pub mod query;
 pub mod spans;
+pub mod summary;
 pub mod tree;
 
 pub use key::Identity;

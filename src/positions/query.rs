@@ -781,6 +781,18 @@ pub struct FastPattern {
 }
 
 impl FastPattern {
+    /// The squares where a white and a black pawn must stand, and those that must be
+    /// empty, over the ranks without a `*` (what a game's summary is asked: `summary`).
+    pub fn pawn_squares_and_empty(&self) -> ([u64; 2], u64) {
+        let mut pawns = [0u64; 2];
+        for &(c, r, sq) in &self.need {
+            if r == crate::chess::Role::Pawn {
+                pawns[usize::from(c == Color::Black)] |= sq;
+            }
+        }
+        (pawns, self.empty)
+    }
+
     #[inline]
     pub fn matches<B: ScanBoard>(&self, pos: &B) -> bool {
         if self.turn.is_some_and(|t| t != pos.turn()) {

@@ -13,13 +13,15 @@
 
 use super::index::{get_varint, put_varint};
 use super::query::{Counts, Material, Needs, Query, VALUES, counts, imbalance_diffs};
+use super::query::{Pattern, Pawns};
+use super::summary::{SummaryTest, Verdict};
 use crate::chess::{Color, Move, Position, Role, San, Square};
 use crate::positions::matcher::{ScanBoard, board_of};
 
 const STANDARD: [Counts; 2] = [[1, 2, 2, 2, 8], [1, 2, 2, 2, 8]];
 
 /// `Counts`' slot of a role (Q R B N P), None for the king.
-fn slot(role: Role) -> Option<usize> {
+pub(super) fn slot(role: Role) -> Option<usize> {
     match role {
         Role::Queen => Some(0),
         Role::Rook => Some(1),
@@ -467,6 +469,8 @@ pub struct ScanFilter {
     pub after: u32,
     /// Some side bounds nothing and tests no material: every material passes.
     any_material: bool,
+    /// What the games' summaries are asked first (`summary`).
+    summary: SummaryTest,
 }
 
 /// The buffers `ScanFilter::window_in` fills for each record, kept across the records a
@@ -545,11 +549,51 @@ impl ScanFilter {
         }
         let after = (moves.len() as u32).max(q.held.max(1) - 1);
         let any_material = sides.iter().any(|(n, t)| n.is_free() && t.is_none());
+        let flipped: Vec<Pattern> = q.patterns.iter().map(Pattern::mirrored).collect();
+        let flipped_pawns = q.pawns.as_ref().map(Pawns::mirrored);
+        let captures: Vec<(bool, usize, Option<usize>)> = moves
+            .iter()
+            .map(|m| {
+                let taken = (m.taken > 0).then(|| usize::from(m.taken) - 1);
+                (m.capture, m.piece.unwrap_or(5), taken)
+            })
+            .collect();
+        let summary = SummaryTest::new(
+            [&q.patterns, &flipped],
+            [q.pawns.as_ref(), flipped_pawns.as_ref()],
+            q.identity.mirror,
+            &captures,
+        );
         ScanFilter {
             sides,
             moves,
             after,
             any_material,
+            summary,
+        }
+    }
+
+    /// Whether the games' summaries can rule anything out for this query.
+    pub fn asks_summaries(&self) -> bool {
+        !self.summary.is_free()
+    }
+
+    /// `window_in`, the game's summary (`summary::Summary`'s record; empty: none) asked
+    /// first: a game it rules out is skipped before its spans are walked, and one that can
+    /// match only at its start is read no further than the plies after it.
+    pub fn window_summarised(
+        &self,
+        record: &[u8],
+        summary: &[u8],
+        scratch: &mut WindowScratch,
+    ) -> Window {
+        match self.summary.verdict(summary) {
+            Verdict::Never => Window::Skip,
+            Verdict::StartOnly => match self.window_in(record, scratch) {
+                Window::UpTo(limit) => Window::UpTo(limit.min(self.after)),
+                Window::Skip => Window::Skip,
+            },
+            Verdict::Any => self.window_in(record, scratch),
         }
     }
 

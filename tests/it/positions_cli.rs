@@ -30,7 +30,7 @@ fn arbiter(args: &[&str]) -> Output {
 }
 
 /// A database of this build taken back to before schema version 11 (the analyses as one
-/// table a game), for the tests that make an older file to be brought up to date.
+/// table a game, no game summaries), for the tests that make an older file to be brought up to date.
 const BEFORE_11: &str = "DROP VIEW analyses; DROP VIEW evaluations; \
     DROP TABLE run_evaluations; DROP TABLE analysis_runs; \
     CREATE TABLE evaluations (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE, \
@@ -42,7 +42,7 @@ const BEFORE_11: &str = "DROP VIEW analyses; DROP VIEW evaluations; \
         white_mistakes INTEGER NOT NULL, white_blunders INTEGER NOT NULL, \
         black_inaccuracies INTEGER NOT NULL, black_mistakes INTEGER NOT NULL, \
         black_blunders INTEGER NOT NULL, settings TEXT NOT NULL, engine_positions INTEGER, \
-        engine_nodes INTEGER, positions INTEGER);";
+        engine_nodes INTEGER, positions INTEGER); DROP TABLE position_summaries;";
 
 fn import(db: &Path, files: &[&str], extra: &[&str]) {
     let mut args = vec!["import", "-q", "--db", db.to_str().unwrap()];
@@ -379,7 +379,78 @@ fn scan_queries() -> Vec<Query> {
             3,
             false,
         ),
+        // What the games' summaries rule out (`positions::summary`): pawn squares with the
+        // mirror, the middle ranks empty (the start position matches), file counts, and
+        // captures by a known piece of each side.
+        q(&["*/*/*/*/4P3/*/*/*"], None, None, None, 1, true),
+        q(&["*/*/8/8/8/8/*/*"], None, None, None, 1, false),
+        q(&["*/*/8/8/8/8/*/* b"], None, None, None, 1, true),
+        q(&[], Some("a2 b2 c3 d4 f2 g2 h2/*"), None, None, 1, true),
+        q(&[], Some("abcdfgh/abcdefgh"), None, None, 1, false),
+        q(&[], None, Some("Kxf7"), None, 1, false),
+        q(&[], None, Some("Nxe5 Nxe5"), None, 1, false),
+        q(&[], None, Some("exd5 Qxd5"), None, 1, true),
     ]
+}
+
+/// The games' summaries (schema version 13) rule games out of a scan without changing its
+/// answer: on ranges without them (a database indexed before the version) every game is
+/// read as before, `arbiter index` writes them one committed range at a time, and a killed
+/// build resumes; with them fewer games are read.
+#[test]
+fn scans_read_the_summaries_which_index_writes_and_resumes() {
+    use arbiter::db::positions::{build, build_summaries, summaries_rows};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("s.sqlite");
+    import(&db, &[GAMES], &["--no-position-index"]);
+    let conn = Connection::open(&db).unwrap();
+    build(&conn, 4, |_, _| {}).unwrap();
+    let ranges = |conn: &Connection| -> Vec<(u32, u32)> {
+        summaries_rows(conn)
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.0, r.1))
+            .collect()
+    };
+    assert_eq!(ranges(&conn), [(1, 4), (5, 8), (9, 10)]);
+    let queries = scan_queries();
+    let expected = oracle(&db, &queries);
+    assert!(
+        expected.iter().filter(|&&n| n > 0).count() >= 7,
+        "{expected:?}"
+    );
+    let replayed = |conn: &Connection| -> Vec<u64> {
+        queries
+            .iter()
+            .map(|q| search(conn, q, &every(conn)).unwrap().replayed)
+            .collect()
+    };
+    let with = replayed(&conn);
+    // As a database indexed before version 13: no summaries, every game read as before.
+    conn.execute_batch("DELETE FROM position_summaries")
+        .unwrap();
+    assert_eq!(oracle(&db, &queries), expected);
+    let without = replayed(&conn);
+    assert!(
+        with.iter().zip(&without).all(|(w, o)| w <= o),
+        "{with:?} {without:?}"
+    );
+    let fewer = with.iter().zip(&without).filter(|(w, o)| w < o).count();
+    assert!(fewer >= 8, "{with:?} {without:?}");
+    // Killed after its first range: that range's games ruled out by their summaries.
+    let killed = std::panic::catch_unwind(|| {
+        let conn = Connection::open(&db).unwrap();
+        build_summaries(&conn, |_, _| panic!("killed")).unwrap();
+    });
+    assert!(killed.is_err());
+    assert_eq!(ranges(&conn), [(1, 4)]);
+    assert_eq!(oracle(&db, &queries), expected);
+    let out = arbiter(&["index", "--db", db.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("game summaries: 6 of 6"));
+    assert_eq!(ranges(&conn), [(1, 4), (5, 8), (9, 10)]);
+    assert_eq!(oracle(&db, &queries), expected);
+    assert_eq!(replayed(&conn), with);
 }
 
 /// Material queries alone (answered from the material index where it covers the games,

@@ -13,7 +13,7 @@ use crate::db::lean::lean_visit;
 use crate::db::positions::{
     Facts, TailProbe, each_spans, for_each_tail, games_ranges, games_with_key, has_games_table,
     has_material_table, has_tables, material_candidates, material_ranges, spans_of, spans_rows,
-    spans_rows_of, tail_candidates, unindexed,
+    spans_rows_of, summaries_rows, tail_candidates, unindexed,
 };
 use crate::laws::result::WhiteResult;
 use crate::positions::index::INDEX_PLIES;
@@ -216,7 +216,13 @@ fn scan_selection(
 ) -> Result<(), QueryError> {
     let scan_filter = ScanFilter::new(query);
     let rows = spans_rows(conn)?;
-    let mut plan = plan(&rows, &scan_filter);
+    let summaries = if scan_filter.asks_summaries() {
+        summaries_rows(conn)?
+    } else {
+        Vec::new()
+    };
+    let mut plan = plan(&rows, &summaries, &scan_filter);
+    drop(summaries);
     let mut ids: Vec<i64> = plan.iter().map(|p| p.0).collect();
     selection.keep(conn, &mut ids)?;
     plan.retain(|p| ids.binary_search(&p.0).is_ok());
@@ -244,18 +250,33 @@ fn scan_selection(
 }
 
 /// The games of the spans rows that a scan must replay, and up to which ply
-/// (`ScanFilter::window`), ascending by id; in parallel over the rows.
-fn plan(rows: &[(u32, u32, Vec<u8>)], scan_filter: &ScanFilter) -> Vec<(i64, u32)> {
+/// (`ScanFilter::window_summarised`: each game's summary asked first, where its range has
+/// them), ascending by id; in parallel over the rows.
+fn plan(
+    rows: &[(u32, u32, Vec<u8>)],
+    summaries: &[(u32, u32, Vec<u8>)],
+    scan_filter: &ScanFilter,
+) -> Vec<(i64, u32)> {
     rows.par_iter()
-        .flat_map_iter(|(first, _, blob)| {
+        .flat_map_iter(|(first, last, blob)| {
             let mut out = Vec::new();
             let mut scratch = WindowScratch::default();
+            // The range's summaries by offset from its first game (none: never ruled out).
+            let mut records: Vec<&[u8]> = Vec::new();
+            if let Ok(i) = summaries.binary_search_by_key(first, |r| r.0)
+                && summaries[i].1 == *last
+            {
+                each_spans(*first, &summaries[i].2, |_, rec| records.push(rec));
+            }
             each_spans(*first, blob, |g, rec| {
                 if rec.is_empty() {
                     // No game under this id (or one that does not decode).
                     return;
                 }
-                if let Window::UpTo(limit) = scan_filter.window_in(rec, &mut scratch) {
+                let summary = records.get((g - first) as usize).copied().unwrap_or(&[]);
+                if let Window::UpTo(limit) =
+                    scan_filter.window_summarised(rec, summary, &mut scratch)
+                {
                     out.push((i64::from(g), limit));
                 }
             });
