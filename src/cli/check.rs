@@ -1,9 +1,10 @@
 //! `arbiter check FILES...`: replay every game, report findings and a summary. Exit status
 //! 0 when every game was accepted, 1 when any was rejected, 2 on usage or I/O errors.
 
-use super::error::{AppError, Outcome, PathContext, Result};
+use super::error::{AppError, Outcome, PathContext, Result, warn};
 use crate::chess::SanMode;
 use crate::laws::{Budget, LawsChoice, VerdictOptions};
+use crate::pipeline::report::{Note, What};
 use crate::pipeline::sinks::{CheckSink, FindingsFile, Quarantine};
 use crate::pipeline::{RunOptions, Summary, WorkOptions, run};
 use crate::search::{AnalysisOptions, EngineLimit, EngineSpec};
@@ -304,12 +305,12 @@ impl InputArgs {
             Some(p) => {
                 FindingsFile::format_of(p)
                     .map_err(|e| super::error::AppError::usage(format!("--findings: {e}")))?;
-                Some(FindingsFile::create(p, self.csv_raw).with_path(p)?)
+                Some(FindingsFile::create(p, self.csv_raw)?)
             }
             None => None,
         };
         let quarantine = match &self.quarantine {
-            Some(p) => Some(Quarantine::create(p).with_path(p)?),
+            Some(p) => Some(Quarantine::create(p)?),
             None => None,
         };
         Ok((findings, quarantine))
@@ -330,6 +331,43 @@ impl InputArgs {
         }
         let text = serde_json::to_string_pretty(&value)?;
         std::fs::write(path, text + "\n").with_path(path)
+    }
+}
+
+/// Which errors of a rejected game are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rejected {
+    /// Every error finding (`check`).
+    All,
+    /// The first: the reason the database stores (`import`).
+    First,
+    /// None (`--quiet`).
+    Quiet,
+}
+
+impl Rejected {
+    /// `shown` unless `--quiet`.
+    pub fn unless_quiet(quiet: bool, shown: Rejected) -> Rejected {
+        if quiet { Rejected::Quiet } else { shown }
+    }
+}
+
+/// Prints a run's notes on standard error as they come, in input order: a rejected game's
+/// errors as `FILE: FINDING` lines (as `rejected` says), every other note as one line with
+/// the program's prefix (an input not read, one without a game, an import resumed).
+pub fn print_note(rejected: Rejected) -> impl FnMut(Note<'_>) {
+    move |note: Note<'_>| match note.what {
+        What::Rejected(_) => {
+            let shown = match rejected {
+                Rejected::All => usize::MAX,
+                Rejected::First => 1,
+                Rejected::Quiet => 0,
+            };
+            for f in note.errors().take(shown) {
+                eprintln!("{}: {f}", note.file);
+            }
+        }
+        _ => warn(note),
     }
 }
 
@@ -360,12 +398,12 @@ pub fn run_check(args: &CheckArgs) -> Result {
     let mut sink = CheckSink {
         findings,
         quarantine,
-        print_errors: !args.input.quiet,
     };
+    let mut report = print_note(Rejected::unless_quiet(args.input.quiet, Rejected::All));
     let summary = match &args.shards.output {
-        Some(dir) => super::shards::run_shards(&args.input, &args.shards, dir, sink)?,
+        Some(dir) => super::shards::run_shards(&args.input, &args.shards, dir, sink, &mut report)?,
         None => {
-            let summary = run(&args.input.run_options(), &mut sink)?;
+            let summary = run(&args.input.run_options(), &mut sink, &mut report)?;
             sink.finish()?;
             summary
         }
