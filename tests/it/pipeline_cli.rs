@@ -49,15 +49,15 @@ fn check_and_import_say_what_happened_to_each_input_in_input_order() {
     assert_eq!(check.status.code(), Some(2));
     assert_eq!(
         stderr(&check),
-        [&open, &games[0], &games[1], &no_game].concat()
+        [open.as_str(), &games[0], &games[1], &no_game].concat()
     );
     let quiet = run(&[&["check", "-q"][..], &inputs].concat());
-    assert_eq!(stderr(&quiet), [&open, &no_game].concat());
+    assert_eq!(stderr(&quiet), [open.as_str(), &no_game].concat());
     let import = run(&[&["import", "--db", s(&db)][..], &inputs].concat());
     assert_eq!(import.status.code(), Some(2));
     assert_eq!(
         stderr(&import),
-        [&open, &games[0], &games[1], &no_game].concat()
+        [open.as_str(), &games[0], &games[1], &no_game].concat()
     );
 }
 
@@ -139,5 +139,31 @@ fn reimporting_a_file_into_its_own_database_takes_the_rows_path() {
     assert_eq!(
         (copied["already_present"].as_u64(), copied["bulk"].as_bool()),
         (Some(5), Some(true))
+    );
+}
+
+/// Progress lines written to a log or a pipe (stderr not a terminal) each end with a line
+/// end (newcomer report, defect 16: `indexed 2128 of 2128 gamesindexed 2128 games`).
+#[test]
+fn progress_lines_to_a_pipe_end_with_a_newline() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.sqlite");
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/sample.pgn");
+    let import = run(&[
+        "import",
+        "-q",
+        "--no-position-index",
+        "--db",
+        s(&db),
+        sample,
+    ]);
+    assert_eq!(import.status.code(), Some(0), "{}", stderr(&import));
+    let index = run(&["index", "--db", s(&db)]);
+    assert_eq!(index.status.code(), Some(0), "{}", stderr(&index));
+    let err = stderr(&index);
+    assert!(err.starts_with("indexed 8 of 8 games\n"), "{err}");
+    assert!(
+        err.ends_with('\n') && !err.contains("gamesindexed"),
+        "{err}"
     );
 }
