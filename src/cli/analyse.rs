@@ -338,7 +338,7 @@ fn print_summary(s: &StageSummary) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::{RunOptions, WorkOptions, import::ImportSink};
+    use crate::pipeline::{RunOptions, import::ImportSink};
 
     /// A database the stage cannot write (a read-only file: here a read-only connection)
     /// is named in the error (it said "database: attempt to write a readonly database"
@@ -355,16 +355,7 @@ mod tests {
         .unwrap();
         let writer = crate::db::StoreWriter::new(crate::db::open(&db).unwrap()).unwrap();
         let mut sink = ImportSink::new(writer, "{}".into());
-        let options = RunOptions {
-            inputs: vec![pgn],
-            work: WorkOptions {
-                mode: crate::chess::SanMode::Lenient,
-                laws: None,
-                analysis: None,
-            },
-            jobs: 1,
-            progress: false,
-        };
+        let options = RunOptions::parse_only(vec![pgn], 1);
         crate::pipeline::run(&options, &mut sink, &mut |_| {}).unwrap();
         assert_eq!(sink.finish().unwrap().stored, 1);
         let mut conn = crate::db::open_existing(&db).unwrap();

@@ -414,6 +414,7 @@ impl Sink for ImportSink {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::{RunError, RunOptions};
 
     #[test]
     fn transactions_grow_with_the_database_within_bounds() {
@@ -436,7 +437,6 @@ mod tests {
     /// database's file (it said "database: attempt to write a readonly database" alone).
     #[test]
     fn a_database_error_names_the_database() {
-        use crate::pipeline::{RunError, RunOptions, WorkOptions};
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("games.sqlite");
         let pgn = dir.path().join("a.pgn");
@@ -447,16 +447,7 @@ mod tests {
             .connection()
             .pragma_update(None, "query_only", true)
             .unwrap();
-        let options = RunOptions {
-            inputs: vec![pgn],
-            work: WorkOptions {
-                mode: crate::chess::SanMode::Lenient,
-                laws: None,
-                analysis: None,
-            },
-            jobs: 1,
-            progress: false,
-        };
+        let options = RunOptions::parse_only(vec![pgn], 1);
         let e = crate::pipeline::run(&options, &mut sink, &mut |_| {}).unwrap_err();
         assert!(
             matches!(&e, RunError::Sink(SinkError::Database { path, .. })
@@ -483,16 +474,7 @@ mod tests {
             .collect();
         std::fs::write(&pgn, &text).unwrap();
         let size = text.len() as u64;
-        let options = crate::pipeline::RunOptions {
-            inputs: vec![pgn.clone()],
-            work: crate::pipeline::WorkOptions {
-                mode: crate::chess::SanMode::Lenient,
-                laws: None,
-                analysis: None,
-            },
-            jobs: 1,
-            progress: false,
-        };
+        let options = RunOptions::parse_only(vec![pgn.clone()], 1);
         let sink = |db: &std::path::Path| {
             ImportSink::new(
                 StoreWriter::new(crate::db::open(db).unwrap()).unwrap(),

@@ -110,6 +110,24 @@ pub struct RunOptions {
     pub progress: bool,
 }
 
+#[cfg(test)]
+impl RunOptions {
+    /// A run of parsing and replay only (no Laws, no analysis, no progress), over `inputs`
+    /// on `jobs` workers: what the tests that need games to go through use.
+    pub fn parse_only(inputs: Vec<PathBuf>, jobs: usize) -> RunOptions {
+        RunOptions {
+            inputs,
+            work: WorkOptions {
+                mode: crate::chess::SanMode::Lenient,
+                laws: None,
+                analysis: None,
+            },
+            jobs,
+            progress: false,
+        }
+    }
+}
+
 enum Message {
     Batch(String, Vec<RawGame>),
     File(Event),
@@ -552,7 +570,6 @@ fn drive(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::SanMode;
     use std::path::Path;
 
     /// Records what the driver hands over, in the order it does.
@@ -606,20 +623,6 @@ mod tests {
             self.events.push(format!("end {name} {complete}"));
             self.calls.push(format!("end {name}"));
             Ok(())
-        }
-    }
-
-    /// A run of parsing and replay only, over `inputs` on `jobs` workers.
-    fn parse_only(inputs: Vec<PathBuf>, jobs: usize) -> RunOptions {
-        RunOptions {
-            inputs,
-            work: WorkOptions {
-                mode: SanMode::Lenient,
-                laws: None,
-                analysis: None,
-            },
-            jobs,
-            progress: false,
         }
     }
 
@@ -682,7 +685,7 @@ mod tests {
             }
         }
         for (jobs, barrier) in [(1, false), (2, false), (2, true)] {
-            let options = parse_only(inputs.clone(), jobs);
+            let options = RunOptions::parse_only(inputs.clone(), jobs);
             let mut sink = Recorder {
                 barrier,
                 ..Recorder::default()
@@ -747,7 +750,7 @@ mod tests {
 
     fn check_run_order(counts: &[(PathBuf, usize); 2], jobs: usize, missing: &Path) {
         let (a, b) = (&counts[0].0, &counts[1].0);
-        let options = parse_only(vec![a.clone(), missing.to_owned(), b.clone()], jobs);
+        let options = RunOptions::parse_only(vec![a.clone(), missing.to_owned(), b.clone()], jobs);
         let mut sink = Recorder::default();
         let summary = run(&options, &mut sink, &mut |_| {}).unwrap();
         let total = counts[0].1 + counts[1].1;
@@ -804,7 +807,7 @@ mod tests {
         for jobs in [1, 2] {
             let mut notes = Vec::new();
             let summary = run(
-                &parse_only(inputs.clone(), jobs),
+                &RunOptions::parse_only(inputs.clone(), jobs),
                 &mut Recorder::default(),
                 &mut |n: Note<'_>| notes.push((n.file.to_owned(), n.severity(), n.to_string())),
             )
