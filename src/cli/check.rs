@@ -371,6 +371,21 @@ pub fn print_note(rejected: Rejected) -> impl FnMut(Note<'_>) {
     }
 }
 
+/// The one line of a `check` stopped by Ctrl-C (exit 130): how far it went, and that the
+/// outputs asked for are not left half written.
+pub fn interrupted(input: &InputArgs, summary: &Summary) -> AppError {
+    let outputs = input.findings.is_some() || input.quarantine.is_some();
+    AppError::Interrupted(format!(
+        "interrupted: {} games checked{}",
+        summary.games,
+        if outputs {
+            "; no findings or quarantine file is left"
+        } else {
+            ""
+        }
+    ))
+}
+
 /// The exit status of a run over PGN inputs: 2 if a file could not be read, 1 if a game was
 /// rejected, else 0.
 pub fn outcome(summary: &Summary) -> Outcome {
@@ -389,6 +404,8 @@ pub struct CheckArgs {
 }
 
 pub fn run_check(args: &CheckArgs) -> Result {
+    // Ctrl-C stops the reading at the next batch, so that no output is left half written.
+    crate::interrupt::install();
     let start = Instant::now();
     args.input.check_engine_flags()?;
     if args.input.analysis_options().is_some() {
@@ -404,10 +421,17 @@ pub fn run_check(args: &CheckArgs) -> Result {
         Some(dir) => super::shards::run_shards(&args.input, &args.shards, dir, sink, &mut report)?,
         None => {
             let summary = run(&args.input.run_options(), &mut sink, &mut report)?;
-            sink.finish()?;
+            if summary.interrupted {
+                sink.abandon()?;
+            } else {
+                sink.finish()?;
+            }
             summary
         }
     };
+    if summary.interrupted {
+        return Err(interrupted(&args.input, &summary));
+    }
     let elapsed = start.elapsed();
     args.input.write_summary_json(&summary, &[])?;
     let mut out = io::stdout().lock();

@@ -46,6 +46,11 @@ pub fn run_shards(
         .map_err(|e| AppError::Usage(e.to_string()))?;
     let mut sink = ParquetSink::create(check, dir, &options.inputs, names)?;
     let summary = run(&options, &mut sink, report)?;
-    sink.check.finish()?;
+    if summary.interrupted {
+        // The shard being written goes with the sink; those complete stay.
+        sink.check.abandon()?;
+    } else {
+        sink.check.finish()?;
+    }
     Ok(summary)
 }

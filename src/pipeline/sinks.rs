@@ -87,6 +87,13 @@ impl Quarantine {
     pub fn finish(mut self) -> Result<(), SinkError> {
         self.out.flush().map_err(|e| SinkError::io(&self.path, e))
     }
+    /// A run stopped part way (Ctrl-C): the file, written under its own name, is removed
+    /// rather than left holding some of the rejected games.
+    pub fn abandon(self) -> Result<(), SinkError> {
+        let path = self.path.clone();
+        drop(self);
+        std::fs::remove_file(&path).map_err(|e| SinkError::io(&path, e))
+    }
 }
 
 /// The sink of `arbiter check`: findings file, quarantine, nothing else (a rejected game's
@@ -119,6 +126,16 @@ impl Sink for CheckSink {
 }
 
 impl CheckSink {
+    /// A run stopped part way (Ctrl-C): neither output is left behind (the findings file's
+    /// temporary name goes with it, `export::output`).
+    pub fn abandon(self) -> Result<(), SinkError> {
+        drop(self.findings);
+        match self.quarantine {
+            Some(q) => q.abandon(),
+            None => Ok(()),
+        }
+    }
+
     pub fn finish(self) -> Result<(), SinkError> {
         if let Some(f) = self.findings {
             f.finish()?;

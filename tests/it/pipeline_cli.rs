@@ -3,8 +3,10 @@
 //! takes on a re-import (issue 46).
 
 use crate::common::cli::{BIN, s};
+use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 const REJECTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/rejects.pgn");
 
@@ -166,4 +168,55 @@ fn progress_lines_to_a_pipe_end_with_a_newline() {
         err.ends_with('\n') && !err.contains("gamesindexed"),
         "{err}"
     );
+}
+
+/// Ctrl-C stops `check` at its next look (a tenth of a second): exit 130 with one line, and
+/// neither the findings file nor the quarantine is left half written (the process used to
+/// end at once, leaving the findings file's temporary name and a partial quarantine).
+#[test]
+fn ctrl_c_on_check_leaves_no_output_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let (findings, quarantine) = (dir.path().join("f.jsonl"), dir.path().join("q.pgn"));
+    let mut child = Command::new(BIN)
+        .args(["check", "-q", "--findings", s(&findings)])
+        .args(["--quarantine", s(&quarantine), "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Standard input stays open: the run waits for more games when Ctrl-C comes.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&std::fs::read(REJECTS).unwrap()).unwrap();
+    stdin.flush().unwrap();
+    // Both outputs are opened once Ctrl-C is caught, before the first game is read.
+    let start = Instant::now();
+    while !quarantine.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no quarantine made"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(
+        err.starts_with("arbiter: interrupted: ")
+            && err.ends_with(" games checked; no findings or quarantine file is left\n")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
 }
