@@ -361,6 +361,24 @@ mod tests {
         assert!(!matches!(AppError::from(io), AppError::BrokenPipe));
     }
 
+    /// A sink's error names its file and exits 2; a closed pipe under it stays quiet.
+    #[test]
+    fn a_sink_error_names_its_file_and_a_closed_pipe_stays_quiet() {
+        let full = io::Error::from_raw_os_error(28);
+        let e = AppError::from(SinkError::io(Path::new("rejected.pgn"), full));
+        assert!(e.to_string().starts_with("rejected.pgn: "), "{e}");
+        assert_eq!(e.code(), 2);
+        let e = AppError::from(RunError::Sink(SinkError::database(
+            Path::new("games.sqlite"),
+            rusqlite::Error::InvalidQuery,
+        )));
+        assert!(e.to_string().starts_with("games.sqlite: database: "), "{e}");
+        let pipe = io::Error::from(io::ErrorKind::BrokenPipe);
+        let e = SinkError::format(Path::new("-"), pipe);
+        assert!(matches!(AppError::from(e), AppError::BrokenPipe));
+        assert_eq!(AppError::from(RunError::WorkerPanicked).code(), 2);
+    }
+
     #[test]
     fn exit_statuses() {
         assert_eq!(AppError::usage("bad").code(), 2);
