@@ -61,7 +61,7 @@ fn main() {
             jobs: 0,
             progress: false,
         };
-        run(&options, &mut sink).expect("import runs");
+        run(&options, &mut sink, &mut |_| {}).expect("import runs");
         let stored = sink.finish().expect("import finishes").stored;
         let took = start.elapsed();
         assert_eq!(stored as u64, games, "every game stored");

@@ -359,6 +359,31 @@ fn the_library_layers_carry_no_command_line_parser() {
     assert!(found.is_empty(), "clap in {found:?}");
 }
 
+/// The library layers that print nothing: what they have to tell the user comes back to
+/// `cli/` as a value it prints (the pipeline's notes, `pipeline::report`; its errors).
+const SILENT: &[&str] = &["pipeline"];
+
+/// Whether code (comments and literals blanked) prints: `print!`, `println!`, `eprint!`,
+/// `eprintln!` or `dbg!`.
+fn prints(code: &str) -> bool {
+    ["print!", "println!", "dbg!"]
+        .iter()
+        .any(|m| code.contains(m))
+}
+
+#[test]
+fn the_pipeline_prints_nothing() {
+    let found: Vec<String> = sources()
+        .into_iter()
+        .filter(|(m, s)| SILENT.contains(&m.as_str()) && prints(&s.code))
+        .map(|(_, s)| s.path)
+        .collect();
+    assert!(
+        found.is_empty(),
+        "printing in {found:?}: hand a note or an error back to cli/ instead"
+    );
+}
+
 #[test]
 fn the_schema_version_is_read_under_db_only() {
     let found = outside_db(|s| {
@@ -381,4 +406,10 @@ fn the_reader_sees_paths_in_code_only() {
     assert!(!is_sql("select the games from a file"));
     assert!(is_sql("INSERT INTO t VALUES (1)"));
     assert!(!is_sql("SELECT eco FROM 'games/*.parquet'"));
+    let (code, _) = without_tests(
+        "// eprintln!(\"a\")\nlet s = \"println!\";\n#[cfg(test)]\nmod tests { fn f() { dbg!(1); } }",
+    );
+    assert!(!prints(&code));
+    assert!(prints("if bad { eprintln!(\"{name}: {f}\"); }"));
+    assert!(prints("print!(\"x\")"));
 }

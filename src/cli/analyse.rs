@@ -9,12 +9,12 @@ use super::filter::FilterArgs;
 use crate::chess::san::to_san;
 use crate::chess::uci::to_uci;
 use crate::chess::{Move, Position};
-use crate::pipeline::analyse::{Progress, StageOptions, StageSummary};
+use crate::pipeline::analyse::{Progress, StageError, StageOptions, StageSummary};
 use crate::search::AnalysisOptions;
 use crate::search::{Limits, Searcher};
 use clap::Args;
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The search budget flags shared by `analyse` and `epd`: at most one of them.
@@ -161,7 +161,7 @@ fn run_db(args: &AnalyseArgs) -> Result {
     let mut conn = crate::db::open_existing(db)?;
     let filter = args.filter.select(&conn, false)?;
     let games = crate::db::query::Selection::compile(&conn, &filter)?;
-    run_stage(&mut conn, &games, &options, args.quiet)
+    run_stage(&mut conn, db, &games, &options, args.quiet)
 }
 
 /// The stage's options, with the engine checked first: one that cannot start is a usage
@@ -183,10 +183,12 @@ pub fn stage_options(
     })
 }
 
-/// Runs the stage, drawing its progress on stderr (a terminal, unless `quiet`) and printing
-/// its summary; Ctrl-C commits and says how to go on.
+/// Runs the stage over `db` (its file, named by a database error: a read-only file), drawing
+/// its progress on stderr (a terminal, unless `quiet`) and printing its summary; Ctrl-C
+/// commits and says how to go on.
 pub fn run_stage(
     conn: &mut rusqlite::Connection,
+    db: &Path,
     games: &crate::db::query::Selection,
     options: &StageOptions,
     quiet: bool,
@@ -207,7 +209,10 @@ pub fn run_stage(
             eprintln!("{}", progress_line(p));
         }
     })
-    .map_err(|e| AppError::Other(e.to_string()))?;
+    .map_err(|e| match e {
+        StageError::Sqlite(_) => AppError::Other(format!("{}: {e}", db.display())),
+        StageError::Threads(_) => AppError::Other(e.to_string()),
+    })?;
     if draw {
         eprint!("\r\x1b[2K");
     }
@@ -328,4 +333,50 @@ fn print_summary(s: &StageSummary) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::{RunOptions, import::ImportSink};
+
+    /// A database the stage cannot write (a read-only file: here a read-only connection)
+    /// is named in the error (it said "database: attempt to write a readonly database"
+    /// alone).
+    #[test]
+    fn a_database_the_stage_cannot_write_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("club.sqlite");
+        let pgn = dir.path().join("a.pgn");
+        std::fs::write(
+            &pgn,
+            "[Event \"e\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+        )
+        .unwrap();
+        let writer = crate::db::StoreWriter::new(crate::db::open(&db).unwrap()).unwrap();
+        let mut sink = ImportSink::new(writer, "{}".into());
+        let options = RunOptions::parse_only(vec![pgn], 1);
+        crate::pipeline::run(&options, &mut sink, &mut |_| {}).unwrap();
+        assert_eq!(sink.finish().unwrap().stored, 1);
+        let mut conn = crate::db::open_existing(&db).unwrap();
+        let games = crate::db::query::Selection::compile(&conn, &Default::default()).unwrap();
+        conn.pragma_update(None, "query_only", true).unwrap();
+        let stage = StageOptions {
+            analysis: AnalysisOptions {
+                cheap_nodes: 200,
+                deep_nodes: 200,
+                ..AnalysisOptions::default()
+            },
+            engine_name: None,
+            redo: false,
+            jobs: 1,
+        };
+        let e = run_stage(&mut conn, &db, &games, &stage, true).unwrap_err();
+        let message = e.to_string();
+        assert!(
+            message.starts_with(&format!("{}: database: ", db.display())),
+            "{message}"
+        );
+        assert_eq!(e.code(), 2);
+    }
 }

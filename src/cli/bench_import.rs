@@ -8,9 +8,11 @@
 //! options, interleaved, for the import / check ratio.
 
 use super::check::InputArgs;
+use super::check::{Rejected, print_note};
 use super::error::{AppError, Outcome, Result};
 use crate::db::{StoreWriter, open};
 use crate::pgn::Splitter;
+use crate::pipeline::error::SinkError;
 use crate::pipeline::import::ImportSink;
 use crate::pipeline::run::{Sink, run};
 use crate::pipeline::source;
@@ -132,7 +134,7 @@ pub fn copy_of(game: &[u8], copy: u64, out: &mut Vec<u8>) {
 struct Discard;
 
 impl Sink for Discard {
-    fn game(&mut self, _name: &str, _game: &Processed) -> io::Result<()> {
+    fn game(&mut self, _name: &str, _game: &Processed) -> std::result::Result<(), SinkError> {
         Ok(())
     }
 }
@@ -208,7 +210,7 @@ fn import_step(db: &Path, options: &crate::pipeline::RunOptions) -> Result<(u64,
     let _lock = crate::db::lock_for_import(db)?;
     let writer = StoreWriter::new(open(db)?)?;
     let mut sink = ImportSink::new(writer, r#"{"bench":"import"}"#.to_owned());
-    let summary = run(options, &mut sink)?;
+    let summary = run(options, &mut sink, &mut print_note(Rejected::Quiet))?;
     let counts = sink.finish()?;
     Ok((summary.games, counts.stored))
 }
@@ -268,7 +270,7 @@ fn build(args: &ImportBenchArgs, games: &[Vec<u8>], db: &Path) -> Result {
         next += n;
         let check_secs = if args.check {
             let start = Instant::now();
-            run(&options, &mut Discard)?;
+            run(&options, &mut Discard, &mut print_note(Rejected::Quiet))?;
             Some(start.elapsed().as_secs_f64())
         } else {
             None

@@ -1,9 +1,10 @@
 //! `arbiter check FILES...`: replay every game, report findings and a summary. Exit status
 //! 0 when every game was accepted, 1 when any was rejected, 2 on usage or I/O errors.
 
-use super::error::{AppError, Outcome, PathContext, Result};
+use super::error::{AppError, Outcome, PathContext, Result, warn};
 use crate::chess::SanMode;
 use crate::laws::{Budget, LawsChoice, VerdictOptions};
+use crate::pipeline::report::{Note, What};
 use crate::pipeline::sinks::{CheckSink, FindingsFile, Quarantine};
 use crate::pipeline::{RunOptions, Summary, WorkOptions, run};
 use crate::search::{AnalysisOptions, EngineLimit, EngineSpec};
@@ -304,12 +305,12 @@ impl InputArgs {
             Some(p) => {
                 FindingsFile::format_of(p)
                     .map_err(|e| super::error::AppError::usage(format!("--findings: {e}")))?;
-                Some(FindingsFile::create(p, self.csv_raw).with_path(p)?)
+                Some(FindingsFile::create(p, self.csv_raw)?)
             }
             None => None,
         };
         let quarantine = match &self.quarantine {
-            Some(p) => Some(Quarantine::create(p).with_path(p)?),
+            Some(p) => Some(Quarantine::create(p)?),
             None => None,
         };
         Ok((findings, quarantine))
@@ -333,6 +334,58 @@ impl InputArgs {
     }
 }
 
+/// Which errors of a rejected game are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rejected {
+    /// Every error finding (`check`).
+    All,
+    /// The first: the reason the database stores (`import`).
+    First,
+    /// None (`--quiet`).
+    Quiet,
+}
+
+impl Rejected {
+    /// `shown` unless `--quiet`.
+    pub fn unless_quiet(quiet: bool, shown: Rejected) -> Rejected {
+        if quiet { Rejected::Quiet } else { shown }
+    }
+}
+
+/// Prints a run's notes on standard error as they come, in input order: a rejected game's
+/// errors as `FILE: FINDING` lines (as `rejected` says), every other note as one line with
+/// the program's prefix (an input not read, one without a game, an import resumed).
+pub fn print_note(rejected: Rejected) -> impl FnMut(Note<'_>) {
+    move |note: Note<'_>| match note.what {
+        What::Rejected(_) => {
+            let shown = match rejected {
+                Rejected::All => usize::MAX,
+                Rejected::First => 1,
+                Rejected::Quiet => 0,
+            };
+            for f in note.errors().take(shown) {
+                eprintln!("{}: {f}", note.file);
+            }
+        }
+        _ => warn(note),
+    }
+}
+
+/// The one line of a `check` stopped by Ctrl-C (exit 130): how far it went, and that the
+/// outputs asked for are not left half written.
+pub fn interrupted(input: &InputArgs, summary: &Summary) -> AppError {
+    let outputs = input.findings.is_some() || input.quarantine.is_some();
+    AppError::Interrupted(format!(
+        "interrupted: {} games checked{}",
+        summary.games,
+        if outputs {
+            "; no findings or quarantine file is left"
+        } else {
+            ""
+        }
+    ))
+}
+
 /// The exit status of a run over PGN inputs: 2 if a file could not be read, 1 if a game was
 /// rejected, else 0.
 pub fn outcome(summary: &Summary) -> Outcome {
@@ -351,6 +404,8 @@ pub struct CheckArgs {
 }
 
 pub fn run_check(args: &CheckArgs) -> Result {
+    // Ctrl-C stops the reading at the next batch, so that no output is left half written.
+    crate::interrupt::install();
     let start = Instant::now();
     args.input.check_engine_flags()?;
     if args.input.analysis_options().is_some() {
@@ -360,16 +415,23 @@ pub fn run_check(args: &CheckArgs) -> Result {
     let mut sink = CheckSink {
         findings,
         quarantine,
-        print_errors: !args.input.quiet,
     };
+    let mut report = print_note(Rejected::unless_quiet(args.input.quiet, Rejected::All));
     let summary = match &args.shards.output {
-        Some(dir) => super::shards::run_shards(&args.input, &args.shards, dir, sink)?,
+        Some(dir) => super::shards::run_shards(&args.input, &args.shards, dir, sink, &mut report)?,
         None => {
-            let summary = run(&args.input.run_options(), &mut sink)?;
-            sink.finish()?;
+            let summary = run(&args.input.run_options(), &mut sink, &mut report)?;
+            if summary.interrupted {
+                sink.abandon()?;
+            } else {
+                sink.finish()?;
+            }
             summary
         }
     };
+    if summary.interrupted {
+        return Err(interrupted(&args.input, &summary));
+    }
     let elapsed = start.elapsed();
     args.input.write_summary_json(&summary, &[])?;
     let mut out = io::stdout().lock();

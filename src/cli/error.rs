@@ -3,6 +3,7 @@
 //! 2 usage or I/O error; a closed output pipe ends quietly with 0, as ripgrep does.
 
 use crate::db::DbError;
+use crate::pipeline::error::{RunError, SinkError};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -71,6 +72,9 @@ pub enum AppError {
     Db(DbError),
     /// A query on an open database failed: exit 2.
     Sqlite(rusqlite::Error),
+    /// A run over PGN inputs stopped: its sink could not write (the file named), or its
+    /// workers failed: exit 2.
+    Run(RunError),
     /// A check failed and the command says why in this message: exit 1.
     Failed(String),
     /// The reader of our output went away (`| head`): quiet, exit 0.
@@ -121,6 +125,7 @@ impl fmt::Display for AppError {
             AppError::Stream(e) => write!(f, "{e}"),
             AppError::Db(e) => write!(f, "{e}"),
             AppError::Sqlite(e) => write!(f, "database: {e}"),
+            AppError::Run(e) => write!(f, "{e}"),
             AppError::BrokenPipe => f.write_str("broken pipe"),
         }
     }
@@ -132,6 +137,7 @@ impl std::error::Error for AppError {
             AppError::Io { source, .. } | AppError::Stream(source) => Some(source),
             AppError::Db(e) => Some(e),
             AppError::Sqlite(e) => Some(e),
+            AppError::Run(e) => Some(e),
             _ => None,
         }
     }
@@ -180,6 +186,27 @@ impl From<io::Error> for AppError {
             AppError::BrokenPipe
         } else {
             AppError::Stream(e)
+        }
+    }
+}
+
+impl From<RunError> for AppError {
+    fn from(e: RunError) -> AppError {
+        match e {
+            RunError::Sink(e) => AppError::from(e),
+            e => AppError::Run(e),
+        }
+    }
+}
+
+impl From<SinkError> for AppError {
+    /// A closed pipe stays quiet (`--findings -` into `| head`); any other error names its
+    /// file.
+    fn from(e: SinkError) -> AppError {
+        if e.is_broken_pipe() {
+            AppError::BrokenPipe
+        } else {
+            AppError::Run(RunError::Sink(e))
         }
     }
 }
@@ -332,6 +359,24 @@ mod tests {
         let io = db_io_error(Path::new("x.sqlite"), e);
         assert!(io.to_string().starts_with("x.sqlite: "), "{io}");
         assert!(!matches!(AppError::from(io), AppError::BrokenPipe));
+    }
+
+    /// A sink's error names its file and exits 2; a closed pipe under it stays quiet.
+    #[test]
+    fn a_sink_error_names_its_file_and_a_closed_pipe_stays_quiet() {
+        let full = io::Error::from_raw_os_error(28);
+        let e = AppError::from(SinkError::io(Path::new("rejected.pgn"), full));
+        assert!(e.to_string().starts_with("rejected.pgn: "), "{e}");
+        assert_eq!(e.code(), 2);
+        let e = AppError::from(RunError::Sink(SinkError::database(
+            Path::new("games.sqlite"),
+            rusqlite::Error::InvalidQuery,
+        )));
+        assert!(e.to_string().starts_with("games.sqlite: database: "), "{e}");
+        let pipe = io::Error::from(io::ErrorKind::BrokenPipe);
+        let e = SinkError::format(Path::new("-"), pipe);
+        assert!(matches!(AppError::from(e), AppError::BrokenPipe));
+        assert_eq!(AppError::from(RunError::WorkerPanicked).code(), 2);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! judged on the workers, then stored by one writer in batches; rerunning the same command
 //! stores nothing twice and resumes an interrupted import.
 
-use super::check::{InputArgs, outcome};
+use super::check::{InputArgs, Rejected, outcome, print_note};
 use super::error::{AppError, Outcome, Result};
 use crate::db::{StoreWriter, open};
 use crate::pipeline::import::{FileRate, ImportCounts, ImportSink};
@@ -31,7 +31,8 @@ pub struct ImportArgs {
     /// How the games go in: `bulk` builds the games' secondary indexes (and rewrites the
     /// position index in key order) after them, `rows` keeps every index up to date game by
     /// game; `auto` loads in bulk into a new database or one the input at least doubles
-    /// (by its size, about 600 bytes a game).
+    /// (by its size, about 600 bytes a game; a file this database has imported to its end
+    /// counts none, so importing it again keeps the indexes).
     #[arg(long, value_enum, default_value_t = Load::Auto)]
     pub load: Load,
 }
@@ -41,17 +42,6 @@ pub enum Load {
     Auto,
     Bulk,
     Rows,
-}
-
-/// Bytes of the inputs (stdin counts none): what `--load auto` weighs against the
-/// database's games.
-fn input_bytes(inputs: &[PathBuf]) -> u64 {
-    crate::pipeline::source::expand_inputs(inputs)
-        .iter()
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .filter(|m| m.is_file())
-        .map(|m| m.len())
-        .sum()
 }
 
 pub fn run_import(args: &ImportArgs) -> Result {
@@ -100,15 +90,19 @@ pub fn run_import(args: &ImportArgs) -> Result {
     let (findings, quarantine) = args.input.open_outputs()?;
     sink.findings = findings;
     sink.quarantine = quarantine;
-    sink.print_errors = !args.input.quiet;
+    sink.db.clone_from(&args.db);
     sink.index_positions = !args.no_position_index;
     let bulk = match args.load {
         Load::Bulk => true,
         Load::Rows => false,
-        Load::Auto => crate::db::bulk::wanted(sink.stored_at_start(), input_bytes(&options.inputs)),
+        Load::Auto => crate::db::bulk::wanted(
+            sink.stored_at_start(),
+            sink.bytes_to_import(&options.inputs)?,
+        ),
     };
     sink.set_bulk(bulk)?;
-    let mut summary = run(&options, &mut sink)?;
+    let mut notes = print_note(Rejected::unless_quiet(args.input.quiet, Rejected::First));
+    let mut summary = run(&options, &mut sink, &mut notes)?;
     let files = std::mem::take(&mut sink.files);
     let counts = sink.finish()?;
     // Games an earlier, killed import stored before their index rows were written.
@@ -130,7 +124,7 @@ pub fn run_import(args: &ImportArgs) -> Result {
             ("bulk", bulk.into()),
         ],
     )?;
-    report(args, &summary, &counts, &files, start.elapsed())?;
+    report(args, &summary, &counts, bulk, &files, start.elapsed())?;
     if summary.interrupted {
         // Every delivered batch is committed, and the files not read to their end keep
         // their resume points.
@@ -147,7 +141,8 @@ pub fn run_import(args: &ImportArgs) -> Result {
             ..crate::db::query::Filter::default()
         };
         let added = crate::db::query::Selection::compile(&conn, &added)?;
-        let analysed = super::analyse::run_stage(&mut conn, &added, &stage, args.input.quiet)?;
+        let analysed =
+            super::analyse::run_stage(&mut conn, &args.db, &added, &stage, args.input.quiet)?;
         if analysed != Outcome::Success {
             return Ok(analysed);
         }
@@ -166,12 +161,13 @@ fn settings(args: &ImportArgs) -> String {
     .to_string()
 }
 
-/// The table on standard output: the run's summary, what was stored, each file's rate when
-/// there were several, and the database.
+/// The table on standard output: the run's summary, what was stored and how (`--load`),
+/// each file's rate when there were several, and the database.
 fn report(
     args: &ImportArgs,
     summary: &Summary,
     counts: &ImportCounts,
+    bulk: bool,
     files: &[FileRate],
     elapsed: Duration,
 ) -> Result<()> {
@@ -190,6 +186,16 @@ fn report(
             counts.resumed
         )?;
     }
+    writeln!(
+        out,
+        "load       {:>12}  ({})",
+        if bulk { "bulk" } else { "rows" },
+        if bulk {
+            "indexes built after the games"
+        } else {
+            "indexes kept up to date game by game"
+        }
+    )?;
     if files.len() > 1 {
         // Files overlap on the workers; each one's time runs from its first game's delivery
         // to its last's.

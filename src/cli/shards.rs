@@ -3,11 +3,12 @@
 //! `check` does; spark/judge.py runs it once per shard.
 
 use super::check::InputArgs;
+use super::error::{AppError, Result};
 use crate::pipeline::parquet_sink::{ParquetSink, shard_names};
+use crate::pipeline::run::Report;
 use crate::pipeline::sinks::CheckSink;
 use crate::pipeline::{Summary, run};
 use clap::{Args, ValueEnum};
-use std::io;
 use std::path::{Path, PathBuf};
 
 /// What `--output` writes.
@@ -31,18 +32,25 @@ pub struct ShardArgs {
     pub name: Option<String>,
 }
 
-/// Runs the inputs into their shard folders; the summary is `check`'s.
+/// Runs the inputs into their shard folders, the run's notes to `report`; the summary is
+/// `check`'s.
 pub fn run_shards(
     input: &InputArgs,
     shards: &ShardArgs,
     dir: &Path,
     check: CheckSink,
-) -> io::Result<Summary> {
+    report: &mut Report<'_>,
+) -> Result<Summary> {
     let options = input.run_options();
     let names = shard_names(&options.inputs, shards.name.as_deref())
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+        .map_err(|e| AppError::Usage(e.to_string()))?;
     let mut sink = ParquetSink::create(check, dir, &options.inputs, names)?;
-    let summary = run(&options, &mut sink)?;
-    sink.check.finish()?;
+    let summary = run(&options, &mut sink, report)?;
+    if summary.interrupted {
+        // The shard being written goes with the sink; those complete stay.
+        sink.check.abandon()?;
+    } else {
+        sink.check.finish()?;
+    }
     Ok(summary)
 }

@@ -10,7 +10,8 @@
 //! each in a statement of its own, so a kill during the build loses only the index being
 //! made. Readers do not need them to answer, only to answer fast.
 
-use rusqlite::Connection;
+use super::SourceIdentity;
+use rusqlite::{Connection, OptionalExtension, params};
 
 /// The indexes a bulk load defers: `(name, definition)`, exactly as the schema makes them
 /// (`schema.sql` and the migrations after it; a test holds the two equal).
@@ -36,12 +37,47 @@ pub const DEFERRED: &[(&str, &str)] = &[
 /// game; a compressed file counts its compressed bytes, so it is taken for fewer games).
 pub const BYTES_A_GAME: u64 = 600;
 
-/// Whether an import of `input_bytes` of PGN into a database of `stored` games is a bulk
-/// load: into a new database always; else when the input holds at least as many games as
-/// the database (roughly: by its size), so that the import at least doubles it and building
-/// the indexes over all the games once costs less than keeping them up to date game by game.
+/// Whether an import of `input_bytes` of PGN not yet in the database (`bytes_left`) into a
+/// database of `stored` games is a bulk load: into a new database always; else when the
+/// input holds at least as many games as the database (roughly: by its size), so that the
+/// import at least doubles it and building the indexes over all the games once costs less
+/// than keeping them up to date game by game. A file imported again counts none: its games
+/// are found present one by one, and rebuilding six indexes over them would gain nothing.
 pub fn wanted(stored: u64, input_bytes: u64) -> bool {
     stored == 0 || input_bytes / BYTES_A_GAME >= stored
+}
+
+/// Bytes of a source its import has still to read, by the `imports` row of the same
+/// identity (path, size, modification time, head): none when that import went to the end;
+/// what follows its last committed game when it was interrupted (a plain file: a
+/// compressed one's offsets are in decompressed bytes, so all of it counts); all of it when
+/// the database never saw it.
+pub fn bytes_left(conn: &Connection, source: &SourceIdentity) -> rusqlite::Result<u64> {
+    let size = source.size.unwrap_or(0);
+    let found = conn
+        .prepare_cached(include_str!("sql/find_import.sql"))?
+        .query_row(
+            params![
+                source.path,
+                source.size.map(|s| s as i64),
+                source.mtime,
+                &source.head_hash[..]
+            ],
+            |r| {
+                Ok((
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, Option<String>>(3)?.is_some(),
+                ))
+            },
+        )
+        .optional()?;
+    Ok(match found {
+        Some((_, true)) => 0,
+        Some((last_byte, false)) if source.compression == "none" => {
+            size.saturating_sub(last_byte.max(0) as u64)
+        }
+        _ => size,
+    })
 }
 
 /// The deferred indexes the database lacks, in `DEFERRED`'s order.
@@ -130,5 +166,39 @@ mod tests {
         assert!(wanted(1_000, 1_000 * BYTES_A_GAME));
         assert!(!wanted(1_000, 1_000 * BYTES_A_GAME - 1));
         assert!(!wanted(10_000_000, 31 << 20));
+    }
+
+    /// The bytes an import of a source has still to read, by its `imports` row: all of a
+    /// file never imported, what follows the last commit of an interrupted one (all of a
+    /// compressed one), none of one imported to its end.
+    #[test]
+    fn bytes_left_follow_the_imports_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = crate::db::open(&dir.path().join("a.sqlite")).unwrap();
+        let mut writer = crate::db::StoreWriter::new(conn).unwrap();
+        let source = |path: &str, compression| SourceIdentity {
+            path: path.to_owned(),
+            size: Some(10_000),
+            mtime: Some(1),
+            head_hash: [7; 16],
+            compression,
+        };
+        let (plain, packed) = (source("a.pgn", "none"), source("a.pgn.gz", "gzip"));
+        assert_eq!(bytes_left(writer.connection(), &plain).unwrap(), 10_000);
+        for s in [&plain, &packed] {
+            let id = writer.begin_import(s, "{}").unwrap().id;
+            writer.commit_batch(id, 4_000, 12).unwrap();
+        }
+        assert_eq!(bytes_left(writer.connection(), &plain).unwrap(), 6_000);
+        assert_eq!(bytes_left(writer.connection(), &packed).unwrap(), 10_000);
+        let id = writer.begin_import(&plain, "{}").unwrap().id;
+        writer.finish_import(id).unwrap();
+        assert_eq!(bytes_left(writer.connection(), &plain).unwrap(), 0);
+        // Another modification time is another file.
+        let touched = SourceIdentity {
+            mtime: Some(2),
+            ..plain.clone()
+        };
+        assert_eq!(bytes_left(writer.connection(), &touched).unwrap(), 10_000);
     }
 }

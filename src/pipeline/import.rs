@@ -3,12 +3,14 @@
 //! file and `rejected_games`. Commits at batch ends, so an interrupted import resumes after
 //! its last committed batch.
 
-use super::run::{Sink, SourceInfo};
+use super::error::SinkError;
+use super::run::{Begun, Sink, SourceInfo};
 use super::sinks::{FindingsFile, Quarantine};
 use super::work::{Keep, Processed};
 use crate::db::{ImportState, SourceIdentity, StoreWriter, Stored};
 use crate::pgn::{Finding, RawGame, Severity};
-use std::io::{self, Read};
+use std::io::Read;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// What an import did, beyond the driver's summary.
@@ -35,12 +37,16 @@ pub struct FileRate {
 
 pub struct ImportSink {
     writer: StoreWriter,
+    /// The database's file, named by its errors: as SQLite has it (absolute) unless the
+    /// caller names it as the user did.
+    pub db: PathBuf,
     settings: String,
+    /// The input being imported (the last one begun), and its `imports` row.
+    file: String,
     current: Option<ImportState>,
     pub counts: ImportCounts,
     pub findings: Option<FindingsFile>,
     pub quarantine: Option<Quarantine>,
-    pub print_errors: bool,
     /// Whether the workers make each game's position-index entry (`positions::index`).
     pub index_positions: bool,
     /// Progress of the batches written since the last commit: (last byte, last game).
@@ -86,10 +92,6 @@ fn commit_due(games: usize, age: Duration, stored: u64) -> bool {
     games >= limit || age >= after
 }
 
-fn sql(e: rusqlite::Error) -> io::Error {
-    io::Error::other(format!("database: {e}"))
-}
-
 /// A 16-byte hash of the first MiB of a file, part of its identity.
 fn head_hash(path: &str) -> [u8; 16] {
     let mut h = crate::db::encode::Fnv128::default();
@@ -107,15 +109,23 @@ fn head_hash(path: &str) -> [u8; 16] {
 impl ImportSink {
     pub fn new(writer: StoreWriter, settings: String) -> ImportSink {
         let stored_at_start = writer.games_stored().unwrap_or(0);
+        let db = PathBuf::from(
+            writer
+                .connection()
+                .path()
+                .filter(|p| !p.is_empty())
+                .unwrap_or(":memory:"),
+        );
         ImportSink {
             stored_at_start,
             writer,
+            db,
             settings,
+            file: String::new(),
             current: None,
             counts: ImportCounts::default(),
             findings: None,
             quarantine: None,
-            print_errors: false,
             index_positions: true,
             uncommitted: None,
             uncommitted_games: 0,
@@ -138,15 +148,44 @@ impl ImportSink {
     /// indexes (`db::bulk`; those an interrupted bulk load dropped stay dropped) for `finish`
     /// to build; otherwise they are made first where an interrupted bulk load left them
     /// unbuilt, and kept up to date game by game.
-    pub fn set_bulk(&mut self, bulk: bool) -> io::Result<()> {
+    pub fn set_bulk(&mut self, bulk: bool) -> Result<(), SinkError> {
         let conn = self.writer.connection();
         if bulk {
-            crate::db::bulk::begin(conn).map_err(sql)?;
+            crate::db::bulk::begin(conn).map_err(|e| self.sql(e))?;
         } else {
-            crate::db::bulk::restore(conn).map_err(sql)?;
+            crate::db::bulk::restore(conn).map_err(|e| self.sql(e))?;
         }
         self.bulk = bulk;
         Ok(())
+    }
+
+    /// Bytes of `inputs` the database does not hold yet (`db::bulk::bytes_left`: none of a
+    /// file its imports record as read to the end): what `--load auto` weighs against the
+    /// games stored. Stdin, which has no identity to find, counts none.
+    pub fn bytes_to_import(&self, inputs: &[PathBuf]) -> Result<u64, SinkError> {
+        let mut bytes = 0;
+        for path in inputs {
+            if path.as_os_str() == "-" {
+                continue;
+            }
+            // An input that cannot be opened is the run's to report.
+            let Ok(source) = super::source::open(path) else {
+                continue;
+            };
+            let info = SourceInfo {
+                size: source.size(),
+                compression: source.compression().as_str(),
+            };
+            let identity = identity(&path.display().to_string(), &info);
+            bytes += crate::db::bulk::bytes_left(self.writer.connection(), &identity)
+                .map_err(|e| self.sql(e))?;
+        }
+        Ok(bytes)
+    }
+
+    /// A database error, naming the database.
+    fn sql(&self, e: rusqlite::Error) -> SinkError {
+        SinkError::database(&self.db, e)
     }
 
     pub fn is_bulk(&self) -> bool {
@@ -155,37 +194,37 @@ impl ImportSink {
 
     /// Commits the games written so far with the progress of the last batch among them, so
     /// a resumed import starts exactly after them.
-    fn commit(&mut self) -> io::Result<()> {
+    fn commit(&mut self) -> Result<(), SinkError> {
         if let Some((last_byte, last_game)) = self.uncommitted.take() {
             let id = self.import_id()?;
             self.writer
                 .commit_batch(id, last_byte, last_game)
-                .map_err(sql)?;
+                .map_err(|e| SinkError::database(&self.db, e))?;
         }
         self.uncommitted_games = 0;
         self.last_commit = Instant::now();
         Ok(())
     }
 
-    fn import_id(&self) -> io::Result<i64> {
+    fn import_id(&self) -> Result<i64, SinkError> {
         self.current
             .map(|s| s.id)
-            .ok_or_else(|| io::Error::other("game outside an import"))
+            .ok_or_else(|| SinkError::import(&self.file, "a game outside an import"))
     }
 
-    pub fn finish(mut self) -> io::Result<ImportCounts> {
+    pub fn finish(mut self) -> Result<ImportCounts, SinkError> {
         if self.current.is_some() {
             // A file the run stopped in (Ctrl-C): what was delivered of it is committed
             // with its progress, so the next run resumes right after it.
             self.commit()?;
         }
-        self.writer.flush_positions().map_err(sql)?;
+        self.writer.flush_positions().map_err(|e| self.sql(e))?;
         // Interrupted or not, the database is left with every index (a kill during these
         // steps leaves them to the next import or writer: `db::bulk`).
         let conn = self.writer.connection();
-        crate::db::bulk::restore(conn).map_err(sql)?;
+        crate::db::bulk::restore(conn).map_err(|e| self.sql(e))?;
         if self.bulk && self.index_positions {
-            crate::db::positions::compact(conn, 1).map_err(sql)?;
+            crate::db::positions::compact(conn, 1).map_err(|e| self.sql(e))?;
         }
         if let Some(f) = self.findings {
             f.finish()?;
@@ -220,18 +259,21 @@ impl Sink for ImportSink {
     /// Looks the file's resume point up while the writer is still busy with earlier files,
     /// so the workers go on into it. A file named twice in one run waits for the first
     /// to be delivered (its resume point is that run's).
-    fn prepare_file(&mut self, name: &str, info: &SourceInfo) -> io::Result<bool> {
+    fn prepare_file(&mut self, name: &str, info: &SourceInfo) -> Result<bool, SinkError> {
         if self.prepared.iter().any(|(n, _)| n == name) || self.begun.contains(name) {
             return Ok(false);
         }
         let identity = identity(name, info);
-        let resume = self.writer.resume_point(&identity).map_err(sql)?;
+        let resume = self
+            .writer
+            .resume_point(&identity)
+            .map_err(|e| self.sql(e))?;
         self.prepared.push((name.to_owned(), (identity, resume)));
         self.resume.insert(name.to_owned(), resume);
         Ok(true)
     }
 
-    fn begin_file(&mut self, name: &str, info: &SourceInfo) -> io::Result<()> {
+    fn begin_file(&mut self, name: &str, info: &SourceInfo) -> Result<Begun, SinkError> {
         let (identity, prepared) = match self.prepared.iter().position(|(n, _)| n == name) {
             Some(i) => {
                 let (identity, resume) = self.prepared.remove(i).1;
@@ -240,25 +282,24 @@ impl Sink for ImportSink {
             None => (identity(name, info), None),
         };
         self.begun.insert(name.to_owned());
+        name.clone_into(&mut self.file);
         let state = self
             .writer
             .begin_import(&identity, &self.settings)
-            .map_err(sql)?;
+            .map_err(|e| SinkError::database(&self.db, e))?;
         if prepared.is_some_and(|r| r != state.resume_after_game) {
-            return Err(io::Error::other(format!(
-                "{name}: its resume point changed while it was queued (another import?)"
-            )));
+            return Err(SinkError::import(
+                name,
+                "its resume point changed while it was queued (another import?)",
+            ));
         }
         self.resume.insert(name.to_owned(), state.resume_after_game);
         self.file_start = (Instant::now(), self.counts);
-        if state.resume_after_game > 0 {
-            eprintln!(
-                "arbiter: {name}: resuming after game {} (committed by an earlier run)",
-                state.resume_after_game
-            );
-        }
         self.current = Some(state);
-        Ok(())
+        Ok(match state.resume_after_game {
+            0 => Begun::FromStart,
+            after => Begun::ResumedAfter(after),
+        })
     }
 
     /// The resume point `wants` reads is the one `begin_file` found for the file.
@@ -284,7 +325,7 @@ impl Sink for ImportSink {
         }
     }
 
-    fn game(&mut self, name: &str, p: &Processed) -> io::Result<()> {
+    fn game(&mut self, name: &str, p: &Processed) -> Result<(), SinkError> {
         let import_id = self.import_id()?;
         self.uncommitted_games += 1;
         if let Some(f) = &mut self.findings {
@@ -292,11 +333,6 @@ impl Sink for ImportSink {
         }
         if p.rejected {
             let first = p.findings.iter().find(|f| f.severity == Severity::Error);
-            if self.print_errors
-                && let Some(f) = first
-            {
-                eprintln!("{name}: {f}");
-            }
             let (code, detail) = first.map_or(("unknown", ""), |f| (f.code, f.message.as_str()));
             self.writer
                 .write_rejected(
@@ -307,7 +343,7 @@ impl Sink for ImportSink {
                     code,
                     detail,
                 )
-                .map_err(sql)?;
+                .map_err(|e| SinkError::database(&self.db, e))?;
             if let Some(q) = &mut self.quarantine {
                 q.write(p)?;
             }
@@ -315,19 +351,26 @@ impl Sink for ImportSink {
             return Ok(());
         }
         let Some(record) = &p.record else {
-            return Err(io::Error::other(format!(
-                "{name}: game {} reached the database without its record",
-                p.game_number
-            )));
+            return Err(SinkError::import(
+                name,
+                format!(
+                    "game {} reached the database without its record",
+                    p.game_number
+                ),
+            ));
         };
-        match self.writer.write_game(import_id, record).map_err(sql)? {
+        let stored = self
+            .writer
+            .write_game(import_id, record)
+            .map_err(|e| SinkError::database(&self.db, e))?;
+        match stored {
             Stored::New(_) => self.counts.stored += 1,
             Stored::AlreadyPresent => self.counts.already_present += 1,
         }
         Ok(())
     }
 
-    fn end_batch(&mut self, _name: &str, last_byte: u64, last_game: u64) -> io::Result<()> {
+    fn end_batch(&mut self, _name: &str, last_byte: u64, last_game: u64) -> Result<(), SinkError> {
         self.uncommitted = Some((last_byte, last_game));
         if commit_due(
             self.uncommitted_games,
@@ -339,18 +382,20 @@ impl Sink for ImportSink {
         Ok(())
     }
 
-    fn file_findings(&mut self, name: &str, findings: &[Finding]) -> io::Result<()> {
+    fn file_findings(&mut self, name: &str, findings: &[Finding]) -> Result<(), SinkError> {
         if let Some(f) = &mut self.findings {
             f.write(name, findings)?;
         }
         Ok(())
     }
 
-    fn end_file(&mut self, name: &str, complete: bool) -> io::Result<()> {
+    fn end_file(&mut self, name: &str, complete: bool) -> Result<(), SinkError> {
         self.commit()?;
         let id = self.import_id()?;
         if complete {
-            self.writer.finish_import(id).map_err(sql)?;
+            self.writer
+                .finish_import(id)
+                .map_err(|e| SinkError::database(&self.db, e))?;
         }
         self.current = None;
         let (start, before) = self.file_start;
@@ -369,6 +414,7 @@ impl Sink for ImportSink {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::{RunError, RunOptions};
 
     #[test]
     fn transactions_grow_with_the_database_within_bounds() {
@@ -385,5 +431,69 @@ mod tests {
         assert!(!commit_due(262_143, s(29), 10_000_000));
         assert!(commit_due(262_144, s(0), 10_000_000));
         assert!(commit_due(1, s(30), 10_000_000));
+    }
+
+    /// A statement the database refuses ends the run with an error that names the
+    /// database's file (it said "database: attempt to write a readonly database" alone).
+    #[test]
+    fn a_database_error_names_the_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("games.sqlite");
+        let pgn = dir.path().join("a.pgn");
+        std::fs::write(&pgn, "[Event \"e\"]\n\n1. e4 e5 *\n").unwrap();
+        let writer = StoreWriter::new(crate::db::open(&db).unwrap()).unwrap();
+        let mut sink = ImportSink::new(writer, "{}".into());
+        sink.writer
+            .connection()
+            .pragma_update(None, "query_only", true)
+            .unwrap();
+        let options = RunOptions::parse_only(vec![pgn], 1);
+        let e = crate::pipeline::run(&options, &mut sink, &mut |_| {}).unwrap_err();
+        assert!(
+            matches!(&e, RunError::Sink(SinkError::Database { path, .. })
+                if path.ends_with("games.sqlite")),
+            "{e:?}"
+        );
+        let message = e.to_string();
+        assert!(
+            message.contains("games.sqlite: database: ") && message.contains("readonly"),
+            "{message}"
+        );
+    }
+
+    /// `--load auto` weighs the bytes not yet imported: a file imported to its end counts
+    /// none, so importing it again into its own database keeps the indexes.
+    #[test]
+    fn a_file_imported_to_its_end_counts_no_bytes_for_the_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("games.sqlite");
+        let pgn = dir.path().join("a.pgn");
+        // Tags long enough that the file's size says more games than it holds.
+        let text: String = (1..=3)
+            .map(|i| format!("[Event \"{i} {}\"]\n\n1. e4 e5 *\n\n", "x".repeat(700)))
+            .collect();
+        std::fs::write(&pgn, &text).unwrap();
+        let size = text.len() as u64;
+        let options = RunOptions::parse_only(vec![pgn.clone()], 1);
+        let sink = |db: &std::path::Path| {
+            ImportSink::new(
+                StoreWriter::new(crate::db::open(db).unwrap()).unwrap(),
+                "{}".into(),
+            )
+        };
+        let mut first = sink(&db);
+        assert_eq!(first.bytes_to_import(&options.inputs).unwrap(), size);
+        crate::pipeline::run(&options, &mut first, &mut |_| {}).unwrap();
+        assert_eq!(first.finish().unwrap().stored, 3);
+        let again = sink(&db);
+        assert_eq!(again.stored_at_start(), 3);
+        assert_eq!(again.bytes_to_import(&options.inputs).unwrap(), 0);
+        assert!(!crate::db::bulk::wanted(3, 0));
+        // Before, the file's size alone decided: over 2,100 bytes for 3 games stored.
+        assert!(crate::db::bulk::wanted(3, size));
+        // The same games under another name are new bytes.
+        let copy = dir.path().join("b.pgn");
+        std::fs::write(&copy, &text).unwrap();
+        assert_eq!(again.bytes_to_import(&[copy]).unwrap(), size);
     }
 }

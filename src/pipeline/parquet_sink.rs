@@ -6,8 +6,9 @@
 //! and a re-run replaces it; the output is a function of the input alone (no time stamps,
 //! input order), so the same shard gives byte-identical files.
 
+use super::error::SinkError;
 use super::parquet_positions::{POSITIONS, PositionsTable};
-use super::run::{Sink, SourceInfo};
+use super::run::{Begun, Sink, SourceInfo};
 use super::sinks::CheckSink;
 use super::work::{Keep, Processed};
 use crate::export::findings::{FindingsTable, finding_row};
@@ -264,9 +265,8 @@ impl ParquetSink {
         out: &Path,
         inputs: &[PathBuf],
         names: Vec<String>,
-    ) -> io::Result<ParquetSink> {
-        std::fs::create_dir_all(out)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", out.display())))?;
+    ) -> Result<ParquetSink, SinkError> {
+        std::fs::create_dir_all(out).map_err(|e| SinkError::io(out, e))?;
         let names = inputs
             .iter()
             .map(|p| p.display().to_string())
@@ -281,23 +281,25 @@ impl ParquetSink {
         })
     }
 
-    fn shard(&mut self) -> io::Result<&mut Shard> {
+    fn shard(&mut self, name: &str) -> Result<&mut Shard, SinkError> {
         self.shard
             .as_mut()
-            .ok_or_else(|| io::Error::other("a game arrived outside any input"))
+            .ok_or_else(|| SinkError::import(name, "a game arrived outside any input"))
     }
 }
 
 impl Sink for ParquetSink {
-    fn begin_file(&mut self, name: &str, source: &SourceInfo) -> io::Result<()> {
-        self.check.begin_file(name, source)?;
+    fn begin_file(&mut self, name: &str, source: &SourceInfo) -> Result<Begun, SinkError> {
+        let begun = self.check.begin_file(name, source)?;
         let shard = self
             .names
             .get(name)
             .cloned()
             .unwrap_or_else(|| name.to_owned());
-        self.shard = Some(Shard::create(&self.out, &shard)?);
-        Ok(())
+        let created = Shard::create(&self.out, &shard)
+            .map_err(|e| SinkError::format(&self.out.join(&shard), e))?;
+        self.shard = Some(created);
+        Ok(begun)
     }
 
     fn wants(&mut self, _name: &str, _raw: &RawGame) -> bool {
@@ -308,25 +310,32 @@ impl Sink for ParquetSink {
         Keep::Record
     }
 
-    fn game(&mut self, name: &str, game: &Processed) -> io::Result<()> {
+    fn game(&mut self, name: &str, game: &Processed) -> Result<(), SinkError> {
         self.check.game(name, game)?;
-        Ok(self.shard()?.game(game)?)
+        let shard = self.shard(name)?;
+        shard
+            .game(game)
+            .map_err(|e| SinkError::format(&shard.dir, e))
     }
 
-    fn file_findings(&mut self, name: &str, findings: &[Finding]) -> io::Result<()> {
+    fn file_findings(&mut self, name: &str, findings: &[Finding]) -> Result<(), SinkError> {
         self.check.file_findings(name, findings)?;
         if let Some(shard) = &mut self.shard {
-            shard.findings(findings)?;
+            shard
+                .findings(findings)
+                .map_err(|e| SinkError::format(&shard.dir, e))?;
         }
         Ok(())
     }
 
-    fn end_file(&mut self, name: &str, complete: bool) -> io::Result<()> {
+    fn end_file(&mut self, name: &str, complete: bool) -> Result<(), SinkError> {
         self.check.end_file(name, complete)?;
         if let Some(shard) = self.shard.take()
             && complete
         {
-            self.done.push(shard.finish()?);
+            let dir = shard.dir.clone();
+            self.done
+                .push(shard.finish().map_err(|e| SinkError::format(&dir, e))?);
         }
         Ok(())
     }

@@ -1,14 +1,17 @@
 //! The parallel driver: a reading thread splits each input into raw games and ships them in
 //! batches; each rayon worker takes a whole batch; the calling thread hands the results, in
-//! input order, to a `Sink`. Memory stays bounded by the few batches in flight.
+//! input order, to a `Sink`. Memory stays bounded by the few batches in flight. What the
+//! user should hear of (an input not read, a rejected game) goes, in the same order, to the
+//! caller's report function as a `Note`.
 
+use super::error::{RunError, SinkError};
 use super::progress::Progress;
-use super::source::{self, Source, describe_no_game};
+use super::report::{Note, What};
+use super::source::{self, Source, SourceError, describe_no_game};
 use super::summary::Summary;
 use super::work::{Keep, Processed, WorkOptions, process};
-use crate::pgn::{Finding, RawGame, Splitter};
+use crate::pgn::{Finding, RawGame, SplitError, Splitter};
 use rayon::prelude::*;
-use std::io;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
@@ -30,11 +33,13 @@ const FIRST_BATCH_GAMES: usize = 16;
 /// How often the driver, waiting for the reader, looks whether Ctrl-C was pressed.
 const INTERRUPT_POLL: Duration = Duration::from_millis(100);
 
-/// Where processed games go, one at a time, in input order, on one thread.
+/// Where processed games go, one at a time, in input order, on one thread. A sink's error
+/// ends the run.
 pub trait Sink {
-    /// A new input starts; `name` is the path as given (`-` for stdin).
-    fn begin_file(&mut self, _name: &str, _source: &SourceInfo) -> io::Result<()> {
-        Ok(())
+    /// A new input starts; `name` is the path as given (`-` for stdin). Says whether an
+    /// earlier run's games of it are skipped.
+    fn begin_file(&mut self, _name: &str, _source: &SourceInfo) -> Result<Begun, SinkError> {
+        Ok(Begun::FromStart)
     }
     /// Decides, before any work is done, whether a game should be processed at all (an
     /// import that resumes skips games already committed).
@@ -52,7 +57,7 @@ pub trait Sink {
     /// earlier files' games are delivered. True when the sink has set up its `wants` for the
     /// file already (an import looks its resume point up), so the workers go on into the new
     /// file without waiting for the writer; false keeps the wait.
-    fn prepare_file(&mut self, _name: &str, _source: &SourceInfo) -> io::Result<bool> {
+    fn prepare_file(&mut self, _name: &str, _source: &SourceInfo) -> Result<bool, SinkError> {
         Ok(false)
     }
     /// What the workers keep of each game for `game` (by default its findings and counts;
@@ -60,19 +65,33 @@ pub trait Sink {
     fn keeps(&self) -> Keep {
         Keep::Findings
     }
-    fn game(&mut self, name: &str, game: &Processed) -> io::Result<()>;
+    fn game(&mut self, name: &str, game: &Processed) -> Result<(), SinkError>;
     /// The end of a batch: a natural point to commit.
-    fn end_batch(&mut self, _name: &str, _last_byte: u64, _last_game: u64) -> io::Result<()> {
+    fn end_batch(
+        &mut self,
+        _name: &str,
+        _last_byte: u64,
+        _last_game: u64,
+    ) -> Result<(), SinkError> {
         Ok(())
     }
     /// Findings that belong to no game (text after the last game), or a read error.
-    fn file_findings(&mut self, _name: &str, _findings: &[Finding]) -> io::Result<()> {
+    fn file_findings(&mut self, _name: &str, _findings: &[Finding]) -> Result<(), SinkError> {
         Ok(())
     }
     /// The input ended; `complete` is false when it could not be read to the end.
-    fn end_file(&mut self, _name: &str, _complete: bool) -> io::Result<()> {
+    fn end_file(&mut self, _name: &str, _complete: bool) -> Result<(), SinkError> {
         Ok(())
     }
+}
+
+/// How an input begins in a sink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Begun {
+    FromStart,
+    /// An earlier, interrupted run committed the input's games up to this one: `wants`
+    /// skips them.
+    ResumedAfter(u64),
 }
 
 /// What is known about an input when it starts.
@@ -91,18 +110,45 @@ pub struct RunOptions {
     pub progress: bool,
 }
 
+#[cfg(test)]
+impl RunOptions {
+    /// A run of parsing and replay only (no Laws, no analysis, no progress), over `inputs`
+    /// on `jobs` workers: what the tests that need games to go through use.
+    pub fn parse_only(inputs: Vec<PathBuf>, jobs: usize) -> RunOptions {
+        RunOptions {
+            inputs,
+            work: WorkOptions {
+                mode: crate::chess::SanMode::Lenient,
+                laws: None,
+                analysis: None,
+            },
+            jobs,
+            progress: false,
+        }
+    }
+}
+
 enum Message {
     Batch(String, Vec<RawGame>),
     File(Event),
 }
 
-/// Runs every input through the workers into the sink. I/O errors of the sink end the run;
-/// an input that cannot be opened or read is reported in the summary and the run goes on.
-pub fn run(options: &RunOptions, sink: &mut (dyn Sink + Send)) -> io::Result<Summary> {
+/// The caller's function that hears each note of a run, on the calling thread, in input
+/// order.
+pub type Report<'r> = dyn FnMut(Note<'_>) + 'r;
+
+/// Runs every input through the workers into the sink. Errors of the sink end the run; an
+/// input that cannot be opened or read is a note to `report`, is counted in the summary, and
+/// the run goes on.
+pub fn run(
+    options: &RunOptions,
+    sink: &mut (dyn Sink + Send),
+    report: &mut Report<'_>,
+) -> Result<Summary, RunError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs)
         .build()
-        .map_err(io::Error::other)?;
+        .map_err(RunError::Threads)?;
     let total_size: u64 = options
         .inputs
         .iter()
@@ -118,10 +164,7 @@ pub fn run(options: &RunOptions, sink: &mut (dyn Sink + Send)) -> io::Result<Sum
             let src: Source = match source::open(&path) {
                 Ok(s) => s,
                 Err(e) => {
-                    if tx
-                        .send(Message::File(Event::OpenFailed(name, e.to_string())))
-                        .is_err()
-                    {
+                    if tx.send(Message::File(Event::OpenFailed(name, e))).is_err() {
                         return;
                     }
                     continue;
@@ -165,7 +208,7 @@ pub fn run(options: &RunOptions, sink: &mut (dyn Sink + Send)) -> io::Result<Sum
                         }
                     }
                     Err(e) => {
-                        error = Some(format!("{name}: {e}"));
+                        error = Some(e);
                         break;
                     }
                 }
@@ -188,7 +231,7 @@ pub fn run(options: &RunOptions, sink: &mut (dyn Sink + Send)) -> io::Result<Sum
             }
         }
     });
-    let result = drive(&rx, &pool, options, sink, &progress);
+    let result = drive(&rx, &pool, options, sink, report, &progress);
     drop(rx);
     // After Ctrl-C the reader may be waiting in a read (stdin): it is left to end with the
     // process. Otherwise it ends at its next send, if not already done.
@@ -209,17 +252,23 @@ struct Done {
     last_game: u64,
 }
 
-/// Hands a processed batch to the sink, in order, and counts it.
+/// Hands a processed batch to the sink, in order, and counts it; a rejected game is a note
+/// first.
 fn deliver(
     done: Done,
-    sink: &mut (dyn Sink + Send),
+    to: &mut Deliver<'_, '_>,
     summary: &mut Summary,
     progress: &Progress,
-) -> io::Result<()> {
+) -> Result<(), SinkError> {
+    let Deliver { sink, report } = to;
     for p in &done.processed {
         summary.games += 1;
         if p.rejected {
             summary.rejected += 1;
+            report(Note {
+                file: &done.name,
+                what: What::Rejected(p),
+            });
         } else {
             summary.accepted += 1;
         }
@@ -254,37 +303,61 @@ enum Event {
     Begin(String, SourceInfo),
     /// The file's trailing findings, its read error, and what it holds when no game was
     /// found in it.
-    End(String, Vec<Finding>, Option<String>, Option<&'static str>),
-    OpenFailed(String, String),
+    End(
+        String,
+        Vec<Finding>,
+        Option<SplitError>,
+        Option<&'static str>,
+    ),
+    OpenFailed(String, SourceError),
 }
 
-/// Hands a file's event to the sink and counts it.
+/// Where delivered games and events go: the sink, and the caller's report of notes.
+struct Deliver<'s, 'r> {
+    sink: &'s mut (dyn Sink + Send),
+    report: &'s mut Report<'r>,
+}
+
+/// Hands a file's event to the sink, says what the user should hear of, and counts it.
 fn deliver_event(
     event: Event,
-    sink: &mut (dyn Sink + Send),
+    to: &mut Deliver<'_, '_>,
     summary: &mut Summary,
-) -> io::Result<()> {
+) -> Result<(), SinkError> {
+    let Deliver { sink, report } = to;
     match event {
         Event::OpenFailed(name, error) => {
-            eprintln!("arbiter: {error}");
+            report(Note {
+                file: &name,
+                what: What::CannotOpen(&error),
+            });
             summary.failed_files.push(name);
         }
         Event::Begin(name, info) => {
             summary.files += 1;
-            sink.begin_file(&name, &info)?;
+            if let Begun::ResumedAfter(after_game) = sink.begin_file(&name, &info)? {
+                report(Note {
+                    file: &name,
+                    what: What::Resumed { after_game },
+                });
+            }
         }
         Event::End(name, trailing, error, no_game) => {
             summary.count_findings(&trailing);
             sink.file_findings(&name, &trailing)?;
             let complete = error.is_none();
-            if let Some(e) = error {
-                eprintln!("arbiter: {e}");
+            if let Some(e) = &error {
+                report(Note {
+                    file: &name,
+                    what: What::ReadFailed(e),
+                });
                 summary.failed_files.push(name.clone());
             }
             if let Some(what) = no_game {
-                // A file in which nothing was found is an error for that file, never a
-                // silent success (its bytes are not echoed: they may be binary).
-                eprintln!("arbiter: {name}: no PGN game found ({what})");
+                report(Note {
+                    file: &name,
+                    what: What::NoGame(what),
+                });
                 summary.files_without_games.push(name.clone());
             }
             sink.end_file(&name, complete)?;
@@ -330,15 +403,11 @@ impl InFlight {
     }
 
     /// Takes one batch's results off the channel into its slot.
-    fn receive(&mut self) -> io::Result<()> {
-        // Every batch in `slots` sends its results, or `None` when a worker panicked.
-        let (seq, processed) = self
-            .results
-            .recv()
-            .map_err(|_| io::Error::other("the workers stopped"))?;
-        let processed = processed.ok_or_else(|| {
-            io::Error::other("a worker panicked; the run stops (please report it)")
-        })?;
+    fn receive(&mut self) -> Result<(), RunError> {
+        // Every batch in `slots` sends its results, or `None` when a worker panicked; the
+        // channel closes before that only when a worker died without unwinding.
+        let (seq, processed) = self.results.recv().map_err(|_| RunError::WorkerPanicked)?;
+        let processed = processed.ok_or(RunError::WorkerPanicked)?;
         if let Some(Slot::Batch { processed: p, .. }) =
             self.slots.get_mut((seq - self.first) as usize)
         {
@@ -352,10 +421,10 @@ impl InFlight {
     fn settle(
         &mut self,
         keep: usize,
-        sink: &mut (dyn Sink + Send),
+        to: &mut Deliver<'_, '_>,
         summary: &mut Summary,
         progress: &Progress,
-    ) -> io::Result<()> {
+    ) -> Result<(), RunError> {
         loop {
             match self.slots.front() {
                 None => return Ok(()),
@@ -375,7 +444,7 @@ impl InFlight {
             };
             self.first += 1;
             match slot {
-                Slot::Event(event) => deliver_event(event, sink, summary)?,
+                Slot::Event(event) => deliver_event(event, to, summary)?,
                 Slot::Batch {
                     name,
                     last_byte,
@@ -388,7 +457,7 @@ impl InFlight {
                         last_byte,
                         last_game,
                     };
-                    deliver(done, sink, summary, progress)?;
+                    deliver(done, to, summary, progress)?;
                 }
             }
         }
@@ -421,8 +490,9 @@ fn drive(
     pool: &rayon::ThreadPool,
     options: &RunOptions,
     sink: &mut (dyn Sink + Send),
+    report: &mut Report<'_>,
     progress: &Progress,
-) -> io::Result<Summary> {
+) -> Result<Summary, RunError> {
     let mut summary = Summary::default();
     let work = options.work;
     let in_flight = batches_in_flight(pool.current_num_threads());
@@ -434,8 +504,9 @@ fn drive(
     };
     let barrier = sink.wants_after_begin();
     let keep = sink.keeps();
+    let mut to = Deliver { sink, report };
     // The scope waits for every spawned batch, also when the sink fails part way.
-    pool.in_place_scope(|scope| -> io::Result<()> {
+    pool.in_place_scope(|scope| -> Result<(), RunError> {
         loop {
             // Ctrl-C (when the command catches it, `interrupt::install`) stops the reading
             // here: what was handed to the workers is still delivered below.
@@ -453,8 +524,10 @@ fn drive(
                     let Some(last) = raws.last() else { continue };
                     let (last_byte, last_game) =
                         (last.byte_offset + last.bytes.len() as u64, last.game_number);
-                    let wanted: Vec<RawGame> =
-                        raws.into_iter().filter(|r| sink.wants(&name, r)).collect();
+                    let wanted: Vec<RawGame> = raws
+                        .into_iter()
+                        .filter(|r| to.sink.wants(&name, r))
+                        .collect();
                     let seq = flight.push(Slot::Batch {
                         name,
                         last_byte,
@@ -472,24 +545,24 @@ fn drive(
                         // The receiver is gone only when the run already ended in an error.
                         let _ = tx.send((seq, processed));
                     });
-                    flight.settle(in_flight - 1, sink, &mut summary, progress)?;
+                    flight.settle(in_flight - 1, &mut to, &mut summary, progress)?;
                     continue;
                 }
                 Message::File(event) => event,
             };
             let prepared = match &event {
-                Event::Begin(name, info) if barrier => sink.prepare_file(name, info)?,
+                Event::Begin(name, info) if barrier => to.sink.prepare_file(name, info)?,
                 _ => true,
             };
             if barrier && !prepared {
                 // The sink's `wants` depends on `begin_file`: everything before is
                 // delivered first.
-                flight.settle(0, sink, &mut summary, progress)?;
+                flight.settle(0, &mut to, &mut summary, progress)?;
             }
             flight.push(Slot::Event(event));
-            flight.settle(in_flight - 1, sink, &mut summary, progress)?;
+            flight.settle(in_flight - 1, &mut to, &mut summary, progress)?;
         }
-        flight.settle(0, sink, &mut summary, progress)
+        flight.settle(0, &mut to, &mut summary, progress)
     })?;
     Ok(summary)
 }
@@ -497,7 +570,6 @@ fn drive(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::SanMode;
     use std::path::Path;
 
     /// Records what the driver hands over, in the order it does.
@@ -514,10 +586,10 @@ mod tests {
     }
 
     impl Sink for Recorder {
-        fn begin_file(&mut self, name: &str, _source: &SourceInfo) -> io::Result<()> {
+        fn begin_file(&mut self, name: &str, _source: &SourceInfo) -> Result<Begun, SinkError> {
             self.events.push(format!("begin {name}"));
             self.calls.push(format!("begin {name}"));
-            Ok(())
+            Ok(Begun::FromStart)
         }
         fn wants_after_begin(&self) -> bool {
             self.barrier
@@ -529,7 +601,7 @@ mod tests {
             }
             true
         }
-        fn game(&mut self, name: &str, game: &Processed) -> io::Result<()> {
+        fn game(&mut self, name: &str, game: &Processed) -> Result<(), SinkError> {
             let marker = format!("games {name}");
             if self.events.last() != Some(&marker) {
                 self.events.push(marker);
@@ -538,28 +610,19 @@ mod tests {
                 .push((name.to_owned(), game.game_number, game.plies));
             Ok(())
         }
-        fn end_batch(&mut self, name: &str, _last_byte: u64, last_game: u64) -> io::Result<()> {
+        fn end_batch(
+            &mut self,
+            name: &str,
+            _last_byte: u64,
+            last_game: u64,
+        ) -> Result<(), SinkError> {
             self.batch_ends.push((name.to_owned(), last_game));
             Ok(())
         }
-        fn end_file(&mut self, name: &str, complete: bool) -> io::Result<()> {
+        fn end_file(&mut self, name: &str, complete: bool) -> Result<(), SinkError> {
             self.events.push(format!("end {name} {complete}"));
             self.calls.push(format!("end {name}"));
             Ok(())
-        }
-    }
-
-    /// A run of parsing and replay only, over `inputs` on `jobs` workers.
-    fn parse_only(inputs: Vec<PathBuf>, jobs: usize) -> RunOptions {
-        RunOptions {
-            inputs,
-            work: WorkOptions {
-                mode: SanMode::Lenient,
-                laws: None,
-                analysis: None,
-            },
-            jobs,
-            progress: false,
         }
     }
 
@@ -622,12 +685,12 @@ mod tests {
             }
         }
         for (jobs, barrier) in [(1, false), (2, false), (2, true)] {
-            let options = parse_only(inputs.clone(), jobs);
+            let options = RunOptions::parse_only(inputs.clone(), jobs);
             let mut sink = Recorder {
                 barrier,
                 ..Recorder::default()
             };
-            let summary = run(&options, &mut sink).unwrap();
+            let summary = run(&options, &mut sink, &mut |_| {}).unwrap();
             let total: usize = sizes.iter().sum();
             assert_eq!(summary.games, total as u64);
             assert_eq!((summary.files, summary.failed_files.len()), (12, 1));
@@ -687,9 +750,9 @@ mod tests {
 
     fn check_run_order(counts: &[(PathBuf, usize); 2], jobs: usize, missing: &Path) {
         let (a, b) = (&counts[0].0, &counts[1].0);
-        let options = parse_only(vec![a.clone(), missing.to_owned(), b.clone()], jobs);
+        let options = RunOptions::parse_only(vec![a.clone(), missing.to_owned(), b.clone()], jobs);
         let mut sink = Recorder::default();
-        let summary = run(&options, &mut sink).unwrap();
+        let summary = run(&options, &mut sink, &mut |_| {}).unwrap();
         let total = counts[0].1 + counts[1].1;
         assert_eq!(
             (summary.games, summary.accepted),
@@ -716,5 +779,69 @@ mod tests {
             })
             .collect();
         assert_eq!(sink.games, expected);
+    }
+
+    /// What a run has to say comes back as notes, in input order, each naming its input: a
+    /// file that cannot be opened, a rejected game, a file without a game. Nothing is
+    /// printed by the library.
+    #[test]
+    fn notes_come_back_in_input_order_naming_their_file() {
+        use crate::pgn::Severity;
+        let dir = tempfile::tempdir().unwrap();
+        let path = |n: &str| dir.path().join(n);
+        let (missing, good, rejects, empty) = (
+            path("missing.pgn"),
+            path("good.pgn"),
+            path("rejects.pgn"),
+            path("empty.pgn"),
+        );
+        write_games(&good, 40);
+        std::fs::write(
+            &rejects,
+            "[Event \"1\"]\n\n1. e4 e5 *\n\n[Event \"2\"]\n\n1. e4 Ke7 *\n",
+        )
+        .unwrap();
+        std::fs::write(&empty, "").unwrap();
+        let inputs = vec![missing.clone(), good, rejects.clone(), empty.clone()];
+        let name = |p: &Path| p.display().to_string();
+        for jobs in [1, 2] {
+            let mut notes = Vec::new();
+            let summary = run(
+                &RunOptions::parse_only(inputs.clone(), jobs),
+                &mut Recorder::default(),
+                &mut |n: Note<'_>| notes.push((n.file.to_owned(), n.severity(), n.to_string())),
+            )
+            .unwrap();
+            assert_eq!(notes.len(), 3, "{notes:?}");
+            assert_eq!(
+                notes[0],
+                (
+                    name(&missing),
+                    Severity::Error,
+                    format!(
+                        "cannot open {}: No such file or directory (os error 2)",
+                        name(&missing)
+                    )
+                )
+            );
+            let (file, severity, text) = &notes[1];
+            assert_eq!((file, *severity), (&name(&rejects), Severity::Error));
+            assert!(
+                text.starts_with(&format!("{}: game 2, line 7, column 7", name(&rejects)))
+                    && text.contains("[move.illegal]"),
+                "{text}"
+            );
+            assert_eq!(
+                notes[2],
+                (
+                    name(&empty),
+                    Severity::Error,
+                    format!("{}: no PGN game found (the file is empty)", name(&empty))
+                )
+            );
+            assert_eq!(summary.failed_files, [name(&missing)]);
+            assert_eq!(summary.files_without_games, [name(&empty)]);
+            assert_eq!((summary.games, summary.rejected), (42, 1));
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Sinks shared by `check` and `import`: the findings file (JSON lines, CSV or Parquet, chosen
 //! by extension) and the quarantine file that keeps every rejected game's bytes verbatim.
 
+use super::error::SinkError;
 use super::run::Sink;
 use super::work::Processed;
 use crate::export::findings::{FindingsTable, finding_row};
@@ -9,7 +10,7 @@ use crate::pgn::Finding;
 use crate::pgn::split::GAME_SEPARATOR;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The formats of `--findings FILE`.
 const FINDINGS_FORMATS: [Format; 3] = [Format::Csv, Format::Jsonl, Format::Parquet];
@@ -19,6 +20,7 @@ const FINDINGS_FORMATS: [Format; 3] = [Format::Csv, Format::Jsonl, Format::Parqu
 /// (`export::findings::FINDING_COLUMNS`). The file gets its name when complete.
 pub struct FindingsFile {
     table: FindingsTable,
+    path: PathBuf,
 }
 
 impl FindingsFile {
@@ -30,24 +32,31 @@ impl FindingsFile {
 
     /// `csv_raw`: write CSV values unchanged (no `'` before cells a spreadsheet would run).
     /// The format must have been checked with `format_of`.
-    pub fn create(path: &Path, csv_raw: bool) -> io::Result<FindingsFile> {
-        let format = FindingsFile::format_of(path)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
-        let table = format::open_table(format, Some(path), csv_raw).map_err(io::Error::from)?;
+    pub fn create(path: &Path, csv_raw: bool) -> Result<FindingsFile, SinkError> {
+        let error = |e: crate::export::ExportError| SinkError::format(path, e);
+        let format = FindingsFile::format_of(path).map_err(|e| {
+            error(io::Error::new(io::ErrorKind::InvalidInput, e.to_string()).into())
+        })?;
+        let table = format::open_table(format, Some(path), csv_raw).map_err(error)?;
         Ok(FindingsFile {
-            table: FindingsTable::begin(table)?,
+            table: FindingsTable::begin(table).map_err(error)?,
+            path: path.to_owned(),
         })
     }
 
-    pub fn write(&mut self, file: &str, findings: &[Finding]) -> io::Result<()> {
+    pub fn write(&mut self, file: &str, findings: &[Finding]) -> Result<(), SinkError> {
         for f in findings {
-            self.table.write(&finding_row(file, f))?;
+            self.table
+                .write(&finding_row(file, f))
+                .map_err(|e| SinkError::format(&self.path, e))?;
         }
         Ok(())
     }
 
-    pub fn finish(self) -> io::Result<()> {
-        Ok(self.table.finish()?)
+    pub fn finish(self) -> Result<(), SinkError> {
+        self.table
+            .finish()
+            .map_err(|e| SinkError::format(&self.path, e))
     }
 }
 
@@ -56,60 +65,59 @@ impl FindingsFile {
 /// games that were rejected, however each one ended.
 pub struct Quarantine {
     out: BufWriter<File>,
+    path: PathBuf,
     pub games: u64,
 }
 
 impl Quarantine {
-    pub fn create(path: &Path) -> io::Result<Quarantine> {
+    pub fn create(path: &Path) -> Result<Quarantine, SinkError> {
         Ok(Quarantine {
-            out: BufWriter::new(File::create(path)?),
+            out: BufWriter::new(File::create(path).map_err(|e| SinkError::io(path, e))?),
+            path: path.to_owned(),
             games: 0,
         })
     }
 
-    pub fn write(&mut self, game: &Processed) -> io::Result<()> {
-        write_quarantined(&mut self.out, &game.raw)?;
+    pub fn write(&mut self, game: &Processed) -> Result<(), SinkError> {
+        write_quarantined(&mut self.out, &game.raw).map_err(|e| SinkError::io(&self.path, e))?;
         self.games += 1;
         Ok(())
     }
 
-    pub fn finish(mut self) -> io::Result<()> {
-        self.out.flush()
+    pub fn finish(mut self) -> Result<(), SinkError> {
+        self.out.flush().map_err(|e| SinkError::io(&self.path, e))
+    }
+    /// A run stopped part way (Ctrl-C): the file, written under its own name, is removed
+    /// rather than left holding some of the rejected games.
+    pub fn abandon(self) -> Result<(), SinkError> {
+        let path = self.path.clone();
+        drop(self);
+        std::fs::remove_file(&path).map_err(|e| SinkError::io(&path, e))
     }
 }
 
-/// The sink of `arbiter check`: findings file, quarantine, nothing else.
+/// The sink of `arbiter check`: findings file, quarantine, nothing else (a rejected game's
+/// errors are the run's notes, `pipeline::report`).
 #[derive(Default)]
 pub struct CheckSink {
     pub findings: Option<FindingsFile>,
     pub quarantine: Option<Quarantine>,
-    /// Print each error finding to stderr (off with --quiet).
-    pub print_errors: bool,
 }
 
 impl Sink for CheckSink {
-    fn game(&mut self, name: &str, game: &Processed) -> io::Result<()> {
+    fn game(&mut self, name: &str, game: &Processed) -> Result<(), SinkError> {
         if let Some(f) = &mut self.findings {
             f.write(name, &game.findings)?;
         }
-        if game.rejected {
-            if self.print_errors {
-                for f in game
-                    .findings
-                    .iter()
-                    .filter(|f| f.severity == crate::pgn::Severity::Error)
-                {
-                    eprintln!("{name}: {f}");
-                }
-            }
-            if let Some(q) = &mut self.quarantine {
-                q.write(game)?;
-            }
+        if game.rejected
+            && let Some(q) = &mut self.quarantine
+        {
+            q.write(game)?;
         }
         Ok(())
     }
 
-    fn file_findings(&mut self, name: &str, findings: &[Finding]) -> io::Result<()> {
+    fn file_findings(&mut self, name: &str, findings: &[Finding]) -> Result<(), SinkError> {
         if let Some(f) = &mut self.findings {
             f.write(name, findings)?;
         }
@@ -118,7 +126,17 @@ impl Sink for CheckSink {
 }
 
 impl CheckSink {
-    pub fn finish(self) -> io::Result<()> {
+    /// A run stopped part way (Ctrl-C): neither output is left behind (the findings file's
+    /// temporary name goes with it, `export::output`).
+    pub fn abandon(self) -> Result<(), SinkError> {
+        drop(self.findings);
+        match self.quarantine {
+            Some(q) => q.abandon(),
+            None => Ok(()),
+        }
+    }
+
+    pub fn finish(self) -> Result<(), SinkError> {
         if let Some(f) = self.findings {
             f.finish()?;
         }

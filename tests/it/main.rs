@@ -34,6 +34,7 @@ mod oneway_input;
 mod oneway_out;
 mod openings_lichess;
 mod pgn_corpus;
+mod pipeline_cli;
 mod player_analysis;
 mod players_cli;
 mod position_laws;
