@@ -17,8 +17,7 @@ use std::path::{Path, PathBuf};
 #[command(after_help = "Examples:
   arbiter players --db games.sqlite --name carlsen
   arbiter players --db games.sqlite -o players.csv
-  arbiter players --db games.sqlite --suggest > aliases.tsv
-  arbiter players --db games.sqlite --apply-aliases aliases.tsv")]
+  arbiter players --db games.sqlite --suggest > aliases.tsv")]
 pub struct PlayersArgs {
     /// The database to read.
     #[arg(long, default_value = "arbiter.sqlite")]

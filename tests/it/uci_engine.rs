@@ -110,7 +110,7 @@ fn stockfish_sweep_marks_the_hung_queen_and_its_nodes_are_counted() {
     );
     let settings: serde_json::Value = serde_json::from_str(&a.settings).unwrap();
     assert_eq!(settings["uci_engine"]["sweep_nodes"], 2_000);
-    assert_eq!(settings["analysis_version"], 5);
+    assert_eq!(settings["analysis_version"], 6);
     assert_eq!(settings["weights"], "tuned");
     assert_eq!(settings["cp_scale_percent"], 140);
     assert_eq!(settings["cp_knee"], 525);
