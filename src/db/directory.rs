@@ -68,6 +68,20 @@ impl Directory {
     pub fn spelling_name(&self, id: i64) -> &str {
         self.spellings.get(&id).map_or("?", |s| s.name.as_str())
     }
+
+    /// The `n` stored spellings closest to `query` (`identity::resolve::closest`), for a
+    /// message about a name that matched nothing.
+    pub fn closest_spellings(&self, query: &str, n: usize) -> Vec<String> {
+        let spelled: Vec<Spelled<'_>> = self
+            .spellings
+            .values()
+            .map(|s| Spelled {
+                person: s.person_id,
+                name: &s.name,
+            })
+            .collect();
+        resolve::closest(&spelled, query, n)
+    }
 }
 
 impl Directory {

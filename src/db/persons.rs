@@ -7,7 +7,6 @@
 
 use crate::identity::aliases::{AliasError, Aliases, Evidence, PersonEvidence, YearElo};
 use crate::identity::names::{fide_key, name_key, normalise};
-use crate::identity::resolve::{Spelled, closest};
 use rusqlite::{Connection, params};
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
@@ -149,17 +148,9 @@ pub fn list_matching(conn: &Connection, name: Option<&str>) -> Result<Vec<Listed
     match name {
         Some(name) if rows.is_empty() => {
             let dir = crate::db::directory::Directory::load(conn)?;
-            let spelled: Vec<Spelled<'_>> = dir
-                .spellings
-                .values()
-                .map(|s| Spelled {
-                    person: s.person_id,
-                    name: &s.name,
-                })
-                .collect();
             Err(PersonError::NoMatch {
                 name: name.to_owned(),
-                closest: closest(&spelled, name, 8),
+                closest: dir.closest_spellings(name, 8),
             })
         }
         _ => Ok(rows),

@@ -7,7 +7,6 @@
 //! match nothing (`--result 1:0`, `--severity fatal`) is a usage error listing the valid ones.
 
 use crate::db::directory::{Directory, ResolveError};
-use crate::identity::resolve::{Spelled, closest};
 use rusqlite::Connection;
 use rusqlite::types::Value;
 
@@ -618,17 +617,9 @@ impl Filter {
             }
             for name in &self.player_exact {
                 if !dir.spellings.values().any(|s| &s.name == name) {
-                    let spelled: Vec<Spelled<'_>> = dir
-                        .spellings
-                        .values()
-                        .map(|s| Spelled {
-                            person: s.person_id,
-                            name: &s.name,
-                        })
-                        .collect();
                     return Err(SelectError::NoSpelling {
                         name: name.clone(),
-                        closest: closest(&spelled, name, 8),
+                        closest: dir.closest_spellings(name, 8),
                     });
                 }
             }
