@@ -72,15 +72,16 @@ impl Directory {
     /// The `n` stored spellings closest to `query` (`identity::resolve::closest`), for a
     /// message about a name that matched nothing.
     pub fn closest_spellings(&self, query: &str, n: usize) -> Vec<String> {
-        let spelled: Vec<Spelled<'_>> = self
-            .spellings
-            .values()
-            .map(|s| Spelled {
-                person: s.person_id,
-                name: &s.name,
-            })
-            .collect();
+        let spelled: Vec<Spelled<'_>> = self.spelled().collect();
         resolve::closest(&spelled, query, n)
+    }
+
+    /// Every stored spelling with its person, as the resolver reads names.
+    fn spelled(&self) -> impl Iterator<Item = Spelled<'_>> {
+        self.spellings.values().map(|s| Spelled {
+            person: s.person_id,
+            name: &s.name,
+        })
     }
 }
 
@@ -101,10 +102,7 @@ impl Directory {
                 person: p.id,
                 name: &p.name,
             })
-            .chain(self.spellings.values().map(|s| Spelled {
-                person: s.person_id,
-                name: &s.name,
-            }))
+            .chain(self.spelled())
             .collect();
         match resolve::resolve(&names, |id| self.persons.contains_key(&id), query) {
             Resolution::One(id) => Ok(Resolved {
